@@ -1,0 +1,990 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled core: packed per-suit counts, table look-ups, waits, shanten, wild tiles.
+
+A suit's nine counts (0-4 each) are packed as a base-5 number (0 .. 5**9-1), the index of
+per-suit tables built once at import by the code below; the seven honours pack the same way
+into 5**7 keys with a table that knows only pungs and pairs. Every whole-hand question is then
+a handful of look-ups combined across the four "suits".
+
+Per key the tables hold (``info``, one uint32):
+  bit 0      the tiles split exactly into sets                       (M)
+  bit 1      the tiles split exactly into sets plus one pair         (P)
+  bits 2-10  ranks r whose addition makes the key M                  (wait mask for M)
+  bits 11-19 ranks r whose addition makes the key P                  (wait mask for P)
+  bits 20-24 fewest wild tiles that make the key M (capped at 31)
+  bits 25-29 fewest wild tiles that make the key P (capped at 31)
+and (``dist``, 12 bytes) for m = 0..5 sets and h = 0..1 pairs: the fewest tiles to add so that
+the key contains m sets and h pairs, never needing a fifth copy of a tile (exact shanten).
+"""
+
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
+
+from .errors import MahjongError
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef enum:
+    NSUIT = 1953125      # 5**9 keys of a numbered suit
+    NHON = 78125         # 5**7 keys of the honours
+    MAXM = 5             # most sets per suit the shanten tables know (17-tile hands)
+    NDIST = 12           # (MAXM + 1) * 2
+    INF = 99
+    MAX_JOKERS = 8
+
+# shape bits
+cdef enum:
+    SH_STANDARD = 1
+    SH_QIDUI = 2
+    SH_SHISANYAO = 4
+    SH_QUANBUKAO = 8
+    SH_QIXINGBUKAO = 16
+    SH_ZUHELONG = 32
+    SH_QIDUI_DISTINCT = 64   # qidui where four identical tiles do not count as two pairs
+
+SHAPES = ("standard", "qidui", "shisanyao", "quanbukao", "qixingbukao", "zuhelong")
+DEFAULT_SHAPES = ("standard", "qidui")
+_SHAPE_BITS = {"standard": SH_STANDARD, "qidui": SH_QIDUI, "shisanyao": SH_SHISANYAO,
+               "quanbukao": SH_QUANBUKAO, "qixingbukao": SH_QIXINGBUKAO,
+               "zuhelong": SH_ZUHELONG, "qidui_distinct": SH_QIDUI_DISTINCT}
+cdef int DEFAULT_BITS = SH_STANDARD | SH_QIDUI
+
+cdef int P5[10]
+cdef uint32_t* suit_info = NULL
+cdef uint32_t* hon_info = NULL
+cdef uint8_t* suit_dist = NULL
+cdef uint8_t* hon_dist = NULL
+
+# orphans: 1m 9m 1p 9p 1s 9s and the seven honours
+cdef int ORPHANS[13]
+ORPHAN_IDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+for _i in range(13):
+    ORPHANS[_i] = ORPHAN_IDS[_i]
+# the six ways to give the suits the knitted residues (147, 258, 369)
+cdef int PERMS[6][3]
+_PERMS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+for _i in range(6):
+    for _j in range(3):
+        PERMS[_i][_j] = _PERMS[_i][_j]
+
+
+# ---------------------------------------------------------------- table construction
+
+cdef inline uint8_t _min8(uint8_t a, uint8_t b) nogil:
+    return a if a < b else b
+
+
+cdef int _build(int nranks, bint seqs, int n, uint32_t* info, uint8_t* dist) except -1 nogil:
+    """Fill ``info`` and ``dist`` for all 5**nranks keys of one kind of suit."""
+    cdef uint8_t* jm = <uint8_t*> malloc(n)
+    cdef uint8_t* jp = <uint8_t*> malloc(n)
+    cdef uint16_t* contains = <uint16_t*> malloc(n * sizeof(uint16_t))
+    if jm == NULL or jp == NULL or contains == NULL:
+        free(jm); free(jp); free(contains)
+        with gil:
+            raise MemoryError()
+    cdef int d[9]
+    cdef int idx, i, c, k, s, p, sub, cost, r, total, m, h, j
+    cdef int bm, bp, wm, wp
+    cdef uint16_t own, g
+    cdef uint8_t tmp[NDIST]
+    cdef uint8_t* row
+    cdef uint8_t* out
+    memset(d, 0, sizeof(d))
+    # pass 1 (ascending keys): fewest wilds to make the key sets (jm) / sets + pair (jp).
+    # The lowest held rank must lie in a pung of it or a run through it; every smaller key
+    # is already done, so one ascending sweep is a complete dynamic programme.
+    for idx in range(n):
+        if idx == 0:
+            jm[0] = 0
+            jp[0] = 2
+        else:
+            i = 0
+            while d[i] == 0:
+                i += 1
+            c = d[i]
+            k = c if c < 3 else 3
+            sub = idx - k * P5[i]
+            bm = jm[sub] + 3 - k
+            bp = jp[sub] + 3 - k
+            k = c if c < 2 else 2
+            sub = idx - k * P5[i]
+            if jm[sub] + 2 - k < bp:
+                bp = jm[sub] + 2 - k
+            if seqs:
+                for s in range(i - 2, i + 1):
+                    if s < 0 or s + 2 >= nranks:
+                        continue
+                    sub = idx
+                    cost = 0
+                    for p in range(s, s + 3):
+                        if d[p] > 0:
+                            sub -= P5[p]
+                        else:
+                            cost += 1
+                    if jm[sub] + cost < bm:
+                        bm = jm[sub] + cost
+                    if jp[sub] + cost < bp:
+                        bp = jp[sub] + cost
+            if bm + 2 < bp:
+                bp = bm + 2
+            jm[idx] = bm if bm < 31 else 31
+            jp[idx] = bp if bp < 31 else 31
+        # odometer increment of the base-5 digits
+        for r in range(nranks):
+            d[r] += 1
+            if d[r] < 5:
+                break
+            d[r] = 0
+    # pass 2 (ascending): wait masks and "contains m sets + h pairs" bits
+    memset(d, 0, sizeof(d))
+    for idx in range(n):
+        wm = 0
+        wp = 0
+        total = 0
+        g = 0
+        for r in range(nranks):
+            total += d[r]
+            if d[r] < 4:
+                if jm[idx + P5[r]] == 0:
+                    wm |= 1 << r
+                if jp[idx + P5[r]] == 0:
+                    wp |= 1 << r
+            if d[r] > 0:
+                g |= contains[idx - P5[r]]
+        # exact complete shapes: total = 3m + 2h
+        own = 0
+        if total % 3 == 0 and total // 3 <= MAXM and jm[idx] == 0:
+            own = 1 << ((total // 3) * 2)
+        elif total % 3 == 2 and total // 3 <= MAXM and jp[idx] == 0:
+            own = 1 << ((total // 3) * 2 + 1)
+        contains[idx] = g | own
+        info[idx] = ((1 if jm[idx] == 0 else 0) | (2 if jp[idx] == 0 else 0)
+                     | (<uint32_t> wm << 2) | (<uint32_t> wp << 11)
+                     | (<uint32_t> jm[idx] << 20) | (<uint32_t> jp[idx] << 25))
+        for r in range(nranks):
+            d[r] += 1
+            if d[r] < 5:
+                break
+            d[r] = 0
+    # pass 3 (descending): fewest additions to reach a key containing m sets + h pairs.
+    # Adding a tile never needs a fifth copy, so the answer respects the four-copy limit.
+    for r in range(nranks):
+        d[r] = 4
+    idx = n - 1
+    while idx >= 0:
+        for k in range(NDIST):
+            tmp[k] = INF
+        for r in range(nranks):
+            if d[r] < 4:
+                row = dist + (idx + P5[r]) * NDIST
+                for k in range(NDIST):
+                    tmp[k] = _min8(tmp[k], row[k])
+        out = dist + idx * NDIST
+        g = contains[idx]
+        for k in range(NDIST):
+            if g & (1 << k):
+                out[k] = 0
+            else:
+                out[k] = _min8(tmp[k] + 1, INF)
+        for r in range(nranks):
+            d[r] -= 1
+            if d[r] >= 0:
+                break
+            d[r] = 4
+        idx -= 1
+    free(jm)
+    free(jp)
+    free(contains)
+    return 0
+
+
+cdef void _init_tables() except *:
+    global suit_info, hon_info, suit_dist, hon_dist
+    cdef int i
+    P5[0] = 1
+    for i in range(1, 10):
+        P5[i] = P5[i - 1] * 5
+    suit_info = <uint32_t*> malloc(NSUIT * sizeof(uint32_t))
+    hon_info = <uint32_t*> malloc(NHON * sizeof(uint32_t))
+    suit_dist = <uint8_t*> malloc(NSUIT * NDIST)
+    hon_dist = <uint8_t*> malloc(NHON * NDIST)
+    if suit_info == NULL or hon_info == NULL or suit_dist == NULL or hon_dist == NULL:
+        raise MemoryError()
+    with nogil:
+        _build(9, True, NSUIT, suit_info, suit_dist)
+        _build(7, False, NHON, hon_info, hon_dist)
+
+_init_tables()
+
+
+def table_entry(int key, bint honours=False):
+    """The raw table row of one packed key: (M, P, wait_M, wait_P, jokers_M, jokers_P, dist).
+
+    For tests of the generator; ``dist`` is a tuple of 12 values indexed ``m * 2 + h``.
+    """
+    cdef int n = NHON if honours else NSUIT
+    if not 0 <= key < n:
+        raise MahjongError("bad_argument", f"key {key} is not in 0..{n - 1}")
+    cdef uint32_t v = hon_info[key] if honours else suit_info[key]
+    cdef uint8_t* row = (hon_dist if honours else suit_dist) + key * NDIST
+    return (bool(v & 1), bool(v & 2), (v >> 2) & 0x1FF, (v >> 11) & 0x1FF,
+            (v >> 20) & 31, (v >> 25) & 31, tuple(row[k] for k in range(NDIST)))
+
+
+# ---------------------------------------------------------------- the packed hand
+
+cdef struct Packed:
+    int key[4]            # base-5 keys of m, p, s and the honours
+    uint8_t cnt[34]       # concealed counts
+    uint64_t four         # tiles of which all four copies are held (concealed + melds)
+    int ncon              # concealed tiles
+    int nmelds
+
+
+cdef int _pack(Packed* h, const uint8_t* cnt, int nmelds, uint64_t four) noexcept nogil:
+    """Pack 34 counts; returns the first tile id whose count is over 4, or -1."""
+    cdef int t, s, r, total = 0
+    for s in range(4):
+        h.key[s] = 0
+    for t in range(34):
+        if cnt[t] > 4:
+            return t
+        h.cnt[t] = cnt[t]
+        total += cnt[t]
+        if cnt[t] == 4:
+            four |= (<uint64_t> 1) << t
+    for s in range(3):
+        for r in range(9):
+            h.key[s] += cnt[s * 9 + r] * P5[r]
+    for r in range(7):
+        h.key[3] += cnt[27 + r] * P5[r]
+    h.ncon = total
+    h.nmelds = nmelds
+    h.four = four
+    return -1
+
+
+cdef class HandBase:
+    """Compiled base of :class:`mjcore.Hand`: the counts, melds and their packed form."""
+
+    cdef readonly tuple counts
+    cdef readonly tuple melds
+    cdef readonly tuple held
+    cdef Packed p
+
+    def __init__(self, tuple counts, tuple melds, tuple held):
+        cdef uint8_t cnt[34]
+        cdef uint64_t four = 0
+        cdef int t
+        if len(counts) != 34 or len(held) != 34:
+            raise MahjongError("wrong_tile_count", "a hand has 34 counts")
+        for t in range(34):
+            c = counts[t]
+            hc = held[t]
+            if type(c) is not int or type(hc) is not int or not (0 <= c <= hc <= 4):
+                raise MahjongError("too_many_copies", f"bad count {c!r} of tile id {t}")
+            cnt[t] = c
+            if hc == 4:
+                four |= (<uint64_t> 1) << t
+        self.counts = counts
+        self.melds = melds
+        self.held = held
+        _pack(&self.p, cnt, len(melds), four)
+
+    @property
+    def concealed_count(self):
+        return self.p.ncon
+
+
+# Set by mjcore.hand at import: the Hand class, to turn text into hands.
+_hand_type = None
+
+def _register_hand_type(cls):
+    global _hand_type
+    _hand_type = cls
+
+
+cdef inline HandBase _as_hand(object hand):
+    if isinstance(hand, HandBase):
+        return <HandBase> hand
+    if isinstance(hand, str):
+        return _hand_type.parse(hand)
+    raise MahjongError("bad_notation", f"a hand is text or a Hand, not {type(hand).__name__}")
+
+
+cdef int _shape_bits(object shapes) except -1:
+    if shapes is None:
+        return DEFAULT_BITS
+    if isinstance(shapes, str):
+        shapes = (shapes,)
+    cdef int bits = 0
+    try:
+        for s in shapes:
+            bits |= _SHAPE_BITS[s]
+    except (KeyError, TypeError):
+        raise MahjongError("bad_shape", f"unknown shape in {shapes!r}; shapes are {', '.join(SHAPES)}") from None
+    if bits & SH_QIDUI_DISTINCT:
+        bits |= SH_QIDUI
+    return bits
+
+
+cdef int _jokers(object jokers) except -1:
+    if type(jokers) is not int or not 0 <= jokers <= MAX_JOKERS:
+        raise MahjongError("bad_argument", f"jokers must be an int in 0..{MAX_JOKERS}, got {jokers!r}")
+    return jokers
+
+
+# ---------------------------------------------------------------- standard shape
+
+cdef inline uint32_t _info(const Packed* h, int s) noexcept nogil:
+    return hon_info[h.key[3]] if s == 3 else suit_info[h.key[s]]
+
+
+cdef inline int _std_win0(const int* key) noexcept nogil:
+    """Standard win without wilds: every suit M or P, exactly one P."""
+    cdef uint32_t a = suit_info[key[0]] & 3
+    cdef uint32_t b = suit_info[key[1]] & 3
+    cdef uint32_t c = suit_info[key[2]] & 3
+    cdef uint32_t z = hon_info[key[3]] & 3
+    if a == 0 or b == 0 or c == 0 or z == 0:
+        return 0
+    return ((a >> 1) + (b >> 1) + (c >> 1) + (z >> 1)) == 1
+
+
+cdef inline int _std_need(const uint32_t* v) noexcept nogil:
+    """Fewest wilds for sets + one pair given the four suits' info words."""
+    cdef int s, summ = 0, best = INF, delta
+    for s in range(4):
+        summ += (v[s] >> 20) & 31
+    for s in range(4):
+        delta = <int> ((v[s] >> 25) & 31) - <int> ((v[s] >> 20) & 31)
+        if summ + delta < best:
+            best = summ + delta
+    return best
+
+
+cdef inline int _std_win(const Packed* h, int jokers) noexcept nogil:
+    cdef uint32_t v[4]
+    if jokers == 0:
+        return _std_win0(h.key)
+    v[0] = suit_info[h.key[0]]; v[1] = suit_info[h.key[1]]
+    v[2] = suit_info[h.key[2]]; v[3] = hon_info[h.key[3]]
+    return _std_need(v) <= jokers
+
+
+cdef inline uint64_t _std_waits0(const int* key) noexcept nogil:
+    cdef uint32_t v[4]
+    cdef int s, bad = 0, pairs = 0, others_bad, others_pairs
+    cdef uint64_t mask = 0
+    cdef uint32_t st
+    v[0] = suit_info[key[0]]; v[1] = suit_info[key[1]]
+    v[2] = suit_info[key[2]]; v[3] = hon_info[key[3]]
+    for s in range(4):
+        st = v[s] & 3
+        bad += st == 0
+        pairs += st >> 1
+    if bad > 1:
+        return 0
+    for s in range(4):
+        st = v[s] & 3
+        others_bad = bad - (st == 0)
+        others_pairs = pairs - (st >> 1)
+        if others_bad == 0 and others_pairs <= 1:
+            if others_pairs == 0:
+                mask |= (<uint64_t> ((v[s] >> 11) & 0x1FF)) << (s * 9)
+            else:
+                mask |= (<uint64_t> ((v[s] >> 2) & 0x1FF)) << (s * 9)
+    return mask
+
+
+cdef uint64_t _std_waits(const Packed* h, int jokers) noexcept nogil:
+    if jokers == 0:
+        return _std_waits0(h.key) & ~h.four
+    cdef uint32_t v[4]
+    cdef uint32_t old
+    cdef int s, r, nr
+    cdef uint64_t mask = 0
+    v[0] = suit_info[h.key[0]]; v[1] = suit_info[h.key[1]]
+    v[2] = suit_info[h.key[2]]; v[3] = hon_info[h.key[3]]
+    for s in range(4):
+        old = v[s]
+        nr = 7 if s == 3 else 9
+        for r in range(nr):
+            if h.cnt[s * 9 + r] >= 4:
+                continue
+            v[s] = hon_info[h.key[3] + P5[r]] if s == 3 else suit_info[h.key[s] + P5[r]]
+            if _std_need(v) <= jokers:
+                mask |= (<uint64_t> 1) << (s * 9 + r)
+        v[s] = old
+    return mask & ~h.four
+
+
+cdef int _std_dist(const Packed* h, int nsets) noexcept nogil:
+    """Fewest tiles to add so the concealed tiles contain ``nsets`` sets and one pair."""
+    cdef const uint8_t* d0 = suit_dist + h.key[0] * NDIST
+    cdef const uint8_t* d1 = suit_dist + h.key[1] * NDIST
+    cdef const uint8_t* d2 = suit_dist + h.key[2] * NDIST
+    cdef const uint8_t* dz = hon_dist + h.key[3] * NDIST
+    cdef int a[NDIST]
+    cdef int b[NDIST]
+    cdef int m1, m2, h1, h2, v, best
+    _conv(d0, d1, a, nsets)
+    _convi(a, d2, b, nsets)
+    best = INF
+    for m1 in range(nsets + 1):
+        for h1 in range(2):
+            v = b[m1 * 2 + h1] + dz[(nsets - m1) * 2 + 1 - h1]
+            if v < best:
+                best = v
+    return best
+
+
+cdef inline void _conv(const uint8_t* x, const uint8_t* y, int* out, int nsets) noexcept nogil:
+    cdef int m1, m2, h1, h2, v, k
+    for k in range(NDIST):
+        out[k] = INF
+    for m1 in range(nsets + 1):
+        for m2 in range(nsets + 1 - m1):
+            for h1 in range(2):
+                for h2 in range(2 - h1):
+                    v = x[m1 * 2 + h1] + y[m2 * 2 + h2]
+                    k = (m1 + m2) * 2 + h1 + h2
+                    if v < out[k]:
+                        out[k] = v
+
+
+cdef inline void _convi(const int* x, const uint8_t* y, int* out, int nsets) noexcept nogil:
+    cdef int m1, m2, h1, h2, v, k
+    for k in range(NDIST):
+        out[k] = INF
+    for m1 in range(nsets + 1):
+        for m2 in range(nsets + 1 - m1):
+            for h1 in range(2):
+                for h2 in range(2 - h1):
+                    v = x[m1 * 2 + h1] + y[m2 * 2 + h2]
+                    k = (m1 + m2) * 2 + h1 + h2
+                    if v < out[k]:
+                        out[k] = v
+
+
+# ---------------------------------------------------------------- special shapes
+
+cdef int _qidui_win(const Packed* h, int jokers, bint distinct) noexcept nogil:
+    """Seven pairs (14 tiles, no melds); wilds pair with anything."""
+    cdef int t, odd = 0
+    if h.nmelds or h.ncon + jokers != 14:
+        return 0
+    for t in range(34):
+        if distinct and h.cnt[t] > 2:
+            return 0
+        odd += h.cnt[t] & 1
+    return odd <= jokers
+
+
+cdef int _qidui_shanten(const Packed* h, int jokers, bint distinct) noexcept nogil:
+    cdef int t, c, pairs = 0, singles = 0, over, s
+    for t in range(34):
+        c = h.cnt[t]
+        if distinct:
+            if c >= 2:
+                pairs += 1
+            elif c == 1:
+                singles += 1
+        else:
+            pairs += c >> 1
+            singles += c & 1
+    if pairs > 7:
+        pairs = 7
+    if singles > 7 - pairs:
+        singles = 7 - pairs
+    s = 13 - 2 * pairs - singles - jokers
+    return s if s >= -1 else -1
+
+
+cdef int _orphan_stats(const Packed* h, int* kinds, int* extra) noexcept nogil:
+    """Returns the number of non-orphan tiles held; counts orphan kinds and surplus copies."""
+    cdef int t, i, c, others
+    kinds[0] = 0
+    extra[0] = 0
+    others = h.ncon
+    for i in range(13):
+        c = h.cnt[ORPHANS[i]]
+        others -= c
+        if c > 0:
+            kinds[0] += 1
+            extra[0] += c - 1
+    return others
+
+
+cdef int _shisanyao_win(const Packed* h, int jokers) noexcept nogil:
+    cdef int kinds, extra
+    if h.nmelds or h.ncon + jokers != 14:
+        return 0
+    if _orphan_stats(h, &kinds, &extra) != 0:
+        return 0
+    return extra <= 1
+
+
+cdef int _shisanyao_shanten(const Packed* h, int jokers) noexcept nogil:
+    cdef int kinds, extra, s
+    _orphan_stats(h, &kinds, &extra)
+    s = 13 - kinds - (1 if extra > 0 else 0) - jokers
+    return s if s >= -1 else -1
+
+
+cdef int _knitted_best(const Packed* h, bint seven_stars) noexcept nogil:
+    """Most held tiles usable in one 全不靠 (or 七星不靠) target; -1 if melds rule it out."""
+    cdef int q, s, r, honours = 0, suited, best = 0, use
+    for r in range(7):
+        honours += h.cnt[27 + r] > 0
+    for q in range(6):
+        suited = 0
+        for s in range(3):
+            r = PERMS[q][s]
+            while r < 9:
+                suited += h.cnt[s * 9 + r] > 0
+                r += 3
+        if seven_stars:
+            use = (honours if honours < 7 else 7) + (suited if suited < 7 else 7)
+        else:
+            use = honours + suited
+            if use > 14:
+                use = 14
+        if use > best:
+            best = use
+    return best
+
+
+cdef int _bukao_win(const Packed* h, int jokers, bint seven_stars) noexcept nogil:
+    cdef int t
+    if h.nmelds or h.ncon + jokers != 14:
+        return 0
+    for t in range(34):
+        if h.cnt[t] > 1:
+            return 0
+    return _knitted_best(h, seven_stars) == h.ncon
+
+
+cdef int _bukao_shanten(const Packed* h, int jokers, bint seven_stars) noexcept nogil:
+    cdef int s = 13 - _knitted_best(h, seven_stars) - jokers
+    return s if s >= -1 else -1
+
+
+cdef int _zuhelong_win(const Packed* h, int jokers) noexcept nogil:
+    """Knitted 147/258/369 in three suits (concealed) + one set + one pair (one meld allowed)."""
+    cdef Packed rest
+    cdef int q, s, r, missing
+    if h.nmelds > 1 or h.ncon + jokers + 3 * h.nmelds != 14:
+        return 0
+    for q in range(6):
+        rest = h[0]
+        missing = 0
+        for s in range(3):
+            r = PERMS[q][s]
+            while r < 9:
+                if rest.cnt[s * 9 + r] > 0:
+                    rest.cnt[s * 9 + r] -= 1
+                    rest.key[s] -= P5[r]
+                else:
+                    missing += 1
+                r += 3
+        if missing <= jokers and _std_win(&rest, jokers - missing):
+            return 1
+    return 0
+
+
+# ---------------------------------------------------------------- whole-hand questions
+
+cdef int _win(const Packed* h, int bits, int jokers) noexcept nogil:
+    if (h.ncon + jokers) % 3 != 2:
+        return 0
+    if bits & SH_STANDARD and _std_win(h, jokers):
+        return 1
+    if bits & SH_QIDUI and _qidui_win(h, jokers, bits & SH_QIDUI_DISTINCT):
+        return 1
+    if bits & SH_SHISANYAO and _shisanyao_win(h, jokers):
+        return 1
+    if bits & SH_QUANBUKAO and _bukao_win(h, jokers, False):
+        return 1
+    if bits & SH_QIXINGBUKAO and _bukao_win(h, jokers, True):
+        return 1
+    if bits & SH_ZUHELONG and _zuhelong_win(h, jokers):
+        return 1
+    return 0
+
+
+cdef uint64_t _waits(const Packed* h, int bits, int jokers) noexcept nogil:
+    """Tiles that complete a 3n+1 hand; never a tile of which all four copies are held."""
+    cdef uint64_t mask = 0
+    cdef Packed x
+    cdef int t, s, r
+    if bits & SH_STANDARD:
+        mask = _std_waits(h, jokers)
+    if bits & ~SH_STANDARD and h.ncon + jokers + 3 * h.nmelds == 13:
+        # the special shapes are 14-tile shapes: try each candidate tile
+        for t in range(34):
+            if mask & ((<uint64_t> 1) << t) or h.four & ((<uint64_t> 1) << t) or h.cnt[t] >= 4:
+                continue
+            x = h[0]
+            s = t // 9 if t < 27 else 3
+            r = t - s * 9
+            x.cnt[t] += 1
+            x.key[s] += P5[r]
+            x.ncon += 1
+            if _win(&x, bits & ~SH_STANDARD, jokers):
+                mask |= (<uint64_t> 1) << t
+    return mask
+
+
+cdef int _shanten(const Packed* h, int bits, int jokers) noexcept nogil:
+    cdef int total = h.ncon + jokers, best = INF, s, nsets
+    if bits & SH_STANDARD:
+        nsets = total // 3
+        s = _std_dist(h, nsets) - jokers - 1
+        if s < -1:
+            s = -1
+        if jokers and s >= 0:
+            # wilds may stand for a fifth copy, which the four-copy tables cannot see
+            if total % 3 == 2 and _std_win(h, jokers):
+                s = -1
+            elif total % 3 == 1 and s > 0 and _std_waits(h, jokers):
+                s = 0
+        best = s
+    if h.nmelds == 0 and (total == 13 or total == 14):
+        if bits & SH_QIDUI:
+            s = _qidui_shanten(h, jokers, bits & SH_QIDUI_DISTINCT)
+            best = s if s < best else best
+        if bits & SH_SHISANYAO:
+            s = _shisanyao_shanten(h, jokers)
+            best = s if s < best else best
+        if bits & SH_QUANBUKAO:
+            s = _bukao_shanten(h, jokers, False)
+            best = s if s < best else best
+        if bits & SH_QIXINGBUKAO:
+            s = _bukao_shanten(h, jokers, True)
+            best = s if s < best else best
+    if total % 3 == 1 and best == 0 and _waits(h, bits, jokers) == 0:
+        # ready in shape but every wait is a tile whose four copies are held
+        best = 1
+    return best
+
+
+# ---------------------------------------------------------------- Python API
+
+cdef inline void _need_count(HandBase h, int jokers, int residue, str what) except *:
+    if (h.p.ncon + jokers) % 3 != residue:
+        raise MahjongError(
+            "wrong_tile_count",
+            f"{what} needs 3n+{residue} concealed tiles, the hand has {h.p.ncon}"
+            + (f" and {jokers} jokers" if jokers else ""))
+
+
+def is_win(hand, *, shapes=None, jokers=0):
+    """Does the hand (3n+2 concealed tiles, wilds included) form one of ``shapes``?"""
+    cdef HandBase h = _as_hand(hand)
+    cdef int bits = _shape_bits(shapes)
+    cdef int j = _jokers(jokers)
+    _need_count(h, j, 2, "a win test")
+    return bool(_win(&h.p, bits, j))
+
+
+def win_shapes(hand, *, shapes=SHAPES, jokers=0):
+    """The subset of ``shapes`` the hand forms."""
+    cdef HandBase h = _as_hand(hand)
+    cdef int bits = _shape_bits(shapes)
+    cdef int j = _jokers(jokers)
+    _need_count(h, j, 2, "a win test")
+    found = []
+    for name in SHAPES:
+        b = _SHAPE_BITS[name]
+        if bits & b and _win(&h.p, b | (bits & SH_QIDUI_DISTINCT), j):
+            found.append(name)
+    return frozenset(found)
+
+
+def wait_mask(hand, *, shapes=None, jokers=0):
+    """The waits of a 3n+1 hand as a 34-bit mask (bit t = tile id t)."""
+    cdef HandBase h = _as_hand(hand)
+    cdef int bits = _shape_bits(shapes)
+    cdef int j = _jokers(jokers)
+    _need_count(h, j, 1, "a wait search")
+    return _waits(&h.p, bits, j)
+
+
+# Set by mjcore at import: one Wait object per tile id, and the rule-set hook for valued waits.
+_wait_objects = None
+_valued_waits = None
+
+def _register_waits(objects, valued):
+    global _wait_objects, _valued_waits
+    _wait_objects = tuple(objects)
+    _valued_waits = valued
+
+
+def waits(hand, *, shapes=None, jokers=0, ruleset=None, **rule_args):
+    """The tiles that complete a 3n+1 hand, as Wait objects (``.tile`` "5p", ``.id`` 13).
+
+    With ``ruleset=...`` the answer comes from that rule set: each wait with its value
+    (see ``mjcore.rules.valued_waits``).
+    """
+    if ruleset is not None:
+        return _valued_waits(hand, ruleset=ruleset, **rule_args)
+    if rule_args:
+        raise MahjongError("bad_argument", f"{', '.join(rule_args)} need a ruleset")
+    cdef HandBase h = _as_hand(hand)
+    cdef int bits = _shape_bits(shapes)
+    cdef int j = _jokers(jokers)
+    _need_count(h, j, 1, "a wait search")
+    cdef uint64_t mask = _waits(&h.p, bits, j)
+    cdef int t
+    out = []
+    objects = _wait_objects
+    while mask:
+        t = __builtin_ctzll(mask)
+        out.append(objects[t])
+        mask &= mask - 1
+    return tuple(out)
+
+
+def is_win_fast(HandBase hand):
+    """Standard win test without options: the raw per-call form the benchmark times."""
+    return (hand.p.ncon % 3 == 2) and _std_win0(hand.p.key) == 1
+
+
+def wait_mask_fast(HandBase hand):
+    """Standard-shape wait mask without options (raw per-call form)."""
+    if hand.p.ncon % 3 != 1:
+        raise MahjongError("wrong_tile_count", "a wait search needs 3n+1 concealed tiles")
+    return _std_waits0(hand.p.key) & ~hand.p.four
+
+
+def shanten(hand, *, shapes=None, jokers=0):
+    """-1 complete, 0 ready, n tiles from ready; the best over standard/qidui/shisanyao/bukao."""
+    cdef HandBase h = _as_hand(hand)
+    cdef int bits = _shape_bits(shapes)
+    cdef int j = _jokers(jokers)
+    if bits & SH_ZUHELONG:
+        raise MahjongError("bad_shape", "shanten is defined for standard, qidui, shisanyao, "
+                                        "quanbukao and qixingbukao, not zuhelong")
+    if (h.p.ncon + j) % 3 == 0:
+        raise MahjongError("wrong_tile_count",
+                           f"shanten needs 3n+1 or 3n+2 concealed tiles, the hand has {h.p.ncon}")
+    if (h.p.ncon + j) // 3 > MAXM:
+        raise MahjongError("wrong_tile_count", "shanten supports hands of at most 17 concealed tiles")
+    return _shanten(&h.p, bits, j)
+
+
+def shanten_fast(HandBase hand):
+    """Standard-shape shanten without wilds (raw per-call form)."""
+    cdef int total = hand.p.ncon
+    if total % 3 == 0 or total // 3 > MAXM:
+        raise MahjongError("wrong_tile_count", "shanten needs 3n+1 or 3n+2 concealed tiles, n <= 5")
+    cdef int s = _std_dist(&hand.p, total // 3) - 1
+    if total % 3 == 1 and s == 0 and _std_waits0(hand.p.key) & ~hand.p.four == 0:
+        s = 1
+    return s
+
+
+# ---------------------------------------------------------------- decomposition
+
+cdef void _suit_sets(int* d, int n, bint seqs, int lo, int base, list stack, list out):
+    """Every way to split the counts d[lo:] into sets; each way appended as a tuple of codes
+    (a run: its start id; a pung: 100 + its id). The lowest held rank takes zero or one pung,
+    and its remaining copies must all start runs, so each split is produced exactly once."""
+    while lo < n and d[lo] == 0:
+        lo += 1
+    if lo == n:
+        out.append(tuple(stack))
+        return
+    cdef int c = d[lo], k, runs
+    for k in range(2):
+        if k == 1 and c < 3:
+            break
+        runs = c - 3 * k
+        if runs > 0 and (not seqs or lo + 2 >= n or d[lo + 1] < runs or d[lo + 2] < runs):
+            continue
+        d[lo] -= 3 * k + runs
+        if runs:
+            d[lo + 1] -= runs
+            d[lo + 2] -= runs
+        if k:
+            stack.append(100 + base + lo)
+        for _ in range(runs):
+            stack.append(base + lo)
+        _suit_sets(d, n, seqs, lo + 1, base, stack, out)
+        del stack[len(stack) - runs - k:]
+        d[lo] += 3 * k + runs
+        if runs:
+            d[lo + 1] += runs
+            d[lo + 2] += runs
+
+
+cdef list _suit_splits(const Packed* h, int s, bint with_pair):
+    """[(pair id or -1, codes)] for one suit."""
+    cdef int d[9]
+    cdef int n = 7 if s == 3 else 9, r
+    cdef list out = [], sets
+    for r in range(n):
+        d[r] = h.cnt[s * 9 + r]
+    if not with_pair:
+        sets = []
+        _suit_sets(d, n, s != 3, 0, s * 9, [], sets)
+        return [(-1, x) for x in sets]
+    for r in range(n):
+        if d[r] >= 2:
+            d[r] -= 2
+            sets = []
+            _suit_sets(d, n, s != 3, 0, s * 9, [], sets)
+            out.extend((s * 9 + r, x) for x in sets)
+            d[r] += 2
+    return out
+
+
+_decomposition_type = None
+
+def _register_decomposition_type(cls):
+    global _decomposition_type
+    _decomposition_type = cls
+
+
+def decompose(hand):
+    """Every distinct split of the concealed tiles into sets and one pair."""
+    cdef HandBase h = _as_hand(hand)
+    _need_count(h, 0, 2, "a decomposition")
+    if not _std_win0(h.p.key):
+        return ()
+    cdef list combos = [(-1, ())]
+    cdef int s
+    for s in range(4):
+        splits = _suit_splits(&h.p, s, (_info(&h.p, s) & 3) == 2)
+        combos = [(p1 if p1 >= 0 else p2, c1 + c2) for p1, c1 in combos for p2, c2 in splits]
+    make = _decomposition_type
+    result = []
+    for pair, codes in combos:
+        result.append(make(pair, tuple(sorted(c for c in codes if c < 100)),
+                           tuple(sorted(c - 100 for c in codes if c >= 100))))
+    return tuple(result)
+
+
+# ---------------------------------------------------------------- batch entry points
+
+cdef class _Buffer:
+    """A read-only view of a bytes-like object of N*34 uint8 counts."""
+    cdef Py_buffer view
+    cdef bint held
+    cdef const uint8_t* data
+    cdef Py_ssize_t n
+
+    def __cinit__(self, obj):
+        self.held = False
+        try:
+            PyObject_GetBuffer(obj, &self.view, PyBUF_SIMPLE)
+        except TypeError:
+            raise MahjongError("bad_argument",
+                               f"batch input must be a bytes-like buffer, not {type(obj).__name__}") from None
+        self.held = True
+        if self.view.len % 34:
+            raise MahjongError("bad_argument",
+                               f"batch buffer holds {self.view.len} bytes, not a multiple of 34")
+        self.data = <const uint8_t*> self.view.buf
+        self.n = self.view.len // 34
+
+    def __dealloc__(self):
+        if self.held:
+            PyBuffer_Release(&self.view)
+
+
+cdef inline int _batch_pack(Packed* h, const uint8_t* cnt, int jokers, int residue,
+                            Py_ssize_t i, Py_ssize_t* bad) noexcept nogil:
+    if _pack(h, cnt, 0, 0) >= 0 or (h.ncon + jokers) % 3 != residue:
+        if bad[0] < 0:
+            bad[0] = i
+        return 0
+    return 1
+
+
+cdef void _batch_error(Py_ssize_t bad, int residue) except *:
+    if bad >= 0:
+        raise MahjongError("wrong_tile_count",
+                           f"hand {bad} of the batch has a count over 4 or not 3n+{residue} tiles")
+
+
+def is_win_batch(counts, *, shapes=None, jokers=0):
+    """Win test over N hands given as N*34 uint8 counts; returns N bytes (1 = win).
+
+    The GIL is released while the hands are tested.
+    """
+    cdef int bits = _shape_bits(shapes)
+    cdef int j = _jokers(jokers)
+    cdef _Buffer buf = _Buffer(counts)
+    cdef bytearray out = bytearray(buf.n)
+    cdef uint8_t* o = out
+    cdef Py_ssize_t i, bad = -1
+    cdef Packed h
+    with nogil:
+        if bits == SH_STANDARD and j == 0:
+            for i in range(buf.n):
+                if _batch_pack(&h, buf.data + i * 34, 0, 2, i, &bad):
+                    o[i] = _std_win0(h.key)
+                else:
+                    o[i] = 0
+        else:
+            for i in range(buf.n):
+                if _batch_pack(&h, buf.data + i * 34, j, 2, i, &bad):
+                    o[i] = _win(&h, bits, j)
+                else:
+                    o[i] = 0
+    _batch_error(bad, 2)
+    return bytes(out)
+
+
+def wait_mask_batch(counts, *, shapes=None, jokers=0):
+    """Wait masks of N 3n+1 hands (N*34 uint8 counts); returns N uint64 as bytes (native order).
+
+    Hands in a batch have no melds: pass the concealed counts.
+    """
+    cdef int bits = _shape_bits(shapes)
+    cdef int j = _jokers(jokers)
+    cdef _Buffer buf = _Buffer(counts)
+    cdef bytearray out = bytearray(buf.n * 8)
+    cdef uint64_t* o = <uint64_t*> (<uint8_t*> out)
+    cdef Py_ssize_t i, bad = -1
+    cdef Packed h
+    with nogil:
+        for i in range(buf.n):
+            if _batch_pack(&h, buf.data + i * 34, j, 1, i, &bad):
+                o[i] = _waits(&h, bits, j)
+            else:
+                o[i] = 0
+    _batch_error(bad, 1)
+    return bytes(out)
+
+
+def shanten_batch(counts, *, shapes=None, jokers=0):
+    """Shanten of N hands (N*34 uint8 counts); returns N int8 as bytes."""
+    cdef int bits = _shape_bits(shapes)
+    cdef int j = _jokers(jokers)
+    if bits & SH_ZUHELONG:
+        raise MahjongError("bad_shape", "shanten is not defined for zuhelong")
+    cdef _Buffer buf = _Buffer(counts)
+    cdef bytearray out = bytearray(buf.n)
+    cdef int8_t* o = <int8_t*> (<uint8_t*> out)
+    cdef Py_ssize_t i, bad = -1
+    cdef Packed h
+    with nogil:
+        for i in range(buf.n):
+            if (_pack(&h, buf.data + i * 34, 0, 0) >= 0 or (h.ncon + j) % 3 == 0
+                    or (h.ncon + j) // 3 > MAXM):
+                if bad < 0:
+                    bad = i
+                o[i] = 0
+            else:
+                o[i] = _shanten(&h, bits, j)
+    if bad >= 0:
+        raise MahjongError("wrong_tile_count",
+                           f"hand {bad} of the batch has a count over 4 or a size shanten can't take")
+    return bytes(out)

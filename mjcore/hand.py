@@ -1,0 +1,154 @@
+"""Hand and Meld: the value types every engine call takes.
+
+A ``Hand`` is the 34 counts of the concealed tiles plus the declared melds. It is immutable and
+hashable; its packed form (per-suit keys for the core's tables) is computed once, at
+construction, by the compiled base class, so repeated calls on one hand cost no conversion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from ._core import HandBase
+from .errors import MahjongError
+from .tiles import MAX_TEXT, MELD_KINDS, NUM_KINDS, format_counts, format_tiles, parse_tiles
+from .tiles import tile_to_text as _tile_text
+
+KONG_KINDS = frozenset({"gang", "angang", "bugang"})
+
+
+class Meld(NamedTuple):
+    """A declared meld. ``tiles`` are sorted ids; kongs hold four tiles."""
+
+    kind: str
+    tiles: tuple[int, ...]
+
+    @property
+    def tile(self) -> int:
+        """The lowest tile (the tile of a pung or kong, the start of a chi)."""
+        return self.tiles[0]
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in KONG_KINDS
+
+    @property
+    def is_concealed(self) -> bool:
+        return self.kind == "angang"
+
+    def to_text(self) -> str:
+        return f"{self.kind}:{format_tiles(self.tiles)}"
+
+    @classmethod
+    def of(cls, kind: str, tiles: Iterable[int], where: str = "") -> Meld:
+        """Build a meld, checking its kind and shape (``bad_meld`` otherwise)."""
+        at = f" at {where}" if where else ""
+        if kind not in MELD_KINDS:
+            raise MahjongError("bad_meld", f"unknown meld kind {kind!r}{at} (use {', '.join(MELD_KINDS)})")
+        ids = tuple(sorted(tiles))
+        for t in ids:
+            if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < NUM_KINDS:
+                raise MahjongError("bad_tile", f"meld tile id {t!r}{at} is not in 0..33")
+        if kind == "chi":
+            ok = len(ids) == 3 and ids[0] < 27 and ids[0] % 9 <= 6 and ids == (ids[0], ids[0] + 1, ids[0] + 2)
+            shape = "three consecutive tiles of one suit"
+        else:
+            size = 3 if kind == "peng" else 4
+            ok = len(ids) == size and len(set(ids)) == 1
+            shape = f"{size} identical tiles"
+        if not ok:
+            shown = format_tiles(ids) if all(0 <= t < NUM_KINDS for t in ids) else str(ids)
+            raise MahjongError("bad_meld", f"{kind}:{shown}{at} is not {shape}")
+        return cls(kind, ids)
+
+
+class Hand(HandBase):
+    """Concealed tile counts plus declared melds."""
+
+    __slots__ = ()
+
+    def __init__(self, counts: Iterable[int], melds: Iterable[Meld] = ()) -> None:
+        counts_t = tuple(counts)
+        if len(counts_t) != NUM_KINDS:
+            raise MahjongError("wrong_tile_count", f"counts must have 34 entries, got {len(counts_t)}")
+        melds_t = tuple(m if type(m) is Meld else Meld.of(*m) for m in melds)
+        held = list(counts_t)
+        for i, c in enumerate(counts_t):
+            if not isinstance(c, int) or isinstance(c, bool) or c < 0:
+                raise MahjongError("bad_tile", f"count of {_tile_text(i)} is {c!r}, not a count")
+        for m in melds_t:
+            for t in m.tiles:
+                held[t] += 1
+        for i, c in enumerate(held):
+            if c > 4:
+                raise MahjongError("too_many_copies", f"{_tile_text(i)} appears {c} times")
+        HandBase.__init__(self, counts_t, melds_t, tuple(held))
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        """``Hand.parse("234m345m66p peng:888p angang:9999p")``."""
+        if isinstance(text, Hand):
+            return text
+        if not isinstance(text, str):
+            raise MahjongError("bad_notation", f"a hand is text or a Hand, not {type(text).__name__}")
+        if len(text) > MAX_TEXT:
+            raise MahjongError("bad_notation", f"hand text is {len(text)} characters, more than {MAX_TEXT}")
+        counts = [0] * NUM_KINDS
+        melds: list[Meld] = []
+        pos = 0
+        for token in text.split(" "):
+            if token:
+                kind, colon, body = token.partition(":")
+                if colon:
+                    if kind not in MELD_KINDS:
+                        raise MahjongError("bad_meld", f"unknown meld kind {kind!r} at {pos}")
+                    tiles = parse_tiles(body, pos + len(kind) + 1)
+                    melds.append(Meld.of(kind, tiles, str(pos)))
+                else:
+                    if melds:
+                        raise MahjongError("bad_notation", f"concealed tiles at {pos} come after the melds")
+                    for t in parse_tiles(token, pos):
+                        counts[t] += 1
+            pos += len(token) + 1
+        return cls(counts, melds)
+
+    @classmethod
+    def from_tiles(cls, tiles: Iterable[int], melds: Iterable[Meld] = ()) -> Hand:
+        counts = [0] * NUM_KINDS
+        for t in tiles:
+            if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < NUM_KINDS:
+                raise MahjongError("bad_tile", f"tile id {t!r} is not in 0..33")
+            counts[t] += 1
+        return cls(counts, melds)
+
+    def to_text(self) -> str:
+        return " ".join([format_counts(self.counts)] + [m.to_text() for m in self.melds]).strip()
+
+    def tiles(self) -> list[int]:
+        """The concealed tiles as sorted ids."""
+        return [t for t in range(NUM_KINDS) for _ in range(self.counts[t])]
+
+    def with_tile(self, tile: int) -> Hand:
+        """This hand with one more concealed tile."""
+        counts = list(self.counts)
+        counts[tile] += 1
+        return Hand(counts, self.melds)
+
+    def all_counts(self) -> tuple[int, ...]:
+        """Counts over concealed tiles and melds (a kong counts four)."""
+        return self.held
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return self.counts == other.counts and self.melds == other.melds
+
+    def __hash__(self) -> int:
+        return hash((self.counts, self.melds))
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({self.to_text()!r})"
+
+    def __reduce__(self) -> tuple[type[Hand], tuple[tuple[int, ...], tuple[Meld, ...]]]:
+        return (Hand, (self.counts, self.melds))

@@ -1,0 +1,85 @@
+"""Tile ids and the text notation.
+
+Ids 0-33: 1-9m = 0-8, 1-9p = 9-17, 1-9s = 18-26, honours 1z-7z = 27-33
+(东 南 西 北 白 发 中). Ids 34-41 are reserved for flowers; no hand holds them yet.
+
+Hand text: concealed tiles as suit runs (``123m456p11z``), then space-separated melds
+``kind:tiles`` with kind one of chi, peng, gang (exposed kong from a discard), angang
+(concealed kong) and bugang (a fourth tile added to one's own peng).
+"""
+
+from __future__ import annotations
+
+from .errors import MahjongError
+
+NUM_KINDS = 34
+SUITS = "mpsz"
+SUIT_NAMES = {"m": "万", "p": "筒", "s": "条", "z": "字"}
+HONOUR_NAMES = ("东", "南", "西", "北", "白", "发", "中")
+MELD_KINDS = ("chi", "peng", "gang", "angang", "bugang")
+MAX_TEXT = 2000  # far longer than any real hand; bounds the work a bad input can cause
+
+_TEXT = tuple(f"{r + 1}{s}" for s in "mps" for r in range(9)) + tuple(f"{r + 1}z" for r in range(7))
+_IDS = {t: i for i, t in enumerate(_TEXT)}
+
+
+def tile_to_text(tile: int) -> str:
+    """``13 -> "5p"``."""
+    if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < NUM_KINDS:
+        raise MahjongError("bad_tile", f"tile id {tile!r} is not in 0..33")
+    return _TEXT[tile]
+
+
+def tile_from_text(text: str) -> int:
+    """``"5p" -> 13``."""
+    if not isinstance(text, str):
+        raise MahjongError("bad_tile", f"tile {text!r} is not a string like '5p'")
+    tile = _IDS.get(text.strip())
+    if tile is None:
+        raise MahjongError("bad_tile", f"{text[:20]!r} is not a tile (write e.g. '5p' or '7z')")
+    return tile
+
+
+def suit_of(tile: int) -> int:
+    """0 m, 1 p, 2 s, 3 honours."""
+    return tile // 9 if tile < 27 else 3
+
+
+def parse_tiles(text: str, offset: int = 0) -> list[int]:
+    """Parse suit runs such as ``123m44z`` into tile ids; ``offset`` is for error positions."""
+    tiles: list[int] = []
+    pending: list[tuple[int, int]] = []  # (rank digit, position) waiting for their suit letter
+    for pos, ch in enumerate(text):
+        if "0" <= ch <= "9":
+            pending.append((ord(ch) - 48, offset + pos))
+        elif ch in SUITS:
+            if not pending:
+                raise MahjongError("bad_notation", f"suit letter '{ch}' at {offset + pos} has no ranks")
+            top = 7 if ch == "z" else 9
+            base = SUITS.index(ch) * 9
+            for rank, rpos in pending:
+                if not 1 <= rank <= top:
+                    raise MahjongError("bad_tile", f"'{rank}{ch}' at {rpos} is not a tile")
+                tiles.append(base + rank - 1)
+            pending = []
+        else:
+            raise MahjongError("bad_notation", f"unexpected character {ch!r} at {offset + pos}")
+    if pending:
+        raise MahjongError(
+            "bad_notation", f"ranks at {pending[0][1]} have no suit letter (write e.g. '123m')"
+        )
+    return tiles
+
+
+def format_tiles(tiles: list[int] | tuple[int, ...]) -> str:
+    """Tile ids to suit runs, sorted: ``[13, 0, 1] -> "12m5p"``."""
+    out: list[str] = []
+    for suit in range(4):
+        ranks = sorted(t - suit * 9 + 1 for t in tiles if suit_of(t) == suit)
+        if ranks:
+            out.append("".join(map(str, ranks)) + SUITS[suit])
+    return "".join(out)
+
+
+def format_counts(counts: tuple[int, ...] | list[int]) -> str:
+    return format_tiles([t for t in range(NUM_KINDS) for _ in range(counts[t])])
