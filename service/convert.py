@@ -1,0 +1,435 @@
+"""Protobuf <-> engine values. No mahjong logic: every rule lives in ``mjcore``.
+
+Each ``*_of`` function reads one request field and raises :class:`FieldError` or lets the
+engine's ``MahjongError`` through; the servicer attributes the error to the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
+
+from google.protobuf.message import Message
+
+from mjcore import Hand, MahjongError, Meld, tile_from_text, tile_to_text
+from mjcore import table as tb
+from service.errors import FieldError
+from service.pb import pb2
+
+DEFAULT_RULESET = "sichuan"
+MAX_BATCH_ITEMS = 10_000
+
+_TEXT = tuple(tile_to_text(t) for t in range(34))
+_MELD_KINDS: dict[int, str] = {
+    pb2.MELD_KIND_CHI: "chi",
+    pb2.MELD_KIND_PENG: "peng",
+    pb2.MELD_KIND_GANG: "gang",
+    pb2.MELD_KIND_ANGANG: "angang",
+    pb2.MELD_KIND_BUGANG: "bugang",
+}
+_SUITS: dict[int, str] = {pb2.SUIT_M: "m", pb2.SUIT_P: "p", pb2.SUIT_S: "s"}
+_SUIT_PB: dict[str, Any] = {v: k for k, v in _SUITS.items()}
+_PHASES: dict[int, str] = {
+    pb2.PHASE_EXCHANGE: "exchange",
+    pb2.PHASE_DING_QUE: "ding_que",
+    pb2.PHASE_TURN: "turn",
+    pb2.PHASE_CLAIM: "claim",
+    pb2.PHASE_ROB: "rob",
+    pb2.PHASE_WAIT: "wait",
+    pb2.PHASE_ENDED: "ended",
+}
+_PENDING: dict[int, str] = {
+    pb2.PENDING_KIND_UNSPECIFIED: "discard",
+    pb2.PENDING_KIND_DISCARD: "discard",
+    pb2.PENDING_KIND_BUGANG: "bugang",
+    pb2.PENDING_KIND_ANGANG: "angang",
+}
+_MOVE_KINDS = {
+    v: pb2.MoveKind.Name(v)[len("MOVE_KIND_") :].lower() for v in pb2.MoveKind.values() if v
+}
+_MOVE_KIND_PB: dict[str, Any] = {name: v for v, name in _MOVE_KINDS.items()}
+
+# --------------------------------------------------------------------------- requests
+
+
+def ruleset_name(name: str) -> str:
+    return name or DEFAULT_RULESET
+
+
+def _enum_text(field: Any, value: int) -> str:
+    """ZIMO_BONUS_BASE -> "base" (strip the enum's own prefix)."""
+    name: str = field.enum_type.values_by_number[value].name
+    prefix = field.enum_type.name
+    # CamelCase enum name -> UPPER_SNAKE prefix
+    snake = "".join("_" + c if c.isupper() and i else c for i, c in enumerate(prefix)).upper() + "_"
+    return name[len(snake) :].lower() if name.startswith(snake) else name.lower()
+
+
+def options_dict(typed: Message) -> dict[str, object]:
+    """The set fields of a typed options message as engine option values."""
+    out: dict[str, object] = {}
+    for field, value in typed.ListFields():
+        if field.enum_type is not None:
+            out[field.name] = _enum_text(field, value)
+        elif field.name == "cap_fan" and value == 0:
+            out[field.name] = None
+        else:
+            out[field.name] = value
+    return out
+
+
+def options_of(ruleset: Any, msg: pb2.RulesetOptions, cache: dict[bytes, Any]) -> Any:
+    """Resolve preset + typed options with the rule set (cached per serialized message)."""
+    key = msg.SerializeToString(deterministic=True)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    which = msg.WhichOneof("options")
+    if which is not None and which != ruleset.name:
+        raise FieldError(
+            f"options.{which}",
+            "bad_option",
+            f"options for rule set {which!r} given for rule set {ruleset.name!r}",
+        )
+    values = options_dict(getattr(msg, which)) if which is not None else None
+    resolved = ruleset.resolve_options(values, msg.preset or None)
+    if len(cache) < 1024:
+        cache[key] = resolved
+    return resolved
+
+
+def tile_of(msg: pb2.Tile, field: str) -> int:
+    if msg.text:
+        try:
+            return tile_from_text(msg.text)
+        except MahjongError as e:
+            raise FieldError(field, e.code, e.message) from None
+    if msg.id >= 34:
+        raise FieldError(field, "bad_tile", f"tile id {msg.id} is not in 0..33")
+    return msg.id
+
+
+def optional_tile(parent: Message, name: str, field: str) -> int | None:
+    return tile_of(getattr(parent, name), field) if parent.HasField(name) else None
+
+
+def hand_of(msg: pb2.Hand, field: str) -> Hand:
+    form = msg.WhichOneof("form")
+    try:
+        if form == "text":
+            return Hand.parse(msg.text)
+        if form == "structured":
+            s = msg.structured
+            melds = []
+            for i, m in enumerate(s.melds):
+                kind = _MELD_KINDS.get(m.kind)
+                if kind is None:
+                    raise FieldError(
+                        f"{field}.structured.melds[{i}].kind", "bad_meld", "meld kind not set"
+                    )
+                try:
+                    melds.append(Meld.of(kind, list(m.tile_ids)))
+                except MahjongError as e:
+                    raise FieldError(f"{field}.structured.melds[{i}]", e.code, e.message) from None
+            try:
+                return Hand.from_tiles(list(s.concealed_tile_ids), melds)
+            except MahjongError as e:
+                raise FieldError(f"{field}.structured", e.code, e.message) from None
+    except MahjongError as e:
+        raise FieldError(f"{field}.{form}", e.code, e.message) from None
+    raise FieldError(field, "bad_notation", "hand not set: give text or structured")
+
+
+def suit_of(value: int) -> str | None:
+    return _SUITS.get(value)
+
+
+def won_seats(values: Iterable[int], field: str) -> set[int]:
+    seats = set(values)
+    for s in seats:
+        if s > 3:
+            raise FieldError(field, "bad_context", f"seat {s} is not in 0..3")
+    return seats
+
+
+def context_of(msg: pb2.WinContext, field: str = "context") -> dict[str, object]:
+    """A WinContext as the engine's context mapping (only what is set)."""
+    ctx: dict[str, object] = {}
+    if msg.after_kong:
+        ctx["after_kong"] = True
+    if msg.after_kong_discard:
+        ctx["after_kong_discard"] = True
+    if msg.robbing_kong:
+        ctx["robbing_kong"] = True
+    if msg.last_tile:
+        ctx["last_tile"] = True
+    if msg.heavenly:
+        ctx["heavenly"] = True
+    if msg.earthly:
+        ctx["earthly"] = True
+    suit = _SUITS.get(msg.missing_suit)
+    if suit is not None:
+        ctx["missing_suit"] = suit
+    if (
+        msg.winner_seat
+        or msg.HasField("discarder_seat")
+        or msg.won_seats
+        or msg.HasField("kong_feeder_seat")
+    ):
+        if msg.winner_seat > 3:
+            raise FieldError(
+                f"{field}.winner_seat", "bad_context", f"seat {msg.winner_seat} is not in 0..3"
+            )
+        ctx["winner"] = msg.winner_seat
+        if msg.HasField("discarder_seat"):
+            ctx["discarder"] = msg.discarder_seat
+        won = won_seats(msg.won_seats, f"{field}.won_seats")
+        ctx["active_seats"] = tuple(s for s in range(4) if s not in won)
+        if msg.HasField("kong_feeder_seat"):
+            ctx["kong_feeder"] = msg.kong_feeder_seat
+    return ctx
+
+
+def table_view_of(msg: pb2.TableView, field: str = "state") -> tb.TableView:
+    phase = _PHASES.get(msg.phase)
+    if phase is None:
+        raise FieldError(f"{field}.phase", "bad_state", "phase not set")
+    if msg.seat > 3:
+        raise FieldError(f"{field}.seat", "bad_state", f"seat {msg.seat} is not in 0..3")
+    won = won_seats(msg.won_seats, f"{field}.won_seats")
+    return tb.TableView(
+        seat=msg.seat,
+        hand=hand_of(msg.hand, f"{field}.hand"),
+        phase=phase,
+        dealer=msg.dealer_seat,
+        missing_suit=_SUITS.get(msg.missing_suit),
+        has_won=msg.has_won,
+        pending_tile=optional_tile(msg, "pending_tile", f"{field}.pending_tile"),
+        pending_from=msg.pending_from_seat if msg.HasField("pending_from_seat") else None,
+        pending_kind=_PENDING[msg.pending_kind],
+        pending_after_kong=msg.pending_after_kong,
+        drawn_tile=optional_tile(msg, "drawn_tile", f"{field}.drawn_tile"),
+        drew=msg.drew if msg.HasField("drew") else True,
+        after_kong=msg.after_kong,
+        kong_feeder=msg.kong_feeder_seat if msg.HasField("kong_feeder_seat") else None,
+        wall_count=msg.wall_count if msg.HasField("wall_count") else 55,
+        guoshui_fan=msg.guoshui_fan if msg.HasField("guoshui_fan") else None,
+        first_draw=msg.first_draw,
+        any_meld=msg.any_meld,
+        active_seats=tuple(s for s in range(4) if s not in won),
+    )
+
+
+def move_of(msg: pb2.Move, field: str = "move") -> tb.Move:
+    kind = _MOVE_KINDS.get(msg.kind)
+    if kind is None:
+        raise FieldError(f"{field}.kind", "bad_move", "move kind not set")
+    tiles = tuple(tile_of(t, f"{field}.tiles[{i}]") for i, t in enumerate(msg.tiles))
+    return tb.Move(kind, tiles, _SUITS.get(msg.suit))
+
+
+def events_of(msgs: Sequence[pb2.Event], field: str = "events") -> list[Any]:
+    out: list[Any] = []
+    for i, e in enumerate(msgs):
+        f = f"{field}[{i}]"
+        if e.seat > 3:
+            raise FieldError(f"{f}.seat", "bad_event", f"seat {e.seat} is not in 0..3")
+        k = e.kind
+        if k == pb2.EVENT_KIND_DING_QUE:
+            suit = _SUITS.get(e.suit)
+            if suit is None:
+                raise FieldError(f"{f}.suit", "bad_event", "ding_que needs a suit")
+            out.append(tb.DingQue(e.seat, suit))
+        elif k in (pb2.EVENT_KIND_GANG, pb2.EVENT_KIND_BUGANG, pb2.EVENT_KIND_ANGANG):
+            if not e.HasField("tile"):
+                raise FieldError(f"{f}.tile", "bad_event", "a kong needs its tile")
+            kind = pb2.EventKind.Name(k)[len("EVENT_KIND_") :].lower()
+            out.append(
+                tb.Kong(
+                    e.seat,
+                    kind,
+                    tile_of(e.tile, f"{f}.tile"),
+                    fed_by=e.from_seat if e.HasField("from_seat") else None,
+                    robbed=e.robbed,
+                )
+            )
+        elif k == pb2.EVENT_KIND_HU:
+            if not e.HasField("tile"):
+                raise FieldError(f"{f}.tile", "bad_event", "a win needs its winning tile")
+            ctx = context_of(e.context, f"{f}.context")
+            for key in ("winner", "discarder", "active_seats", "kong_feeder"):
+                ctx.pop(key, None)
+            out.append(
+                tb.Win(
+                    e.seat,
+                    hand_of(e.hand, f"{f}.hand"),
+                    tile_of(e.tile, f"{f}.tile"),
+                    self_drawn=e.self_drawn,
+                    discarder=e.from_seat if e.HasField("from_seat") else None,
+                    context=ctx,
+                    kong_feeder=e.context.kong_feeder_seat
+                    if e.context.HasField("kong_feeder_seat")
+                    else None,
+                )
+            )
+        elif k == pb2.EVENT_KIND_WALL_EMPTY:
+            hands: list[Hand | None] = [None, None, None, None]
+            for j, fh in enumerate(e.final_hands):
+                if fh.seat > 3:
+                    raise FieldError(
+                        f"{f}.final_hands[{j}].seat", "bad_event", f"seat {fh.seat} is not in 0..3"
+                    )
+                hands[fh.seat] = hand_of(fh.hand, f"{f}.final_hands[{j}].hand")
+            out.append(tb.WallEmpty(tuple(hands)))
+        else:
+            raise FieldError(f"{f}.kind", "bad_event", "event kind not set")
+    return out
+
+
+# --------------------------------------------------------------------------- responses
+
+_PATTERN_CACHE: dict[Any, pb2.PatternScore] = {}
+
+
+def pattern_pb(hit: Any) -> pb2.PatternScore:
+    msg = _PATTERN_CACHE.get(hit)
+    if msg is None:
+        msg = pb2.PatternScore(id=hit.id, fan=hit.fan, name=hit.name)
+        if len(_PATTERN_CACHE) < 4096:
+            _PATTERN_CACHE[hit] = msg
+    return msg
+
+
+def score_result_pb(r: Any, summary_only: bool = False) -> pb2.ScoreResult:
+    out = pb2.ScoreResult(
+        fan=r.fan,
+        multiplier=r.multiplier,
+        patterns=[pattern_pb(p) for p in r.patterns],
+        fan_uncapped=r.fan_uncapped,
+        shape=r.shape,
+        amount_per_payer=r.amount,
+    )
+    if summary_only:
+        return out
+    d = r.decomposition
+    if d is not None and not isinstance(d, str):
+        out.decomposition.pair_tile_id = d.pair
+        out.decomposition.chow_tile_ids.extend(d.chows)
+        out.decomposition.pung_tile_ids.extend(d.pungs)
+    total = 0
+    for frm, to, amount in r.payments:
+        out.payments.add(from_seat=frm, to_seat=to, amount=amount, reason="win", event_index=-1)
+        total += amount
+    out.total = total
+    return out
+
+
+def wait_pb(w: Any) -> pb2.Wait:
+    return pb2.Wait(
+        tile_id=w.id,
+        tile=w.tile,
+        discard_fan=w.fan_discard,
+        self_drawn_fan=w.fan_self_drawn,
+        unseen=w.unseen,
+        discard_patterns=[pattern_pb(p) for p in w.patterns_discard],
+        self_drawn_patterns=[pattern_pb(p) for p in w.patterns_self_drawn],
+    )
+
+
+def tile_pb(t: int) -> pb2.Tile:
+    return pb2.Tile(id=t, text=_TEXT[t])
+
+
+def move_pb(m: Any) -> pb2.Move:
+    return pb2.Move(
+        kind=_MOVE_KIND_PB.get(m.kind, pb2.MOVE_KIND_UNSPECIFIED),
+        tiles=[tile_pb(t) for t in m.tiles],
+        suit=cast(Any, _SUIT_PB.get(m.suit, 0) if m.suit else 0),
+        text=m.to_text(),
+    )
+
+
+def ledger_pb(ledger: Any) -> pb2.SettleResponse:
+    out = pb2.SettleResponse(
+        totals=list(ledger.totals),
+        next_dealer_seat=ledger.next_dealer,
+        winner_seats=list(ledger.winners),
+        notes=list(ledger.notes),
+    )
+    for p in ledger.payments:
+        out.payments.add(
+            from_seat=p.from_seat,
+            to_seat=p.to_seat,
+            amount=p.amount,
+            reason=p.reason,
+            event_index=p.event if p.event is not None else -1,
+        )
+    return out
+
+
+def _json(v: object) -> str:
+    return json.dumps(v, ensure_ascii=False)
+
+
+def description_pb(d: dict[str, Any]) -> pb2.DescribeRulesetResponse:
+    out = pb2.DescribeRulesetResponse(
+        name=d["name"],
+        title=d.get("title", ""),
+        summary=d.get("summary", ""),
+        tile_count=d.get("tiles", 0),
+        suits=list(d.get("suits", ())),
+        honours=bool(d.get("honours")),
+        flowers=bool(d.get("flowers")),
+        wild_tiles=bool(d.get("wild_tiles")),
+        liabilities=bool(d.get("liabilities")),
+        claims=list(d.get("claims", ())),
+        shapes=list(d.get("shapes", ())),
+        value_unit=d.get("value_unit", ""),
+    )
+    for p in d.get("patterns", ()):
+        out.patterns.add(
+            id=p["id"],
+            name=p["name"],
+            fan=p["fan"],
+            description=p.get("description", ""),
+            shape=p.get("shape", ""),
+            supersedes=list(p.get("supersedes", ())),
+            flat=bool(p.get("flat")),
+            value_option=p.get("value_option") or "",
+            enabled_by=p.get("enabled_by") or "",
+            cap_exempt=bool(p.get("cap_exempt")),
+        )
+    for a in d.get("addons", ()):
+        out.add_ons.add(
+            id=a["id"],
+            name=a["name"],
+            fan=a["fan"],
+            description=a.get("description", ""),
+            enabled_by=a.get("enabled_by") or "",
+            per_occurrence=bool(a.get("per_occurrence")),
+        )
+    for o in d.get("options", ()):
+        info = out.options.add(
+            name=o["name"],
+            kind=o.get("kind", ""),
+            default_json=_json(o.get("default")),
+            values_json=[_json(v) for v in o.get("values", ())],
+            none_allowed=bool(o.get("none_allowed")),
+            description=o.get("description", ""),
+        )
+        if o.get("minimum") is not None:
+            info.minimum = o["minimum"]
+        if o.get("maximum") is not None:
+            info.maximum = o["maximum"]
+    for name, values in d.get("presets", {}).items():
+        out.presets.add(name=name, options_json=_json(values))
+    for key, target in (
+        ("context_keys", out.context_keys),
+        ("move_kinds", out.move_kinds),
+        ("reason_codes", out.reason_codes),
+        ("ledger_reasons", out.ledger_reasons),
+    ):
+        for c in d.get(key, ()):
+            target.add(id=c["id"], description=c.get("description", ""))
+    return out
