@@ -84,3 +84,49 @@ __all__ = [
     "waits",
     "win_shapes",
 ]
+
+# --- rule sets (re-exported) ---
+# Appended by the rule-set work (Sichuan issue); the rule sets build on the names above.
+from .rules import (  # noqa: E402
+    Ledger,
+    MoveCheck,
+    PatternHit,
+    Payment,
+    ScoreResult,
+    ValuedWait,
+    describe_ruleset,
+    get_ruleset,
+    largest_wait,
+    legal_moves,
+    list_rulesets,
+    score,
+    settle,
+    validate_move,
+    valued_waits,
+)
+from .table import DingQue, HandStart, Kong, Move, TableView, WallEmpty, Win  # noqa: E402
+
+__all__ += [
+    "DingQue",
+    "HandStart",
+    "Kong",
+    "Ledger",
+    "Move",
+    "MoveCheck",
+    "PatternHit",
+    "Payment",
+    "ScoreResult",
+    "TableView",
+    "ValuedWait",
+    "WallEmpty",
+    "Win",
+    "describe_ruleset",
+    "get_ruleset",
+    "largest_wait",
+    "legal_moves",
+    "list_rulesets",
+    "score",
+    "settle",
+    "validate_move",
+    "valued_waits",
+]

@@ -132,7 +132,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "zimo_bonus",
         "base",
-        "self-draw bonus: base = 自摸加底 (each payer pays one more base), fan = 自摸加番 (+1), none",
+        "self-draw bonus: base = 自摸加底 (each payer pays one more base), "
+        "fan = 自摸加番 (+1), none",
         choices=("base", "fan", "none"),
     ),
     OptionSpec(
@@ -164,7 +165,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("menqing", False, "门清 +1: no peng/gang/bugang (angang allowed)",
                choices=(False, True)),
     OptionSpec("zhongzhang", False, "中张 +1: no 1 or 9 anywhere", choices=(False, True)),
-    OptionSpec("zhigang_pay", 1, "直杠 (刮风) pays this many base from the feeder", choices=(1, 2, 3)),
+    OptionSpec("zhigang_pay", 1, "直杠 (刮风) pays this many base from the feeder",
+               choices=(1, 2, 3)),
     OptionSpec("huazhu_pay", 16, "查花猪: a 花猪 pays each non-花猪 seat still playing this many "
                "base (at most 2^cap_fan with a cap)", minimum=1),
     OptionSpec("guoshui", True, "过水不胡: after declining a discard win, no discard win until the "
@@ -686,7 +688,9 @@ def valued_waits(
     """Every winning tile of a ready hand with its fan on a discard and self-drawn."""
     try:
         key: tuple[object, ...] | None = (
-            hand, o, visible if visible is None or isinstance(visible, str) else tuple(visible),
+            hand, o,
+            visible if visible is None or isinstance(visible, str)
+            else tuple(visible),  # type: ignore[arg-type]
             *(context.items() if context else ()),
         )
         hash(key)
@@ -1099,9 +1103,10 @@ def _event_context(ctx: object) -> dict[str, object]:
     if isinstance(ctx, Mapping):
         return dict(ctx)
     try:
-        return dict(ctx)  # type: ignore[call-overload]
+        out: dict[str, object] = dict(ctx)  # type: ignore[call-overload]
     except (TypeError, ValueError):
         raise MahjongError("bad_context", "a win's context must be key/value pairs") from None
+    return out
 
 
 def _holds_missing(hand: Hand, missing: str | None) -> bool:
