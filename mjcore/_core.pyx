@@ -51,12 +51,15 @@ _SHAPE_BITS = {"standard": SH_STANDARD, "qidui": SH_QIDUI, "shisanyao": SH_SHISA
                "quanbukao": SH_QUANBUKAO, "qixingbukao": SH_QIXINGBUKAO,
                "zuhelong": SH_ZUHELONG, "qidui_distinct": SH_QIDUI_DISTINCT}
 cdef int DEFAULT_BITS = SH_STANDARD | SH_QIDUI
+# shapes whose waits are found by trying each tile
+cdef int SPECIAL_14 = SH_SHISANYAO | SH_QUANBUKAO | SH_QIXINGBUKAO | SH_ZUHELONG
 
 cdef int P5[10]
 cdef uint32_t* suit_info = NULL
 cdef uint32_t* hon_info = NULL
 cdef uint8_t* suit_dist = NULL
 cdef uint8_t* hon_dist = NULL
+cdef uint8_t* suit_mp = NULL     # the M/P bits alone, 2 bits a key: 488 KB stays in cache
 
 # orphans: 1m 9m 1p 9p 1s 9s and the seven honours
 cdef int ORPHANS[13]
@@ -203,7 +206,7 @@ cdef int _build(int nranks, bint seqs, int n, uint32_t* info, uint8_t* dist) exc
 
 
 cdef void _init_tables() except *:
-    global suit_info, hon_info, suit_dist, hon_dist
+    global suit_info, hon_info, suit_dist, hon_dist, suit_mp
     cdef int i
     P5[0] = 1
     for i in range(1, 10):
@@ -214,9 +217,15 @@ cdef void _init_tables() except *:
     hon_dist = <uint8_t*> malloc(NHON * NDIST)
     if suit_info == NULL or hon_info == NULL or suit_dist == NULL or hon_dist == NULL:
         raise MemoryError()
+    suit_mp = <uint8_t*> malloc(NSUIT // 4 + 1)
+    if suit_mp == NULL:
+        raise MemoryError()
     with nogil:
         _build(9, True, NSUIT, suit_info, suit_dist)
         _build(7, False, NHON, hon_info, hon_dist)
+        memset(suit_mp, 0, NSUIT // 4 + 1)
+        for i in range(NSUIT):
+            suit_mp[i >> 2] |= (suit_info[i] & 3) << ((i & 3) * 2)
 
 _init_tables()
 
@@ -505,6 +514,29 @@ cdef int _qidui_shanten(const Packed* h, int jokers, bint distinct) noexcept nog
     return s if s >= -1 else -1
 
 
+cdef uint64_t _qidui_waits(const Packed* h, int jokers, bint distinct) noexcept nogil:
+    """Tiles completing seven pairs: a wild pairs any odd tile, so only counts matter."""
+    cdef int t, c, odd = 0, singles = 0
+    cdef uint64_t mask = 0, bit
+    if h.nmelds or h.ncon + jokers != 13:
+        return 0
+    for t in range(34):
+        c = h.cnt[t]
+        if distinct and c > 2:
+            return 0
+        odd += c & 1
+    # adding an odd-count tile leaves odd - 1 unpaired tiles, an even-count one odd + 1
+    for t in range(34):
+        c = h.cnt[t]
+        bit = (<uint64_t> 1) << t
+        if c & 1:
+            if odd - 1 <= jokers:
+                mask |= bit
+        elif c < (2 if distinct else 4) and odd + 1 <= jokers:
+            mask |= bit
+    return mask
+
+
 cdef int _orphan_stats(const Packed* h, int* kinds, int* extra) noexcept nogil:
     """Returns the number of non-orphan tiles held; counts orphan kinds and surplus copies."""
     cdef int t, i, c, others
@@ -624,7 +656,9 @@ cdef uint64_t _waits(const Packed* h, int bits, int jokers) noexcept nogil:
     cdef int t, s, r
     if bits & SH_STANDARD:
         mask = _std_waits(h, jokers)
-    if bits & ~SH_STANDARD and h.ncon + jokers + 3 * h.nmelds == 13:
+    if bits & SH_QIDUI:
+        mask |= _qidui_waits(h, jokers, bits & SH_QIDUI_DISTINCT) & ~h.four
+    if bits & SPECIAL_14 and h.ncon + jokers + 3 * h.nmelds == 13:
         # the special shapes are 14-tile shapes: try each candidate tile
         for t in range(34):
             if mask & ((<uint64_t> 1) << t) or h.four & ((<uint64_t> 1) << t) or h.cnt[t] >= 4:
@@ -635,7 +669,7 @@ cdef uint64_t _waits(const Packed* h, int bits, int jokers) noexcept nogil:
             x.cnt[t] += 1
             x.key[s] += P5[r]
             x.ncon += 1
-            if _win(&x, bits & ~SH_STANDARD, jokers):
+            if _win(&x, bits & SPECIAL_14, jokers):
                 mask |= (<uint64_t> 1) << t
     return mask
 
@@ -725,16 +759,18 @@ def _register_waits(objects, valued):
     _valued_waits = valued
 
 
-def waits(hand, *, shapes=None, jokers=0, ruleset=None, **rule_args):
+def waits(hand, *, shapes=None, jokers=0, ruleset=None, context=None, options=None,
+          visible=None):
     """The tiles that complete a 3n+1 hand, as Wait objects (``.tile`` "5p", ``.id`` 13).
 
     With ``ruleset=...`` the answer comes from that rule set: each wait with its value
     (see ``mjcore.rules.valued_waits``).
     """
     if ruleset is not None:
-        return _valued_waits(hand, ruleset=ruleset, **rule_args)
-    if rule_args:
-        raise MahjongError("bad_argument", f"{', '.join(rule_args)} need a ruleset")
+        return _valued_waits(hand, ruleset=ruleset, context=context, options=options,
+                             visible=visible)
+    if context is not None or options is not None or visible is not None:
+        raise MahjongError("bad_argument", "context, options and visible need a ruleset")
     cdef HandBase h = _as_hand(hand)
     cdef int bits = _shape_bits(shapes)
     cdef int j = _jokers(jokers)
@@ -907,6 +943,33 @@ cdef inline int _batch_pack(Packed* h, const uint8_t* cnt, int jokers, int resid
     return 1
 
 
+cdef inline int _suit_key(const uint8_t* c) noexcept nogil:
+    return c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (c[5] + 5 * (c[6] + 5 * (
+        c[7] + 5 * c[8])))))))
+
+
+cdef inline int _std_win_counts(const uint8_t* c) noexcept nogil:
+    """Standard win test straight from 34 counts: 1 win, 0 not, -1 invalid counts."""
+    cdef unsigned int total = 0, over = 0, a, b, d, z, k
+    cdef int t
+    for t in range(34):
+        total += c[t]
+        over |= c[t] > 4
+    if over or total % 3 != 2:
+        return -1
+    k = _suit_key(c)
+    a = (suit_mp[k >> 2] >> ((k & 3) * 2)) & 3
+    k = _suit_key(c + 9)
+    b = (suit_mp[k >> 2] >> ((k & 3) * 2)) & 3
+    k = _suit_key(c + 18)
+    d = (suit_mp[k >> 2] >> ((k & 3) * 2)) & 3
+    k = c[27] + 5 * (c[28] + 5 * (c[29] + 5 * (c[30] + 5 * (c[31] + 5 * (c[32] + 5 * c[33])))))
+    z = hon_info[k] & 3
+    if a == 0 or b == 0 or d == 0 or z == 0:
+        return 0
+    return ((a >> 1) + (b >> 1) + (d >> 1) + (z >> 1)) == 1
+
+
 cdef void _batch_error(Py_ssize_t bad, int residue) except *:
     if bad >= 0:
         raise MahjongError("wrong_tile_count",
@@ -925,13 +988,17 @@ def is_win_batch(counts, *, shapes=None, jokers=0):
     cdef uint8_t* o = out
     cdef Py_ssize_t i, bad = -1
     cdef Packed h
+    cdef int r
     with nogil:
         if bits == SH_STANDARD and j == 0:
             for i in range(buf.n):
-                if _batch_pack(&h, buf.data + i * 34, 0, 2, i, &bad):
-                    o[i] = _std_win0(h.key)
-                else:
+                r = _std_win_counts(buf.data + i * 34)
+                if r < 0:
                     o[i] = 0
+                    if bad < 0:
+                        bad = i
+                else:
+                    o[i] = r
         else:
             for i in range(buf.n):
                 if _batch_pack(&h, buf.data + i * 34, j, 2, i, &bad):
