@@ -161,7 +161,8 @@ class PatternSpec:
 @dataclass(frozen=True, slots=True)
 class AddOnSpec:
     """An add-on that stacks on the pattern (根, 杠上花 …): ``count(analysis, context,
-    options)`` says how many times it applies; each time adds ``fan``."""
+    options)`` says how many times it applies; each time adds ``fan``. ``context=False``
+    marks add-ons that depend on the hand alone (the engine may precompute them)."""
 
     id: str
     name: str
@@ -170,6 +171,7 @@ class AddOnSpec:
     count: Callable[[Any, Any, Any], int]
     enabled_by: str | None = None
     each: bool = False
+    context: bool = True
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -179,6 +181,7 @@ class AddOnSpec:
             "description": self.description,
             "enabled_by": self.enabled_by,
             "per_occurrence": self.each,
+            "depends_on_context": self.context,
         }
 
 
@@ -204,9 +207,8 @@ class PatternHit(NamedTuple):
     fan: int
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreResult:
-    """What a win is worth and who pays whom for it.
+class ScoreResult(NamedTuple):
+    """What a win is worth and who pays whom for it (an immutable named tuple).
 
     ``fan`` is after the cap, ``fan_uncapped`` before; ``multiplier`` is ``2**fan``;
     ``amount`` is what each paying seat pays (``base × 2**fan`` plus any self-draw bonus);

@@ -112,8 +112,10 @@ class SichuanOptions:
     dealer_on_draw: str
     values: tuple[tuple[str, OptionValue], ...] = ()
     addons: tuple[AddOnSpec, ...] = ()
+    hand_addons: tuple[AddOnSpec, ...] = ()
+    context_addons: tuple[AddOnSpec, ...] = ()
     pattern_fan: dict[str, int] = field(default_factory=dict)
-    best: dict[Reading, tuple[int, int, PatternSpec]] = field(default_factory=dict)
+    best: dict[int, tuple[int, int, PatternSpec]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, OptionValue]:
         return dict(self.values)
@@ -214,14 +216,33 @@ class Reading(NamedTuple):
     long: bool  # 七对 with four identical tiles
 
 
-class _Analysis(NamedTuple):
-    suits: int  # bit 0 m, 1 p, 2 s (tiles held anywhere)
-    readings: tuple[tuple[Reading, object], ...]
-    gen: int
-    has19: bool
-    menqing: bool
-    melds: int
-    honours: bool
+class _Analysis:
+    """What the fan table needs from one hand, independent of the win context."""
+
+    __slots__ = ("suits", "readings", "gen", "has19", "menqing", "melds", "honours", "values")
+
+    def __init__(self, suits: int, readings: tuple[tuple[int, object], ...], gen: int,
+                 has19: bool, menqing: bool, melds: int, honours: bool) -> None:
+        self.suits = suits  # bit 0 m, 1 p, 2 s (tiles held anywhere)
+        self.readings = readings  # (reading bits, decomposition or "qidui")
+        self.gen = gen
+        self.has19 = has19
+        self.menqing = menqing
+        self.melds = melds
+        self.honours = honours
+        # per options object: (pattern spec, decomposition, shape, hits, total)
+        self.values: dict[SichuanOptions, _Value] = {}
+
+
+_Value = tuple[PatternSpec, object, str, tuple[PatternHit, ...], int]
+
+# Reading bits (the fan table's view of one reading; see ``Reading``)
+_QIDUI, _QING, _PUNG, _YAOJIU, _JIANG, _LONG = 1, 2, 4, 8, 16, 32
+
+
+def _reading(bits: int) -> Reading:
+    return Reading(bool(bits & _QIDUI), bool(bits & _QING), bool(bits & _PUNG),
+                   bool(bits & _YAOJIU), bool(bits & _JIANG), bool(bits & _LONG))
 
 
 class _Ctx(NamedTuple):
@@ -237,11 +258,9 @@ class _Ctx(NamedTuple):
     discarder: int
     active: tuple[int, ...]
     kong_feeder: int
+    flagged: bool  # any of the six context flags is set
 
 
-_R258 = frozenset(i for i in range(27) if i % 9 in (1, 4, 7))
-_NOT258 = tuple(i for i in range(27) if i not in _R258)
-_TERMINALS = (0, 8, 9, 17, 18, 26)
 _ANALYSES: dict[Hand, _Analysis] = {}
 
 
@@ -249,7 +268,7 @@ def _analyse(hand: Hand) -> _Analysis:
     cached = _ANALYSES.get(hand)
     if cached is not None:
         return cached
-    allc = hand.all_counts()
+    c = hand.all_counts()
     melds = hand.melds
     if hand.concealed_count + 3 * len(melds) != 14:
         raise MahjongError(
@@ -257,44 +276,44 @@ def _analyse(hand: Hand) -> _Analysis:
             f"a winning hand has 14 tiles (kongs count 3), got {hand.concealed_count} concealed "
             f"and {len(melds)} melds",
         )
-    suits = (
-        (1 if any(allc[0:9]) else 0)
-        | (2 if any(allc[9:18]) else 0)
-        | (4 if any(allc[18:27]) else 0)
-    )
-    honours = any(allc[27:])
-    qing = suits in (1, 2, 4)
-    jiang_tiles = not any(allc[i] for i in _NOT258)
+    suits = (1 if any(c[0:9]) else 0) | (2 if any(c[9:18]) else 0) | (4 if any(c[18:27]) else 0)
+    qing = 2 if suits in (1, 2, 4) else 0
+    jiang = not (c[0] or c[2] or c[3] or c[5] or c[6] or c[8] or c[9] or c[11] or c[12]
+                 or c[14] or c[15] or c[17] or c[18] or c[20] or c[21] or c[23] or c[24]
+                 or c[26])
     meld_pung = True
     meld_yj = True
     for m in melds:
         if m.kind == "chi":
             meld_pung = False
-            meld_yj = meld_yj and (m.tile % 9 in (0, 6))
+            meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 6))
         else:
-            meld_yj = meld_yj and (m.tile % 9 in (0, 8))
-    found: dict[Reading, object] = {}
+            meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 8))
+    found: dict[int, object] = {}
     for d in decompose(hand):
-        pung = meld_pung and not d.chows
-        yj = (
+        pung = meld_pung and not d[1]
+        bits = qing
+        if pung:
+            bits |= _PUNG | _JIANG if jiang else _PUNG
+        if (
             meld_yj
-            and d.pair % 9 in (0, 8)
-            and all(p % 9 in (0, 8) for p in d.pungs)
-            and all(c % 9 in (0, 6) for c in d.chows)
-        )
-        reading = Reading(False, qing, pung, yj, pung and jiang_tiles, False)
-        if reading not in found:
-            found[reading] = d
+            and d[0] % 9 in (0, 8)
+            and all(p % 9 in (0, 8) for p in d[2])
+            and all(x % 9 in (0, 6) for x in d[1])
+        ):
+            bits |= _YAOJIU
+        if bits not in found:
+            found[bits] = d
     if not melds and is_win(hand, shapes=("qidui",)):
-        found[Reading(True, qing, False, False, False, 4 in hand.counts)] = "qidui"
+        found[_QIDUI | qing | (_LONG if 4 in hand.counts else 0)] = "qidui"
     result = _Analysis(
-        suits=suits,
-        readings=tuple(found.items()),
-        gen=allc.count(4),
-        has19=any(allc[i] for i in _TERMINALS),
-        menqing=all(m.kind == "angang" for m in melds),
-        melds=len(melds),
-        honours=honours,
+        suits,
+        tuple(found.items()),
+        c.count(4),
+        bool(c[0] or c[8] or c[9] or c[17] or c[18] or c[26]),
+        all(m.kind == "angang" for m in melds),
+        len(melds),
+        any(c[27:]),
     )
     if len(_ANALYSES) > _CACHE_LIMIT:
         _ANALYSES.clear()
@@ -361,7 +380,7 @@ def _zimo_count(a: _Analysis, c: _Ctx, o: SichuanOptions) -> int:
 ADDONS: tuple[AddOnSpec, ...] = (
     AddOnSpec("gen", "根", 1, "each tile kind of which the winner holds all four copies "
               "anywhere (four concealed, a peng plus the fourth in hand, or a kong)",
-              lambda a, c, o: a.gen, each=True),
+              lambda a, c, o: a.gen, each=True, context=False),
     AddOnSpec("gangshanghua", "杠上花", 1, "self-draw on the replacement tile after one's own kong",
               lambda a, c, o: 1 if c.after_kong else 0),
     AddOnSpec("gangshangpao", "杠上炮", 1, "win on a discard made right after the discarder's "
@@ -370,16 +389,17 @@ ADDONS: tuple[AddOnSpec, ...] = (
               lambda a, c, o: 1 if c.robbing_kong else 0),
     AddOnSpec("zimo", "自摸加番", 1, "self-drawn win, only when zimo_bonus is fan", _zimo_count),
     AddOnSpec("jingoudiao", "金钩钓", 1, "four declared melds, won on the pair's single wait",
-              lambda a, c, o: 1 if a.melds == 4 else 0, enabled_by="jingoudiao"),
+              lambda a, c, o: 1 if a.melds == 4 else 0, enabled_by="jingoudiao",
+              context=False),
     AddOnSpec("haidilaoyue", "海底捞月", 1, "self-draw of the last wall tile",
               lambda a, c, o: 1 if c.last_tile and c.self_drawn else 0, enabled_by="haidilaoyue"),
     AddOnSpec("haidipao", "海底炮", 1, "win on the discard after the last wall tile",
               lambda a, c, o: 1 if c.last_tile and not c.self_drawn else 0,
               enabled_by="haidipao"),
     AddOnSpec("menqing", "门清", 1, "no peng/gang/bugang (angang allowed)",
-              lambda a, c, o: 1 if a.menqing else 0, enabled_by="menqing"),
+              lambda a, c, o: 1 if a.menqing else 0, enabled_by="menqing", context=False),
     AddOnSpec("zhongzhang", "中张", 1, "no 1 or 9 anywhere",
-              lambda a, c, o: 0 if a.has19 else 1, enabled_by="zhongzhang"),
+              lambda a, c, o: 0 if a.has19 else 1, enabled_by="zhongzhang", context=False),
 )
 
 
@@ -411,12 +431,15 @@ def _make_options(values: dict[str, OptionValue]) -> SichuanOptions:
         dealer_on_draw=str(values["dealer_on_draw"]),
         values=tuple(values.items()),
         addons=enabled,
+        hand_addons=tuple(a for a in enabled if not a.context),
+        context_addons=tuple(a for a in enabled if a.context),
         pattern_fan=fans,
     )
 
 
-def _choose(reading: Reading, o: SichuanOptions) -> tuple[int, int, PatternSpec]:
+def _choose(bits: int, o: SichuanOptions) -> tuple[int, int, PatternSpec]:
     """Best ordinary pattern of one reading: (fan net of absorbed 根, fan, spec)."""
+    reading = _reading(bits)
     best: tuple[int, int, PatternSpec] | None = None
     for p in _ORDINARY:
         if p.enabled_by is not None and not getattr(o, p.enabled_by):
@@ -428,8 +451,43 @@ def _choose(reading: Reading, o: SichuanOptions) -> tuple[int, int, PatternSpec]
         if best is None or (net, fan) > (best[0], best[1]):
             best = (net, fan, p)
     assert best is not None  # pinghu always applies
-    o.best[reading] = best
+    o.best[bits] = best
     return best
+
+
+def _value(a: _Analysis, o: SichuanOptions) -> _Value:
+    """The hand's best reading and its context-free add-ons under options ``o``."""
+    best_net = -1
+    best_fan = -1
+    best_spec: PatternSpec | None = None
+    best_dec: object = None
+    best_bits = 0
+    cache = o.best
+    for bits, dec in a.readings:
+        chosen = cache.get(bits)
+        if chosen is None:
+            chosen = _choose(bits, o)
+        if chosen[0] > best_net or (chosen[0] == best_net and chosen[1] > best_fan):
+            best_net, best_fan, best_spec = chosen
+            best_dec = dec
+            best_bits = bits
+    assert best_spec is not None
+    hits = [_hit(best_spec.id, best_spec.name, best_fan)]
+    total = best_fan
+    absorbs = best_spec.absorbs
+    for addon in o.hand_addons:
+        n = addon.count(a, None, o)
+        for aid, k in absorbs:
+            if aid == addon.id:
+                n -= k
+        if n > 0:
+            fan = n * addon.fan
+            hits.append(_hit(addon.id, addon.name, fan))
+            total += fan
+    value = (best_spec, best_dec, "qidui" if best_bits & _QIDUI else "standard", tuple(hits),
+             total)
+    a.values[o] = value
+    return value
 
 
 # --------------------------------------------------------------------------- context
@@ -457,7 +515,7 @@ CONTEXT_KEYS: tuple[Described, ...] = (
 )
 _CONTEXT_NAMES = frozenset(c.id for c in CONTEXT_KEYS)
 _DEFAULT_CTX = {
-    flag: _Ctx(flag, False, False, False, False, False, False, -1, 0, -1, _ALL_SEATS, -1)
+    flag: _Ctx(flag, False, False, False, False, False, False, -1, 0, -1, _ALL_SEATS, -1, False)
     for flag in (False, True)
 }
 
@@ -529,7 +587,7 @@ def _parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> _C
             raise MahjongError("bad_context", f"kong_feeder {feeder} must be another active seat")
     return _Ctx(sd, flags["after_kong"], flags["after_kong_discard"], flags["robbing_kong"],
                 flags["last_tile"], flags["heavenly"], flags["earthly"], missing, winner,
-                discarder, active, feeder)
+                discarder, active, feeder, any(flags.values()))
 
 
 # --------------------------------------------------------------------------- scoring
@@ -561,38 +619,26 @@ def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
         raise MahjongError("not_a_win", "the tiles do not form four sets and a pair or 七对")
     if (c.heavenly or c.earthly) and a.melds:
         raise MahjongError("bad_context", "天胡/地胡 is the dealt hand: no melds possible")
-    best_net = -1
-    best_fan = -1
-    best_spec: PatternSpec | None = None
-    best_dec: object = None
-    best_shape = "standard"
-    cache = o.best
-    for reading, dec in a.readings:
-        chosen = cache.get(reading)
-        if chosen is None:
-            chosen = _choose(reading, o)
-        if chosen[0] > best_net or (chosen[0] == best_net and chosen[1] > best_fan):
-            best_net, best_fan, best_spec = chosen
-            best_dec = dec
-            best_shape = "qidui" if reading.qidui else "standard"
-    assert best_spec is not None
-    hits = [_hit(best_spec.id, best_spec.name, best_fan)]
-    total = best_fan
-    absorbs = best_spec.absorbs
-    for addon in o.addons:
-        n = addon.count(a, c, o)
-        if absorbs:
-            for aid, k in absorbs:
+    value = a.values.get(o)
+    if value is None:
+        value = _value(a, o)
+    spec, best_dec, best_shape, hits_t, total = value
+    if c.flagged or (c.self_drawn and o.zimo_bonus == "fan"):
+        hits = list(hits_t)
+        for addon in o.context_addons:
+            n = addon.count(a, c, o)
+            for aid, k in spec.absorbs:
                 if aid == addon.id:
                     n -= k
-        if n > 0:
-            fan = n * addon.fan
-            hits.append(_hit(addon.id, addon.name, fan))
-            total += fan
+            if n > 0:
+                fan = n * addon.fan
+                hits.append(_hit(addon.id, addon.name, fan))
+                total += fan
+        hits_t = tuple(hits)
     if o.tiandihu and (c.heavenly or c.earthly):
         flat = _PATTERN_BY_ID["tianhu" if c.heavenly else "dihu"]
         if flat.fan >= total:
-            hits = [_hit(flat.id, flat.name, flat.fan)]
+            hits_t = (_hit(flat.id, flat.name, flat.fan),)
             total = flat.fan
     fan = total if o.cap_fan is None or total <= o.cap_fan else o.cap_fan
     mult = 1 << fan
@@ -607,7 +653,7 @@ def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
     else:
         amount = base * mult
         payments = ((c.discarder, winner, amount),) if c.discarder >= 0 else ()
-    return ScoreResult(NAME, fan, total, mult, tuple(hits), best_dec, best_shape, c.self_drawn,
+    return ScoreResult(NAME, fan, total, mult, hits_t, best_dec, best_shape, c.self_drawn,
                        amount, payments)
 
 
