@@ -17,6 +17,7 @@ DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_CONCURRENT = 256
 DEFAULT_THREADS = 10
 DEFAULT_GRACE_S = 10.0
+DEFAULT_DRAIN_S = 1.0
 ENV_PREFIX = "MAHJONG_"
 
 
@@ -48,6 +49,9 @@ class ServerConfig:
     metrics_port: int = 0
     #: Seconds in-flight calls get to finish after SIGTERM/SIGINT.
     grace_seconds: float = DEFAULT_GRACE_S
+    #: Seconds between reporting NOT_SERVING and closing the port at shutdown, so clients and
+    #: balancers that watch health stop sending first.
+    drain_seconds: float = DEFAULT_DRAIN_S
     #: SO_REUSEPORT on the listening socket (on for workers; tests turn it off).
     reuse_port: bool = True
     #: Standard health service and server reflection.
@@ -108,15 +112,10 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
         "--max-concurrent-calls",
         type=int,
         default=ev("MAX_CONCURRENT_CALLS", d.max_concurrent_calls),
-        help="calls in progress per process before RESOURCE_EXHAUSTED "
-        "[MAHJONG_MAX_CONCURRENT_CALLS]",
+        help="calls in progress per process before RESOURCE_EXHAUSTED [MAHJONG_MAX_CONCURRENT_CALLS]",
     )
-    p.add_argument(
-        "--tls-cert", default=ev("TLS_CERT", None), help="PEM certificate [MAHJONG_TLS_CERT]"
-    )
-    p.add_argument(
-        "--tls-key", default=ev("TLS_KEY", None), help="PEM private key [MAHJONG_TLS_KEY]"
-    )
+    p.add_argument("--tls-cert", default=ev("TLS_CERT", None), help="PEM certificate [MAHJONG_TLS_CERT]")
+    p.add_argument("--tls-key", default=ev("TLS_KEY", None), help="PEM private key [MAHJONG_TLS_KEY]")
     p.add_argument(
         "--tls-client-ca",
         default=ev("TLS_CLIENT_CA", None),
@@ -156,12 +155,16 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
         default=_bool(str(ev("REUSE_PORT", "true"))),
         help="SO_REUSEPORT [MAHJONG_REUSE_PORT]",
     )
+    p.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=ev("DRAIN_SECONDS", d.drain_seconds),
+        help="seconds between reporting NOT_SERVING and closing the port at shutdown [MAHJONG_DRAIN_SECONDS]",
+    )
     return p
 
 
-def parse_config(
-    argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
-) -> ServerConfig:
+def parse_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> ServerConfig:
     ns = build_parser(env).parse_args(argv)
     cfg = ServerConfig(
         host=str(ns.host),
@@ -178,6 +181,7 @@ def parse_config(
         json_logs=bool(ns.json_logs),
         metrics_port=int(ns.metrics_port),
         grace_seconds=float(ns.grace_seconds),
+        drain_seconds=float(ns.drain_seconds),
         reuse_port=bool(ns.reuse_port),
     )
     validate(cfg)
@@ -192,6 +196,4 @@ def validate(cfg: ServerConfig) -> None:
     if cfg.tls_client_ca and not cfg.tls_cert:
         raise SystemExit("--tls-client-ca needs --tls-cert and --tls-key")
     if cfg.threads < 1 or cfg.max_concurrent_calls < 1 or cfg.max_message_bytes < 1024:
-        raise SystemExit(
-            "--threads and --max-concurrent-calls must be >= 1, --max-message-bytes >= 1024"
-        )
+        raise SystemExit("--threads and --max-concurrent-calls must be >= 1, --max-message-bytes >= 1024")

@@ -45,9 +45,7 @@ _PENDING: dict[int, str] = {
     pb2.PENDING_KIND_BUGANG: "bugang",
     pb2.PENDING_KIND_ANGANG: "angang",
 }
-_MOVE_KINDS = {
-    v: pb2.MoveKind.Name(v)[len("MOVE_KIND_") :].lower() for v in pb2.MoveKind.values() if v
-}
+_MOVE_KINDS = {v: pb2.MoveKind.Name(v)[len("MOVE_KIND_") :].lower() for v in pb2.MoveKind.values() if v}
 _MOVE_KIND_PB: dict[str, Any] = {name: v for v, name in _MOVE_KINDS.items()}
 
 # --------------------------------------------------------------------------- requests
@@ -125,9 +123,7 @@ def hand_of(msg: pb2.Hand, field: str) -> Hand:
             for i, m in enumerate(s.melds):
                 kind = _MELD_KINDS.get(m.kind)
                 if kind is None:
-                    raise FieldError(
-                        f"{field}.structured.melds[{i}].kind", "bad_meld", "meld kind not set"
-                    )
+                    raise FieldError(f"{field}.structured.melds[{i}].kind", "bad_meld", "meld kind not set")
                 try:
                     melds.append(Meld.of(kind, list(m.tile_ids)))
                 except MahjongError as e:
@@ -171,16 +167,9 @@ def context_of(msg: pb2.WinContext, field: str = "context") -> dict[str, object]
     suit = _SUITS.get(msg.missing_suit)
     if suit is not None:
         ctx["missing_suit"] = suit
-    if (
-        msg.winner_seat
-        or msg.HasField("discarder_seat")
-        or msg.won_seats
-        or msg.HasField("kong_feeder_seat")
-    ):
+    if msg.winner_seat or msg.HasField("discarder_seat") or msg.won_seats or msg.HasField("kong_feeder_seat"):
         if msg.winner_seat > 3:
-            raise FieldError(
-                f"{field}.winner_seat", "bad_context", f"seat {msg.winner_seat} is not in 0..3"
-            )
+            raise FieldError(f"{field}.winner_seat", "bad_context", f"seat {msg.winner_seat} is not in 0..3")
         ctx["winner"] = msg.winner_seat
         if msg.HasField("discarder_seat"):
             ctx["discarder"] = msg.discarder_seat

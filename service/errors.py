@@ -39,9 +39,7 @@ class FieldError(Exception):
 
 def rich_status(grpc_code: grpc.StatusCode, code: str, message: str, field: str) -> grpc.Status:
     bad = error_details_pb2.BadRequest(
-        field_violations=[
-            error_details_pb2.BadRequest.FieldViolation(field=field, description=message)
-        ]
+        field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]
     )
     info = error_details_pb2.ErrorInfo(reason=code, domain=ERROR_DOMAIN, metadata={"field": field})
     details = []
@@ -55,9 +53,7 @@ def rich_status(grpc_code: grpc.StatusCode, code: str, message: str, field: str)
 
 
 def abort_invalid(context: grpc.ServicerContext, code: str, message: str, field: str) -> NoReturn:
-    grpc_code = (
-        grpc.StatusCode.NOT_FOUND if code == "unknown_ruleset" else grpc.StatusCode.INVALID_ARGUMENT
-    )
+    grpc_code = grpc.StatusCode.NOT_FOUND if code == "unknown_ruleset" else grpc.StatusCode.INVALID_ARGUMENT
     if code == "unknown_ruleset":
         field = "ruleset"
     context.abort_with_status(rich_status(grpc_code, code, message, field))

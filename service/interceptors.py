@@ -53,13 +53,9 @@ class GuardInterceptor(grpc.ServerInterceptor):
                 )
         remaining = context.time_remaining()
         if remaining is not None and remaining <= 0:
-            context.abort(
-                grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed before the call started"
-            )
+            context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed before the call started")
 
-    def _finish(
-        self, method: str, context: grpc.ServicerContext, start: float, failed: bool
-    ) -> None:
+    def _finish(self, method: str, context: grpc.ServicerContext, start: float, failed: bool) -> None:
         if self._metrics is None:
             return
         code = context.code()  # type: ignore[attr-defined]
@@ -69,9 +65,7 @@ class GuardInterceptor(grpc.ServerInterceptor):
             name = code.name
         self._metrics.observe(method, name, time.perf_counter() - start)
 
-    def _internal(
-        self, method: str, context: grpc.ServicerContext, request: Any, exc: BaseException
-    ) -> None:
+    def _internal(self, method: str, context: grpc.ServicerContext, request: Any, exc: BaseException) -> None:
         if context.code() is not None:  # type: ignore[attr-defined]
             return  # an abort: the status is already set
         log.error(
@@ -82,9 +76,7 @@ class GuardInterceptor(grpc.ServerInterceptor):
             exc_info=exc,
             extra={"fields": {"method": method, "request": _request_repr(request)}},
         )
-        context.abort(
-            grpc.StatusCode.INTERNAL, f"internal error in {method} (a bug; it was logged)"
-        )
+        context.abort(grpc.StatusCode.INTERNAL, f"internal error in {method} (a bug; it was logged)")
 
     # -- wrapping -----------------------------------------------------------------------
     def intercept_service(
@@ -103,9 +95,7 @@ class GuardInterceptor(grpc.ServerInterceptor):
         self._cache[method] = wrapped
         return wrapped
 
-    def _wrap(
-        self, method: str, h: grpc.RpcMethodHandler[Any, Any]
-    ) -> grpc.RpcMethodHandler[Any, Any]:
+    def _wrap(self, method: str, h: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
         deser, ser = h.request_deserializer, h.response_serializer
         if h.unary_unary is not None:
             inner_uu = h.unary_unary

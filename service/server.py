@@ -17,6 +17,7 @@ import socket
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent import futures
 from pathlib import Path
@@ -55,9 +56,7 @@ def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
     key = Path(config.tls_key).read_bytes()
     if config.tls_client_ca:
         ca = Path(config.tls_client_ca).read_bytes()
-        return grpc.ssl_server_credentials(
-            [(key, cert)], root_certificates=ca, require_client_auth=True
-        )
+        return grpc.ssl_server_credentials([(key, cert)], root_certificates=ca, require_client_auth=True)
     return grpc.ssl_server_credentials([(key, cert)])
 
 
@@ -107,11 +106,15 @@ def create_server(
     return server, port
 
 
-def shutdown(server: grpc.Server, grace: float) -> threading.Event:
-    """Report NOT_SERVING, stop accepting calls, give in-flight calls ``grace`` seconds."""
+def shutdown(server: grpc.Server, grace: float, drain: float = 0.0) -> threading.Event:
+    """Graceful stop: report NOT_SERVING (clients and balancers watching health move away),
+    keep serving for ``drain`` seconds, then stop accepting calls and give in-flight calls
+    ``grace`` seconds to finish."""
     hs = _HEALTH.pop(id(server), None)
     if hs is not None:
         hs.enter_graceful_shutdown()
+        if drain > 0:
+            time.sleep(drain)
     return server.stop(grace)
 
 
@@ -144,7 +147,7 @@ def serve(server: grpc.Server, config: ServerConfig, port: int | None = None) ->
     print(f"LISTENING {shown}", flush=True)
     while not stop.wait(0.5):
         pass
-    shutdown(server, config.grace_seconds).wait()
+    shutdown(server, config.grace_seconds, config.drain_seconds).wait()
     log.info("stopped")
     return 0
 
@@ -172,9 +175,7 @@ def serve_workers(config: ServerConfig) -> int:
     if config.metrics_port:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="mahjong-metrics-")
     ctx = multiprocessing.get_context("fork")
-    procs = [
-        ctx.Process(target=_worker, args=(config,), name=f"mahjong-worker-{i}") for i in range(n)
-    ]
+    procs = [ctx.Process(target=_worker, args=(config,), name=f"mahjong-worker-{i}") for i in range(n)]
     for p in procs:
         p.start()
     if config.metrics_port:

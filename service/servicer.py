@@ -39,9 +39,7 @@ class _Aborter:
     def __enter__(self) -> _Aborter:
         return self
 
-    def __exit__(
-        self, typ: type[BaseException] | None, exc: BaseException | None, tb: object
-    ) -> None:
+    def __exit__(self, typ: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         if isinstance(exc, FieldError):
             abort_invalid(self.context, exc.code, exc.message, exc.field)
         if isinstance(exc, MahjongError):
@@ -86,9 +84,7 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
             if i % DEADLINE_CHECK_EVERY == DEADLINE_CHECK_EVERY - 1:
                 remaining = context.time_remaining()
                 if remaining is not None and remaining <= 0:
-                    context.abort(
-                        grpc.StatusCode.DEADLINE_EXCEEDED, f"deadline passed after {i} items"
-                    )
+                    context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"deadline passed after {i} items")
             field = "hand"
             try:
                 hand = cv.hand_of(item.hand, "hand")
@@ -110,11 +106,7 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
                 )
             except MahjongError as e:
                 f = CODE_FIELDS.get(e.code) or ("win_tile" if e.code == "bad_tile" else field)
-                append(
-                    Outcome(
-                        id=item.id, error=pb2.ItemError(code=e.code, message=e.message, field=f)
-                    )
-                )
+                append(Outcome(id=item.id, error=pb2.ItemError(code=e.code, message=e.message, field=f)))
         return outcomes
 
     # ------------------------------------------------------------------ RPCs
@@ -134,11 +126,15 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
             ruleset, options = self._ruleset_and_options(request.ruleset, request.options)
             hand = cv.hand_of(request.hand, "hand")
             ctx = cv.context_of(request.context) if request.HasField("context") else None
-            visible = list(request.visible_tile_ids)
-            for t in visible:
-                if t >= 34:
-                    raise FieldError("visible_tile_ids", "bad_tile", f"tile id {t} is not in 0..33")
-            waits = ruleset.engine.valued_waits(hand, ctx, options, visible or None)
+            visible: tuple[int, ...] | None = None
+            if request.visible_tile_ids:
+                counts = [0] * 34
+                for t in request.visible_tile_ids:
+                    if t >= 34:
+                        raise FieldError("visible_tile_ids", "bad_tile", f"tile id {t} is not in 0..33")
+                    counts[t] += 1
+                visible = tuple(counts)
+            waits = ruleset.engine.valued_waits(hand, ctx, options, visible)
             out = pb2.WaitsResponse(waits=[cv.wait_pb(w) for w in waits])
             out.max_discard_fan = max((w.fan_discard for w in waits), default=-1)
             return out
@@ -151,9 +147,7 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
             state = cv.table_view_of(request.state)
             move = cv.move_of(request.move)
             check = ruleset.engine.validate_move(state, move, options)
-            return pb2.ValidateMoveResponse(
-                legal=bool(check.ok), reason=check.code, message=check.message
-            )
+            return pb2.ValidateMoveResponse(legal=bool(check.ok), reason=check.code, message=check.message)
 
     def LegalMoves(
         self, request: pb2.LegalMovesRequest, context: grpc.ServicerContext
@@ -164,15 +158,11 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
             moves = ruleset.engine.legal_moves(state, options)
             return pb2.LegalMovesResponse(moves=[cv.move_pb(m) for m in moves])
 
-    def Settle(
-        self, request: pb2.SettleRequest, context: grpc.ServicerContext
-    ) -> pb2.SettleResponse:
+    def Settle(self, request: pb2.SettleRequest, context: grpc.ServicerContext) -> pb2.SettleResponse:
         with _Aborter(context, "events"):
             ruleset, options = self._ruleset_and_options(request.ruleset, request.options)
             if request.dealer_seat > 3:
-                raise FieldError(
-                    "dealer_seat", "bad_event", f"seat {request.dealer_seat} is not in 0..3"
-                )
+                raise FieldError("dealer_seat", "bad_event", f"seat {request.dealer_seat} is not in 0..3")
             events = cv.events_of(request.events)
             ledger = ruleset.engine.settle(events, options, request.dealer_seat)
             return cv.ledger_pb(ledger)
@@ -198,9 +188,7 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
     ) -> pb2.ScoreBatchResponse:
         with _Aborter(context, "items"):
             ruleset, options = self._ruleset_and_options(request.ruleset, request.options)
-            outcomes = self._score_items(
-                ruleset, options, request.items, request.summary_only, context
-            )
+            outcomes = self._score_items(ruleset, options, request.items, request.summary_only, context)
             return pb2.ScoreBatchResponse(outcomes=outcomes)
 
     def ScoreStream(
@@ -209,7 +197,5 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
         for request in request_iterator:
             with _Aborter(context, "items"):
                 ruleset, options = self._ruleset_and_options(request.ruleset, request.options)
-                outcomes = self._score_items(
-                    ruleset, options, request.items, request.summary_only, context
-                )
+                outcomes = self._score_items(ruleset, options, request.items, request.summary_only, context)
             yield pb2.ScoreStreamResponse(outcomes=outcomes)

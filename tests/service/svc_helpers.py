@@ -1,0 +1,76 @@
+"""Helpers: a real server on a free 127.0.0.1 port (port 0, SO_REUSEPORT off)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, replace
+
+import grpc
+
+from service.config import ServerConfig
+from service.pb import pb2
+from service.server import create_server, shutdown
+
+SLOW_METHOD = "/test.Slow/Sleep"
+BASE = ServerConfig(host="127.0.0.1", port=0, reuse_port=False, threads=10, grace_seconds=5.0)
+
+
+def _sleep(request: bytes, context: grpc.ServicerContext) -> bytes:
+    """Test-only method: sleeps the number of milliseconds in the request."""
+    time.sleep(int(request.decode() or "0") / 1000)
+    return b"ok"
+
+
+SLOW_HANDLER = grpc.method_handlers_generic_handler(
+    "test.Slow", {"Sleep": grpc.unary_unary_rpc_method_handler(_sleep)}
+)
+
+
+@dataclass
+class Running:
+    server: grpc.Server
+    port: int
+    config: ServerConfig
+
+    @property
+    def target(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def stop(self, grace: float | None = None, drain: float = 0.0) -> None:
+        g = self.config.grace_seconds if grace is None else grace
+        shutdown(self.server, g, drain).wait()
+
+
+def start(config: ServerConfig = BASE, **changes: object) -> Running:
+    cfg = replace(config, **changes)  # type: ignore[arg-type]
+    server, port = create_server(cfg, extra_handlers=[SLOW_HANDLER], with_metrics=True)
+    server.start()
+    return Running(server, port, cfg)
+
+
+def slow_call(channel: grpc.Channel) -> grpc.UnaryUnaryMultiCallable:
+    return channel.unary_unary(SLOW_METHOD)
+
+
+def hand(text: str) -> pb2.Hand:
+    return pb2.Hand(text=text)
+
+
+def tile(text: str) -> pb2.Tile:
+    return pb2.Tile(text=text)
+
+
+class Counter:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ok = 0
+        self.errors: list[str] = []
+
+    def add_ok(self) -> None:
+        with self.lock:
+            self.ok += 1
+
+    def add_err(self, e: str) -> None:
+        with self.lock:
+            self.errors.append(e)

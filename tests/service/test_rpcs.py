@@ -1,0 +1,414 @@
+"""Every RPC over the socket: happy paths, error codes with their details, bulk forms."""
+
+from __future__ import annotations
+
+import json
+
+import grpc
+import pytest
+from svc_helpers import hand, tile
+
+from service.convert import MAX_BATCH_ITEMS
+from service.errors import decode_details
+from service.pb import pb2, pb2_grpc
+
+
+def rich(err: grpc.RpcError) -> tuple[str, str, str]:
+    d = decode_details(err)
+    assert d is not None, "INVALID_ARGUMENT/NOT_FOUND must carry google.rpc details"
+    return d
+
+
+# ------------------------------------------------------------------ Score
+
+
+def test_score_pinghu_text(stub: pb2_grpc.MahjongRulesStub) -> None:
+    r = stub.Score(
+        pb2.ScoreRequest(
+            ruleset="sichuan",
+            hand=hand("123m456m789m234p55p"),
+            win_tile=tile("5p"),
+            context=pb2.WinContext(winner_seat=0, discarder_seat=2),
+        ),
+        timeout=5,
+    ).result
+    assert [(p.id, p.fan) for p in r.patterns] == [("pinghu", 0)]
+    assert r.fan == 0 and r.multiplier == 1 and r.shape == "standard"
+    assert r.decomposition.pair_tile_id == 13
+    assert list(r.decomposition.chow_tile_ids) == [0, 3, 6, 10]
+    assert [(p.from_seat, p.to_seat, p.amount, p.reason) for p in r.payments] == [(2, 0, 1, "win")]
+    assert r.total == 1
+
+
+def test_score_structured_hand_equals_text(stub: pb2_grpc.MahjongRulesStub) -> None:
+    # 123m789m456p99m peng:555p, 6p on a discard: pinghu + gen 1 (spec §7)
+    ids = [0, 1, 2, 6, 7, 8, 12, 13, 14, 8, 8]
+    structured = pb2.Hand(
+        structured=pb2.StructuredHand(
+            concealed_tile_ids=ids,
+            melds=[pb2.Meld(kind=pb2.MELD_KIND_PENG, tile_ids=[13, 13, 13])],
+        )
+    )
+    a = stub.Score(pb2.ScoreRequest(hand=structured, win_tile=pb2.Tile(id=14))).result
+    b = stub.Score(pb2.ScoreRequest(hand=hand("123m789m456p99m peng:555p"), win_tile=tile("6p"))).result
+    assert a == b
+    assert a.fan == 1 and a.multiplier == 2
+    assert sorted((p.id, p.fan) for p in a.patterns) == [("gen", 1), ("pinghu", 0)]
+
+
+def test_score_self_drawn_payments(stub: pb2_grpc.MahjongRulesStub) -> None:
+    # spec §7: 345m678m345p99p angang:2222m, 9p self-drawn after the kong: fan 2, 3 x (4 + 1)
+    r = stub.Score(
+        pb2.ScoreRequest(
+            hand=hand("345m678m345p99p angang:2222m"),
+            win_tile=tile("9p"),
+            self_drawn=True,
+            context=pb2.WinContext(after_kong=True, winner_seat=1),
+        )
+    ).result
+    assert r.fan == 2
+    assert sorted(p.from_seat for p in r.payments) == [0, 2, 3]
+    assert all(p.amount == 5 and p.to_seat == 1 for p in r.payments)
+    assert r.total == 15 and r.amount_per_payer == 5
+
+
+def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
+    req = pb2.ScoreRequest(hand=hand("11223344556677m"), win_tile=tile("7m"))
+    assert stub.Score(req).result.fan == 4  # qingqidui
+    req.options.sichuan.cap_fan = 3
+    assert stub.Score(req).result.fan == 3
+    assert stub.Score(req).result.fan_uncapped == 4
+    req2 = pb2.ScoreRequest(hand=hand("11223344556677m"), win_tile=tile("7m"))
+    req2.options.preset = "modern"  # cap 3
+    assert stub.Score(req2).result.fan == 3
+    req2.options.sichuan.cap_fan = 0  # explicit "no cap" over the preset
+    assert stub.Score(req2).result.fan == 4
+    req3 = pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), self_drawn=True)
+    req3.options.sichuan.zimo_bonus = pb2.ZIMO_BONUS_FAN
+    assert stub.Score(req3).result.fan == 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "code", "field"),
+    [
+        (
+            pb2.ScoreRequest(hand=hand("11111m234m456p789p"), win_tile=tile("1m")),
+            "too_many_copies",
+            "hand.text",
+        ),
+        (pb2.ScoreRequest(hand=hand("123m456p789s234m55p"), win_tile=tile("5p")), "not_a_win", "hand"),
+        (pb2.ScoreRequest(hand=hand("123x"), win_tile=tile("5p")), "bad_notation", "hand.text"),
+        (
+            pb2.ScoreRequest(hand=hand("123m456m789m234p55p pong:555p"), win_tile=tile("5p")),
+            "bad_meld",
+            "hand.text",
+        ),
+        (pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("0p")), "bad_tile", "win_tile"),
+        (
+            pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=pb2.Tile(id=99)),
+            "bad_tile",
+            "win_tile",
+        ),
+        (pb2.ScoreRequest(hand=hand("123m456m789m234p55p")), "bad_tile", "win_tile"),
+        (pb2.ScoreRequest(win_tile=tile("5p")), "bad_notation", "hand"),
+        (
+            pb2.ScoreRequest(
+                hand=pb2.Hand(structured=pb2.StructuredHand(concealed_tile_ids=[1, 2, 40])),
+                win_tile=tile("5p"),
+            ),
+            "bad_tile",
+            "hand.structured",
+        ),
+        (
+            pb2.ScoreRequest(
+                hand=pb2.Hand(
+                    structured=pb2.StructuredHand(
+                        concealed_tile_ids=[1], melds=[pb2.Meld(kind=pb2.MELD_KIND_PENG, tile_ids=[1, 2, 3])]
+                    )
+                ),
+                win_tile=tile("2m"),
+            ),
+            "bad_meld",
+            "hand.structured.melds[0]",
+        ),
+        (
+            pb2.ScoreRequest(
+                hand=hand("123m456m789m234p55p"),
+                win_tile=tile("5p"),
+                context=pb2.WinContext(heavenly=True),
+            ),
+            "bad_context",
+            "context",
+        ),
+        (
+            pb2.ScoreRequest(
+                hand=hand("123m456m789m234p55p"),
+                win_tile=tile("5p"),
+                options=pb2.RulesetOptions(preset="nosuchpreset"),
+            ),
+            "bad_option",
+            "options",
+        ),
+        (
+            pb2.ScoreRequest(
+                hand=hand("123m456m789m234p55p"),
+                win_tile=tile("5p"),
+                options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(longqidui_fan=7)),
+            ),
+            "bad_option",
+            "options",
+        ),
+    ],
+)
+def test_score_invalid_argument(
+    stub: pb2_grpc.MahjongRulesStub, request_: pb2.ScoreRequest, code: str, field: str
+) -> None:
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Score(request_, timeout=5)
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    got_code, got_field, desc = rich(ei.value)
+    assert (got_code, got_field) == (code, field)
+    assert desc and code in ei.value.details()
+
+
+def test_unknown_ruleset_is_not_found(stub: pb2_grpc.MahjongRulesStub) -> None:
+    for call in (
+        lambda: stub.Score(pb2.ScoreRequest(ruleset="nosuch", hand=hand("55p"), win_tile=tile("5p"))),
+        lambda: stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset="nosuch")),
+        lambda: stub.ScoreBatch(pb2.ScoreBatchRequest(ruleset="nosuch")),
+    ):
+        with pytest.raises(grpc.RpcError) as ei:
+            call()
+        assert ei.value.code() == grpc.StatusCode.NOT_FOUND
+        assert rich(ei.value)[:2] == ("unknown_ruleset", "ruleset")
+
+
+# ------------------------------------------------------------------ Waits
+
+
+def test_waits_with_values_and_unseen(stub: pb2_grpc.MahjongRulesStub) -> None:
+    # 111m555m777m222p8p + ... : waits on 8p (duiduihu) ; use a two-sided wait
+    r = stub.Waits(pb2.WaitsRequest(hand=hand("123m456m789m234p5p"), visible_tile_ids=[13, 13]), timeout=5)
+    assert [(w.tile, w.tile_id) for w in r.waits] == [("2p", 10), ("5p", 13)]
+    five = r.waits[1]
+    assert five.unseen == 1  # one 5p in hand, two visible
+    assert r.waits[0].unseen == 3
+    assert five.discard_fan == 0 and five.self_drawn_fan >= 0
+    assert [p.id for p in five.discard_patterns] == ["pinghu"]
+    assert r.max_discard_fan == 0
+
+
+def test_waits_not_ready_and_errors(stub: pb2_grpc.MahjongRulesStub) -> None:
+    r = stub.Waits(pb2.WaitsRequest(hand=hand("1357m2468p1357s9m")))
+    assert list(r.waits) == [] and r.max_discard_fan == -1
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Waits(pb2.WaitsRequest(hand=hand("123m456m789m234p5p"), visible_tile_ids=[34]))
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert rich(ei.value)[:2] == ("bad_tile", "visible_tile_ids")
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Waits(pb2.WaitsRequest(hand=hand("123m456m789m234p55p")))
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert rich(ei.value)[1] == "hand"
+
+
+# ------------------------------------------------------------------ moves
+
+
+def _view(**kw: object) -> pb2.TableView:
+    base: dict[str, object] = {
+        "seat": 0,
+        "hand": hand("123m456m789m234p55p"),
+        "phase": pb2.PHASE_TURN,
+        "missing_suit": pb2.SUIT_S,
+        "wall_count": 40,
+    }
+    base.update(kw)
+    return pb2.TableView(**base)  # type: ignore[arg-type]
+
+
+def test_validate_move_legal_and_refused(stub: pb2_grpc.MahjongRulesStub) -> None:
+    ok = stub.ValidateMove(
+        pb2.ValidateMoveRequest(state=_view(), move=pb2.Move(kind=pb2.MOVE_KIND_DISCARD, tiles=[tile("1m")]))
+    )
+    assert ok.legal and ok.reason == ""
+    hu = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=pb2.Move(kind=pb2.MOVE_KIND_HU)))
+    assert hu.legal
+    # 缺门 s: holding an s tile and discarding another suit is refused
+    st = _view(hand=hand("123m456m789m234p5p9s"))
+    bad = stub.ValidateMove(
+        pb2.ValidateMoveRequest(state=st, move=pb2.Move(kind=pb2.MOVE_KIND_DISCARD, tiles=[tile("1m")]))
+    )
+    assert not bad.legal and bad.reason == "missing_suit_first" and bad.message
+    chi = stub.ValidateMove(
+        pb2.ValidateMoveRequest(
+            state=_view(), move=pb2.Move(kind=pb2.MOVE_KIND_CHI, tiles=[tile("1m"), tile("2m"), tile("3m")])
+        )
+    )
+    assert not chi.legal and chi.reason == "chi_not_allowed"
+    not_held = stub.ValidateMove(
+        pb2.ValidateMoveRequest(state=_view(), move=pb2.Move(kind=pb2.MOVE_KIND_DISCARD, tiles=[tile("9p")]))
+    )
+    assert not not_held.legal and not_held.reason == "tile_not_held"
+
+
+def test_validate_move_bad_input(stub: pb2_grpc.MahjongRulesStub) -> None:
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=pb2.Move()))
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert rich(ei.value)[:2] == ("bad_move", "move.kind")
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.ValidateMove(
+            pb2.ValidateMoveRequest(
+                state=_view(phase=pb2.PHASE_UNSPECIFIED), move=pb2.Move(kind=pb2.MOVE_KIND_PASS)
+            )
+        )
+    assert rich(ei.value)[1] == "state.phase"
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.ValidateMove(
+            pb2.ValidateMoveRequest(
+                state=_view(hand=hand("5555555p")), move=pb2.Move(kind=pb2.MOVE_KIND_PASS)
+            )
+        )
+    assert rich(ei.value)[:2] == ("too_many_copies", "state.hand.text")
+
+
+def test_legal_moves(stub: pb2_grpc.MahjongRulesStub) -> None:
+    r = stub.LegalMoves(pb2.LegalMovesRequest(state=_view()))
+    texts = {m.text for m in r.moves}
+    assert "hu" in texts or any(m.kind == pb2.MOVE_KIND_HU for m in r.moves)
+    assert "discard 1m" in texts and "discard 5p" in texts
+    for m in r.moves:
+        for t in m.tiles:
+            assert t.text and 0 <= t.id < 34
+    # every listed move validates as legal
+    for m in r.moves:
+        assert stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=m)).legal, m.text
+    dq = stub.LegalMoves(
+        pb2.LegalMovesRequest(state=_view(phase=pb2.PHASE_DING_QUE, missing_suit=pb2.SUIT_UNSPECIFIED))
+    )
+    assert {m.suit for m in dq.moves} == {pb2.SUIT_M, pb2.SUIT_P, pb2.SUIT_S}
+
+
+# ------------------------------------------------------------------ Settle
+
+
+def test_settle_kongs_win_and_draw(stub: pb2_grpc.MahjongRulesStub) -> None:
+    ev = [pb2.Event(kind=pb2.EVENT_KIND_DING_QUE, seat=s, suit=pb2.SUIT_S) for s in range(4)] + [
+        pb2.Event(kind=pb2.EVENT_KIND_ANGANG, seat=1, tile=tile("7m")),
+        pb2.Event(
+            kind=pb2.EVENT_KIND_HU,
+            seat=0,
+            hand=hand("123m456m789m234p55p"),
+            tile=tile("5p"),
+            from_seat=2,
+        ),
+    ]
+    r = stub.Settle(pb2.SettleRequest(events=ev, dealer_seat=0))
+    assert sum(r.totals) == 0 and len(r.totals) == 4
+    reasons = [(p.reason, p.from_seat, p.to_seat, p.amount, p.event_index) for p in r.payments]
+    assert ("angang", 0, 1, 2, 4) in reasons
+    assert ("win", 2, 0, 1, 5) in reasons
+    assert list(r.winner_seats) == [0]
+
+
+def test_settle_bad_event(stub: pb2_grpc.MahjongRulesStub) -> None:
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Settle(pb2.SettleRequest(events=[pb2.Event(kind=pb2.EVENT_KIND_GANG, seat=1)]))
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert rich(ei.value)[1] == "events[0].tile"
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Settle(pb2.SettleRequest(events=[pb2.Event(kind=pb2.EVENT_KIND_DING_QUE, seat=7, suit=1)]))
+    assert rich(ei.value)[1] == "events[0].seat"
+
+
+# ------------------------------------------------------------------ describe
+
+
+def test_list_and_describe(stub: pb2_grpc.MahjongRulesStub) -> None:
+    names = [r.name for r in stub.ListRulesets(pb2.ListRulesetsRequest()).rulesets]
+    assert "sichuan" in names
+    d = stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset="sichuan"))
+    assert d.tile_count == 108 and not d.allows_chi if hasattr(d, "allows_chi") else True
+    ids = {p.id: p for p in d.patterns}
+    assert ids["qingyise"].fan == 2 and ids["qingyise"].name == "清一色"
+    assert {"gen", "gangshanghua"} <= {a.id for a in d.add_ons}
+    opts = {o.name: o for o in d.options}
+    assert json.loads(opts["huazhu_pay"].default_json) == 16
+    assert json.loads(opts["cap_fan"].default_json) is None and opts["cap_fan"].none_allowed
+    # every option of the rule set has a field in the typed options message
+    fields = set(pb2.SichuanOptions.DESCRIPTOR.fields_by_name)
+    assert set(opts) == fields
+    presets = {p.name: json.loads(p.options_json) for p in d.presets}
+    assert presets["modern"]["cap_fan"] == 3
+    assert "guoshui" in {c.id for c in d.reason_codes}
+    for name in names:
+        assert stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset=name)).name == name
+
+
+# ------------------------------------------------------------------ bulk
+
+
+def _items(n: int) -> list[pb2.ScoreItem]:
+    hands = [
+        ("123m456m789m234p55p", "5p", 0),
+        ("11122233344455m", "5m", 3),
+        ("11m33m55m22p44p66p88p", "8p", 2),
+    ]
+    out = []
+    for i in range(n):
+        h, t, _ = hands[i % 3]
+        out.append(pb2.ScoreItem(id=f"h{i}", hand=hand(h), win_tile=tile(t)))
+    return out
+
+
+def test_score_batch_in_order_with_item_errors(stub: pb2_grpc.MahjongRulesStub) -> None:
+    items = _items(30)
+    items.insert(5, pb2.ScoreItem(id="bad", hand=hand("123m456p789s234m55p"), win_tile=tile("5p")))
+    items.insert(9, pb2.ScoreItem(id="bad2", hand=hand("123m"), win_tile=tile("9z")))
+    r = stub.ScoreBatch(pb2.ScoreBatchRequest(items=items), timeout=10)
+    assert [o.id for o in r.outcomes] == [i.id for i in items]
+    assert r.outcomes[5].WhichOneof("outcome") == "error"
+    assert (r.outcomes[5].error.code, r.outcomes[5].error.field) == ("not_a_win", "hand")
+    assert r.outcomes[9].error.code == "bad_tile" and r.outcomes[9].error.field == "win_tile"
+    good = [o for o in r.outcomes if o.WhichOneof("outcome") == "result"]
+    assert len(good) == 30
+    fans = [o.result.fan for o in good]
+    assert fans == [0, 3, 2] * 10
+    summary = stub.ScoreBatch(pb2.ScoreBatchRequest(items=_items(3), summary_only=True))
+    assert summary.outcomes[0].result.fan == 0 and not summary.outcomes[0].result.payments
+    assert not summary.outcomes[0].result.HasField("decomposition")
+
+
+def test_score_batch_cap(stub: pb2_grpc.MahjongRulesStub) -> None:
+    items = [
+        pb2.ScoreItem(id=str(i), hand=hand("55p"), win_tile=tile("5p")) for i in range(MAX_BATCH_ITEMS + 1)
+    ]
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.ScoreBatch(pb2.ScoreBatchRequest(items=items), timeout=20)
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert rich(ei.value)[:2] == ("too_many_items", "items")
+
+
+def test_score_stream_one_response_per_message_in_order(stub: pb2_grpc.MahjongRulesStub) -> None:
+    msgs = [pb2.ScoreStreamRequest(items=_items(n)) for n in (1, 7, 0, 50, 3)]
+    for i, m in enumerate(msgs):
+        for it in m.items:
+            it.id = f"m{i}-{it.id}"
+    replies = list(stub.ScoreStream(iter(msgs), timeout=20))
+    assert len(replies) == len(msgs)
+    for m, r in zip(msgs, replies, strict=True):
+        assert [o.id for o in r.outcomes] == [i.id for i in m.items]
+        assert all(o.WhichOneof("outcome") == "result" for o in r.outcomes)
+
+
+def test_score_stream_error_in_message(stub: pb2_grpc.MahjongRulesStub) -> None:
+    msgs = [
+        pb2.ScoreStreamRequest(items=_items(2)),
+        pb2.ScoreStreamRequest(items=_items(2), ruleset="nosuch"),
+    ]
+    it = stub.ScoreStream(iter(msgs), timeout=20)
+    first = next(it)
+    assert len(first.outcomes) == 2
+    with pytest.raises(grpc.RpcError) as ei:
+        next(it)
+    assert ei.value.code() == grpc.StatusCode.NOT_FOUND
