@@ -18,7 +18,7 @@ the key contains m sets and h pairs, never needing a fifth copy of a tile (exact
 """
 
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
 
@@ -244,6 +244,23 @@ def table_entry(int key, bint honours=False):
             (v >> 20) & 31, (v >> 25) & 31, tuple(row[k] for k in range(NDIST)))
 
 
+def capped_distances(counts, caps, bint honours=False):
+    """The rank-by-rank search's ``dist`` row for one suit with per-rank copy caps (for tests)."""
+    cdef int n = 7 if honours else 9, r
+    cdef uint8_t x[9]
+    cdef uint8_t c[9]
+    cdef uint8_t out[NDIST]
+    if len(counts) != n or len(caps) != n:
+        raise MahjongError("bad_argument", f"counts and caps need {n} entries")
+    for r in range(n):
+        if not (0 <= counts[r] <= 4 and 0 <= caps[r] <= 4):
+            raise MahjongError("bad_argument", "counts and caps are in 0..4")
+        x[r] = counts[r]
+        c[r] = caps[r]
+    _dist_capped(x, c, n, not honours, out)
+    return tuple(out[k] for k in range(NDIST))
+
+
 # ---------------------------------------------------------------- the packed hand
 
 cdef struct Packed:
@@ -252,6 +269,8 @@ cdef struct Packed:
     uint64_t four         # tiles of which all four copies are held (concealed + melds)
     int ncon              # concealed tiles
     int nmelds
+    uint8_t cap[34]       # copies the concealed part may reach: 4 less the copies in melds
+    int capped            # bit s: suit s has a tile with copies in melds (shanten then searches)
 
 
 cdef int _pack(Packed* h, const uint8_t* cnt, int nmelds, uint64_t four) noexcept nogil:
@@ -274,6 +293,8 @@ cdef int _pack(Packed* h, const uint8_t* cnt, int nmelds, uint64_t four) noexcep
     h.ncon = total
     h.nmelds = nmelds
     h.four = four
+    memset(h.cap, 4, 34)
+    h.capped = 0
     return -1
 
 
@@ -303,6 +324,10 @@ cdef class HandBase:
         self.melds = melds
         self.held = held
         _pack(&self.p, cnt, len(melds), four)
+        for t in range(34):
+            if held[t] > counts[t]:
+                self.p.cap[t] = 4 - (held[t] - counts[t])
+                self.p.capped |= 1 << (t // 9 if t < 27 else 3)
 
     @property
     def concealed_count(self):
@@ -432,12 +457,66 @@ cdef uint64_t _std_waits(const Packed* h, int jokers) noexcept nogil:
     return mask & ~h.four
 
 
+cdef void _dist_capped(const uint8_t* x, const uint8_t* cap, int n, bint runs,
+                       uint8_t* out) noexcept nogil:
+    """The ``dist`` row of one suit when melds hold some copies, by a rank-by-rank search.
+
+    The target is built rank by rank: runs started two and one ranks before (a, b), then at
+    this rank k new runs, a pung p and a pair q, never more than ``cap`` copies of a tile.
+    dp[a][b][sets][pair] is the fewest tiles added so far.
+    """
+    cdef uint8_t dp[6][6][6][2]
+    cdef uint8_t nx[6][6][6][2]
+    cdef int r, a, b, s, hh, k, p, q, kmax, need, cost, v
+    memset(dp, INF, sizeof(dp))
+    dp[0][0][0][0] = 0
+    for r in range(n):
+        memset(nx, INF, sizeof(nx))
+        kmax = 5 if runs and r <= n - 3 else 0
+        for a in range(6):
+            for b in range(6):
+                for s in range(6):
+                    for hh in range(2):
+                        cost = dp[a][b][s][hh]
+                        if cost >= INF:
+                            continue
+                        for k in range(min(kmax, 5 - s) + 1):
+                            for p in range(2):
+                                if s + k + p > 5:
+                                    break
+                                for q in range(2 - hh):
+                                    need = a + b + k + 3 * p + 2 * q
+                                    if need > cap[r]:
+                                        break
+                                    v = cost + (need - x[r] if need > x[r] else 0)
+                                    if v < nx[b][k][s + k + p][hh + q]:
+                                        nx[b][k][s + k + p][hh + q] = v
+        memcpy(dp, nx, sizeof(dp))
+    for s in range(6):
+        for hh in range(2):
+            out[s * 2 + hh] = dp[0][0][s][hh]
+
+
 cdef int _std_dist(const Packed* h, int nsets) noexcept nogil:
     """Fewest tiles to add so the concealed tiles contain ``nsets`` sets and one pair."""
     cdef const uint8_t* d0 = suit_dist + h.key[0] * NDIST
     cdef const uint8_t* d1 = suit_dist + h.key[1] * NDIST
     cdef const uint8_t* d2 = suit_dist + h.key[2] * NDIST
     cdef const uint8_t* dz = hon_dist + h.key[3] * NDIST
+    cdef uint8_t rows[4][NDIST]
+    if h.capped:
+        if h.capped & 1:
+            _dist_capped(h.cnt, h.cap, 9, True, rows[0])
+            d0 = rows[0]
+        if h.capped & 2:
+            _dist_capped(h.cnt + 9, h.cap + 9, 9, True, rows[1])
+            d1 = rows[1]
+        if h.capped & 4:
+            _dist_capped(h.cnt + 18, h.cap + 18, 9, True, rows[2])
+            d2 = rows[2]
+        if h.capped & 8:
+            _dist_capped(h.cnt + 27, h.cap + 27, 7, False, rows[3])
+            dz = rows[3]
     cdef int a[NDIST]
     cdef int b[NDIST]
     cdef int m1, m2, h1, h2, v, best
@@ -701,9 +780,8 @@ cdef int _shanten(const Packed* h, int bits, int jokers) noexcept nogil:
         if bits & SH_QIXINGBUKAO:
             s = _bukao_shanten(h, jokers, True)
             best = s if s < best else best
-    if total % 3 == 1 and best == 0 and _waits(h, bits, jokers) == 0:
-        # ready in shape but every wait is a tile whose four copies are held
-        best = 1
+    # No "ready but every wait is held four times" case: every distance above counts only
+    # targets within the copies left (melds included), so a distance of 1 is a real wait.
     return best
 
 
@@ -819,10 +897,7 @@ def shanten_fast(HandBase hand):
     cdef int total = hand.p.ncon
     if total % 3 == 0 or total // 3 > MAXM:
         raise MahjongError("wrong_tile_count", "shanten needs 3n+1 or 3n+2 concealed tiles, n <= 5")
-    cdef int s = _std_dist(&hand.p, total // 3) - 1
-    if total % 3 == 1 and s == 0 and _std_waits0(hand.p.key) & ~hand.p.four == 0:
-        s = 1
-    return s
+    return _std_dist(&hand.p, total // 3) - 1
 
 
 # ---------------------------------------------------------------- decomposition

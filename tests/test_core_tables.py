@@ -13,7 +13,7 @@ import random
 import pytest
 
 from mjcore import MahjongError
-from mjcore._core import table_entry
+from mjcore._core import capped_distances, table_entry
 
 
 def key_of(counts: tuple[int, ...]) -> int:
@@ -28,7 +28,7 @@ def set_shapes(n: int, runs: bool) -> list[tuple[int, ...]]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def splits(counts: tuple[int, ...], runs: bool, pairs: int) -> bool:
     """Do the counts split exactly into sets plus ``pairs`` pairs? (tries every first set)"""
     if not any(counts):
@@ -60,7 +60,7 @@ def fewest_wilds(counts: tuple[int, ...], runs: bool, pairs: int, limit: int = 4
     return limit + 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def targets(n: int, runs: bool, m: int, h: int) -> list[tuple[int, ...]]:
     """Every count vector (copies <= 4) made of m sets and h pairs."""
     out = set()
@@ -134,3 +134,22 @@ def test_table_entry_rejects_keys_outside_the_table() -> None:
         table_entry(-1)
     with pytest.raises(MahjongError):
         table_entry(5**7, True)
+
+
+@pytest.mark.parametrize("honours", [False, True])
+def test_capped_search_matches_brute_force(honours: bool) -> None:
+    """With copies in melds, shanten searches the suit rank by rank under per-tile caps."""
+    n, runs = (7, False) if honours else (9, True)
+    rng = random.Random(23 + honours)
+    for counts in sample_keys(n, 150, 29 + honours):
+        caps = tuple(rng.choice([c, 4, 4]) if c else rng.choice([0, 1, 3, 4]) for c in counts)
+        row = capped_distances(counts, caps, honours)
+        for m in range(4):
+            for h in range(2):
+                want = min(
+                    (sum(max(0, t - c) for t, c in zip(tgt, counts))
+                     for tgt in targets(n, runs, m, h) if all(t <= k for t, k in zip(tgt, caps))),
+                    default=99,
+                )
+                assert row[m * 2 + h] == want, (counts, caps, m, h)
+        assert capped_distances(counts, (4,) * n, honours) == table_entry(key_of(counts), honours)[6]
