@@ -55,7 +55,7 @@ class OptionSpec:
 
     def validate(self, value: object) -> OptionValue:
         """Return the canonical value or raise ``MahjongError('bad_option')``."""
-        if value is None or value == "none":
+        if value is None or (value == "none" and "none" not in (self.choices or ())):
             if self.none_allowed:
                 return None
             raise MahjongError("bad_option", f"option {self.name!r} may not be none")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from mjcore import Hand, MahjongError, decompose, is_win
+from mjcore import Hand, MahjongError, decompose, is_win, wait_mask
 from mjcore import waits as _core_waits
 from mjcore.rules._base import (
     AddOnSpec,
@@ -882,49 +882,59 @@ class _Probe:
 
     def _compute(self) -> int | None:
         s = self.state
-        ms = s.missing_suit
-        ctx: dict[str, object] = {"missing_suit": ms, "winner": s.seat,
-                                  "active_seats": s.active_seats}
-        hand = s.hand
         if s.phase == "turn":
-            if not s.drew:
+            if not s.drew or not is_win(s.hand):
                 return None
-            if s.wall_count == 0:
-                ctx["last_tile"] = True
-            if s.after_kong:
-                ctx["after_kong"] = True
-                if s.kong_feeder is not None:
-                    ctx["kong_feeder"] = s.kong_feeder
-            if s.first_draw and not hand.melds:
-                if s.seat == s.dealer:
-                    ctx["heavenly"] = True
-                elif not s.any_meld:
-                    ctx["earthly"] = True
-            tile = s.drawn_tile
-            if tile is None or not hand.counts[tile]:
-                tile = next(i for i, n in enumerate(hand.counts) if n)
-            return score(hand, tile, True, ctx, self.o).fan
-        tile = s.pending_tile
-        if tile is None:
-            return None
-        if ms is not None and tile // 9 == _SUIT_INDEX.get(ms, -1):
-            raise MahjongError("not_a_win", f"{_text(tile)} is of the missing suit {ms}")
-        if s.pending_kind == "angang":
-            return None
-        counts = list(hand.counts)
-        counts[tile] += 1
-        if counts[tile] > 4:
-            return None
-        if s.wall_count == 0:
-            ctx["last_tile"] = True
-        if s.phase == "rob":
-            ctx["robbing_kong"] = True
-        elif s.pending_after_kong:
-            ctx["after_kong_discard"] = True
-        if s.pending_from is not None and s.pending_from != s.seat:
-            if s.pending_from in s.active_seats:
-                ctx["discarder"] = s.pending_from
-        return score(Hand(tuple(counts), hand.melds), tile, False, ctx, self.o).fan
+        else:
+            tile = s.pending_tile
+            if tile is None or s.pending_kind == "angang":
+                return None
+            ms = s.missing_suit
+            if ms is not None and tile // 9 == _SUIT_INDEX.get(ms, -1):
+                raise MahjongError("not_a_win", f"{_text(tile)} is of the missing suit {ms}")
+            if s.hand.counts[tile] + 1 > 4 or not (wait_mask(s.hand) >> tile) & 1:
+                return None
+        hand, tile, self_drawn, ctx = win_context(s)
+        return score(hand, tile, self_drawn, ctx, self.o).fan
+
+
+def win_context(state: TableView) -> tuple[Hand, int, bool, dict[str, object]]:
+    """What a ``hu`` by the acting seat of ``state`` would be scored on:
+    ``(hand incl. the winning tile, win_tile, self_drawn, context)``. A game server can pass
+    these straight to ``score`` or into a ``Win`` event."""
+    s = state
+    ctx: dict[str, object] = {"winner": s.seat, "active_seats": s.active_seats}
+    if s.missing_suit is not None:
+        ctx["missing_suit"] = s.missing_suit
+    if s.wall_count == 0:
+        ctx["last_tile"] = True
+    hand = s.hand
+    if s.phase == "turn":
+        if s.after_kong:
+            ctx["after_kong"] = True
+            if s.kong_feeder is not None:
+                ctx["kong_feeder"] = s.kong_feeder
+        if s.first_draw and not hand.melds:
+            if s.seat == s.dealer:
+                ctx["heavenly"] = True
+            elif not s.any_meld:
+                ctx["earthly"] = True
+        tile = s.drawn_tile
+        if tile is None or not hand.counts[tile]:
+            tile = next((i for i, n in enumerate(hand.counts) if n), 0)
+        return hand, tile, True, ctx
+    tile = s.pending_tile
+    if tile is None:
+        raise MahjongError("bad_state", "no pending tile to win on")
+    if s.phase == "rob":
+        ctx["robbing_kong"] = True
+    elif s.pending_after_kong:
+        ctx["after_kong_discard"] = True
+    if s.pending_from is not None and s.pending_from != s.seat and s.pending_from in s.active_seats:
+        ctx["discarder"] = s.pending_from
+    counts = list(hand.counts)
+    counts[tile] += 1
+    return Hand(tuple(counts), hand.melds), tile, False, ctx
 
 
 def _must_win(p: _Probe) -> None:
@@ -1064,6 +1074,8 @@ def _check(state: TableView, move: Move, o: SichuanOptions, probe: _Probe) -> No
         _must_win(probe)
         return
     # pass
+    if move.tiles:
+        raise _Refusal("bad_move", "pass names no tile")
     if phase not in ("claim", "rob"):
         raise _Refusal("not_your_turn", "nothing to pass on")
     _must_win(probe)
