@@ -20,7 +20,7 @@ serve: setup
 
 lint: setup
 	$(BIN)/ruff check mjcore service tests bench
-	$(BIN)/mypy mjcore service
+	$(BIN)/mypy mjcore service tests/typecheck_api.py
 
 test: lint
 	$(BIN)/python -m pytest -q

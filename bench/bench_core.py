@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -102,6 +104,19 @@ def line(name: str, ours: float, peer: float | None, target: float | None = None
     print(f"{name:<34}{ours:>16,.0f}{peer_s}{ratio}{tgt}")
 
 
+def import_cost() -> tuple[float, float, float]:
+    """Seconds to import mjcore, and peak RSS (MB) of a bare interpreter and after the import."""
+    code = (  # VmHWM: this process's peak resident set (ru_maxrss would include the parent's)
+        "import re, time\n"
+        "def hwm(): return int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1]) / 1024\n"
+        "r0 = hwm(); t = time.perf_counter(); import mjcore; dt = time.perf_counter() - t\n"
+        "print(dt, r0, hwm())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    dt, bare, loaded = map(float, out.stdout.split())
+    return dt, bare, loaded
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
@@ -116,6 +131,9 @@ def main() -> None:
     agari, shanten = Agari(), Shanten()
     few = wait13[:2000]  # the peer's wait search is slow; a smaller sample keeps the run short
 
+    dt, bare, loaded = import_cost()
+    print(f"import mjcore (tables built): {dt:.2f} s, peak RSS {loaded:.0f} MB "
+          f"({loaded - bare:.0f} MB over a bare interpreter's {bare:.0f} MB); targets < 1 s, < 64 MB")
     print(f"{'operation (hands/s)':<34}{'mjcore':>16}{'mahjong pkg':>14}{'ratio':>9}")
     print("per call, prepared Hand:")
     line("  is_win_fast (raw)", rate(mjcore.is_win_fast, hands14, s), None, 5e6)
