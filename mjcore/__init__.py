@@ -6,8 +6,6 @@ this module re-exports it under a typed API. Every function takes a :class:`Hand
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from . import _core
 from ._core import (
     DEFAULT_SHAPES,
@@ -26,23 +24,8 @@ from ._core import (
     win_shapes,
 )
 from .errors import MahjongError
-from .hand import Hand, Meld
+from .hand import Decomposition, Hand, Meld, Wait
 from .tiles import tile_from_text, tile_to_text
-
-
-class Decomposition(NamedTuple):
-    """One split of the concealed tiles: the pair, the runs (by start id), the pungs."""
-
-    pair: int
-    chows: tuple[int, ...]
-    pungs: tuple[int, ...]
-
-
-class Wait(NamedTuple):
-    """A tile that completes the hand."""
-
-    tile: str
-    id: int
 
 
 def mask_to_tiles(mask: int) -> list[str]:

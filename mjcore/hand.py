@@ -63,6 +63,21 @@ class Meld(NamedTuple):
         return cls(kind, ids)
 
 
+class Decomposition(NamedTuple):
+    """One split of the concealed tiles: the pair, the runs (by start id), the pungs."""
+
+    pair: int
+    chows: tuple[int, ...]
+    pungs: tuple[int, ...]
+
+
+class Wait(NamedTuple):
+    """A tile that completes the hand."""
+
+    tile: str
+    id: int
+
+
 class Hand(HandBase):
     """Concealed tile counts plus declared melds."""
 

@@ -22,3 +22,13 @@ def usage() -> None:
         code: str = e.code
         del code
     del won, shapes, mask, steps, fast, counts, batch, text
+
+
+def shapes_of_results() -> None:
+    for d in mjcore.decompose("11122233344455m"):
+        pair: int = d.pair
+        runs: tuple[int, ...] = d.chows
+        del pair, runs
+    for w in mjcore.waits("1112345678999m"):
+        tile: str = w.tile
+        del tile
