@@ -46,10 +46,14 @@ class Meld(NamedTuple):
         at = f" at {where}" if where else ""
         if kind not in MELD_KINDS:
             raise MahjongError("bad_meld", f"unknown meld kind {kind!r}{at} (use {', '.join(MELD_KINDS)})")
-        ids = tuple(sorted(tiles))
-        for t in ids:
+        try:
+            raw = tuple(tiles)
+        except TypeError:
+            raise MahjongError("bad_meld", f"meld tiles{at} are not a sequence of tile ids") from None
+        for t in raw:
             if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < NUM_KINDS:
                 raise MahjongError("bad_tile", f"meld tile id {t!r}{at} is not in 0..33")
+        ids = tuple(sorted(raw))
         if kind == "chi":
             ok = len(ids) == 3 and ids[0] < 27 and ids[0] % 9 <= 6 and ids == (ids[0], ids[0] + 1, ids[0] + 2)
             shape = "three consecutive tiles of one suit"
@@ -78,20 +82,30 @@ class Wait(NamedTuple):
     id: int
 
 
+def _meld_from(value: object) -> Meld:
+    """A (kind, tiles) pair given by a caller, checked like a parsed meld."""
+    if not isinstance(value, tuple | list) or len(value) != 2 or not isinstance(value[0], str):
+        raise MahjongError("bad_meld", f"a meld is (kind, tiles), not {value!r:.60}")
+    return Meld.of(value[0], value[1])
+
+
 class Hand(HandBase):
     """Concealed tile counts plus declared melds."""
 
     __slots__ = ()
 
     def __init__(self, counts: Iterable[int], melds: Iterable[Meld] = ()) -> None:
-        counts_t = tuple(counts)
+        try:
+            counts_t = tuple(counts)
+        except TypeError:
+            raise MahjongError("bad_tile", "counts must be a sequence of 34 ints") from None
         if len(counts_t) != NUM_KINDS:
             raise MahjongError("wrong_tile_count", f"counts must have 34 entries, got {len(counts_t)}")
-        melds_t = tuple(m if type(m) is Meld else Meld.of(*m) for m in melds)
+        melds_t = tuple(m if type(m) is Meld else _meld_from(m) for m in melds)
         held = list(counts_t)
         for i, c in enumerate(counts_t):
             if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-                raise MahjongError("bad_tile", f"count of {_tile_text(i)} is {c!r}, not a count")
+                raise MahjongError("bad_tile", f"count of {_tile_text(i)} is {c!r:.20}, not a count")
         for m in melds_t:
             for t in m.tiles:
                 held[t] += 1
