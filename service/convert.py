@@ -112,6 +112,22 @@ def optional_tile(parent: Message, name: str, field: str) -> int | None:
     return tile_of(getattr(parent, name), field) if parent.HasField(name) else None
 
 
+HAND_CODES = frozenset({"bad_notation", "too_many_copies", "wrong_tile_count", "bad_meld", "bad_tile"})
+
+
+def hand_arg(msg: pb2.Hand, field: str) -> Hand | str:
+    """The hand as the engine takes it: text passes through (the engine parses and memoizes
+    it, and its errors name the place in the text), structured becomes a ``Hand``."""
+    if msg.WhichOneof("form") == "text":
+        return msg.text
+    return hand_of(msg, field)
+
+
+def hand_field(msg: pb2.Hand, field: str) -> str:
+    """The field an engine error about a hand given to ``hand_arg`` belongs to."""
+    return f"{field}.text" if msg.WhichOneof("form") == "text" else field
+
+
 def hand_of(msg: pb2.Hand, field: str) -> Hand:
     form = msg.WhichOneof("form")
     try:
@@ -290,27 +306,36 @@ def pattern_pb(hit: Any) -> pb2.PatternScore:
     return msg
 
 
-def score_result_pb(r: Any, summary_only: bool = False) -> pb2.ScoreResult:
-    out = pb2.ScoreResult(
-        fan=r.fan,
-        multiplier=r.multiplier,
-        patterns=[pattern_pb(p) for p in r.patterns],
-        fan_uncapped=r.fan_uncapped,
-        shape=r.shape,
-        amount_per_payer=r.amount,
-    )
+def fill_score_result(out: pb2.ScoreResult, r: Any, summary_only: bool = False) -> None:
+    """Write an engine ``ScoreResult`` into ``out`` (in place: no copy of nested messages)."""
+    out.fan = r.fan
+    out.multiplier = r.multiplier
+    add = out.patterns.add
+    for p in r.patterns:
+        add(id=p.id, fan=p.fan, name=p.name)
+    out.fan_uncapped = r.fan_uncapped
+    out.shape = r.shape
+    out.amount_per_payer = r.amount
     if summary_only:
-        return out
+        return
     d = r.decomposition
     if d is not None and not isinstance(d, str):
-        out.decomposition.pair_tile_id = d.pair
-        out.decomposition.chow_tile_ids.extend(d.chows)
-        out.decomposition.pung_tile_ids.extend(d.pungs)
-    total = 0
-    for frm, to, amount in r.payments:
-        out.payments.add(from_seat=frm, to_seat=to, amount=amount, reason="win", event_index=-1)
-        total += amount
-    out.total = total
+        dec = out.decomposition
+        dec.pair_tile_id = d.pair
+        dec.chow_tile_ids.extend(d.chows)
+        dec.pung_tile_ids.extend(d.pungs)
+    if r.payments:
+        total = 0
+        pay = out.payments.add
+        for frm, to, amount in r.payments:
+            pay(from_seat=frm, to_seat=to, amount=amount, reason="win", event_index=-1)
+            total += amount
+        out.total = total
+
+
+def score_result_pb(r: Any, summary_only: bool = False) -> pb2.ScoreResult:
+    out = pb2.ScoreResult()
+    fill_score_result(out, r, summary_only)
     return out
 
 

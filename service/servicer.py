@@ -26,6 +26,12 @@ def _rules() -> Any:
     return rules
 
 
+def _hand_fields(msg: pb2.Hand) -> dict[str, str]:
+    """Engine hand errors belong to ``hand.text`` when the hand came as text."""
+    f = cv.hand_field(msg, "hand")
+    return {code: f for code in cv.HAND_CODES if code != "bad_tile"}
+
+
 class _Aborter:
     """Turns engine and field errors into rich statuses for one RPC."""
 
@@ -68,63 +74,62 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
         items: Any,
         summary_only: bool,
         context: grpc.ServicerContext,
-    ) -> list[pb2.ScoreOutcome]:
+        outcomes: Any,
+    ) -> None:
+        """Score each item into ``outcomes`` (a repeated ScoreOutcome field), in order."""
         if len(items) > cv.MAX_BATCH_ITEMS:
             raise FieldError(
-                "items",
-                "too_many_items",
-                f"{len(items)} items; at most {cv.MAX_BATCH_ITEMS} per message",
+                "items", "too_many_items", f"{len(items)} items; at most {cv.MAX_BATCH_ITEMS} per message"
             )
         score = ruleset.engine.score
-        outcomes: list[pb2.ScoreOutcome] = []
-        append = outcomes.append
-        result_pb = cv.score_result_pb
-        Outcome = pb2.ScoreOutcome
+        fill = cv.fill_score_result
+        add = outcomes.add
+        check_every = DEADLINE_CHECK_EVERY
         for i, item in enumerate(items):
-            if i % DEADLINE_CHECK_EVERY == DEADLINE_CHECK_EVERY - 1:
+            if i % check_every == check_every - 1:
                 remaining = context.time_remaining()
                 if remaining is not None and remaining <= 0:
                     context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"deadline passed after {i} items")
-            field = "hand"
+            hand_msg = item.hand
             try:
-                hand = cv.hand_of(item.hand, "hand")
-                field = "win_tile"
+                if hand_msg.WhichOneof("form") == "text":
+                    hand: Any = hand_msg.text
+                else:
+                    hand = cv.hand_of(hand_msg, "hand")
                 if not item.HasField("win_tile"):
                     raise FieldError("win_tile", "bad_tile", "win_tile not set")
                 tile = cv.tile_of(item.win_tile, "win_tile")
-                field = "context"
                 ctx = cv.context_of(item.context) if item.HasField("context") else None
-                field = "hand"
                 result = score(hand, tile, item.self_drawn, ctx, options)
-                append(Outcome(id=item.id, result=result_pb(result, summary_only)))
             except FieldError as e:
-                append(
-                    Outcome(
-                        id=item.id,
-                        error=pb2.ItemError(code=e.code, message=e.message, field=e.field),
-                    )
-                )
+                add(id=item.id, error=pb2.ItemError(code=e.code, message=e.message, field=e.field))
+                continue
             except MahjongError as e:
-                f = CODE_FIELDS.get(e.code) or ("win_tile" if e.code == "bad_tile" else field)
-                append(Outcome(id=item.id, error=pb2.ItemError(code=e.code, message=e.message, field=f)))
-        return outcomes
+                f = CODE_FIELDS.get(e.code) or "hand"
+                if f == "hand" and e.code in cv.HAND_CODES:
+                    f = cv.hand_field(hand_msg, "hand")
+                add(id=item.id, error=pb2.ItemError(code=e.code, message=e.message, field=f))
+                continue
+            fill(add(id=item.id).result, result, summary_only)
 
     # ------------------------------------------------------------------ RPCs
     def Score(self, request: pb2.ScoreRequest, context: grpc.ServicerContext) -> pb2.ScoreResponse:
-        with _Aborter(context, "hand", bad_tile="win_tile"):
+        with _Aborter(context, "hand", **_hand_fields(request.hand), bad_tile="win_tile"):
             ruleset, options = self._ruleset_and_options(request.ruleset, request.options)
-            hand = cv.hand_of(request.hand, "hand")
+            hand = cv.hand_arg(request.hand, "hand")
             if not request.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
             tile = cv.tile_of(request.win_tile, "win_tile")
             ctx = cv.context_of(request.context) if request.HasField("context") else None
             result = ruleset.engine.score(hand, tile, request.self_drawn, ctx, options)
-            return pb2.ScoreResponse(result=cv.score_result_pb(result))
+            out = pb2.ScoreResponse()
+            cv.fill_score_result(out.result, result)
+            return out
 
     def Waits(self, request: pb2.WaitsRequest, context: grpc.ServicerContext) -> pb2.WaitsResponse:
-        with _Aborter(context, "hand", bad_tile="visible_tile_ids"):
+        with _Aborter(context, "hand", **_hand_fields(request.hand)):
             ruleset, options = self._ruleset_and_options(request.ruleset, request.options)
-            hand = cv.hand_of(request.hand, "hand")
+            hand = cv.hand_arg(request.hand, "hand")
             ctx = cv.context_of(request.context) if request.HasField("context") else None
             visible: tuple[int, ...] | None = None
             if request.visible_tile_ids:
@@ -188,8 +193,9 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
     ) -> pb2.ScoreBatchResponse:
         with _Aborter(context, "items"):
             ruleset, options = self._ruleset_and_options(request.ruleset, request.options)
-            outcomes = self._score_items(ruleset, options, request.items, request.summary_only, context)
-            return pb2.ScoreBatchResponse(outcomes=outcomes)
+            out = pb2.ScoreBatchResponse()
+            self._score_items(ruleset, options, request.items, request.summary_only, context, out.outcomes)
+            return out
 
     def ScoreStream(
         self, request_iterator: Iterator[pb2.ScoreStreamRequest], context: grpc.ServicerContext
@@ -197,5 +203,8 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
         for request in request_iterator:
             with _Aborter(context, "items"):
                 ruleset, options = self._ruleset_and_options(request.ruleset, request.options)
-                outcomes = self._score_items(ruleset, options, request.items, request.summary_only, context)
-            yield pb2.ScoreStreamResponse(outcomes=outcomes)
+                out = pb2.ScoreStreamResponse()
+                self._score_items(
+                    ruleset, options, request.items, request.summary_only, context, out.outcomes
+                )
+            yield out

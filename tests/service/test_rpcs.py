@@ -208,7 +208,7 @@ def test_waits_not_ready_and_errors(stub: pb2_grpc.MahjongRulesStub) -> None:
     with pytest.raises(grpc.RpcError) as ei:
         stub.Waits(pb2.WaitsRequest(hand=hand("123m456m789m234p55p")))
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert rich(ei.value)[1] == "hand"
+    assert rich(ei.value)[1] == "hand.text"
 
 
 # ------------------------------------------------------------------ moves
