@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from mjcore import Hand, MahjongError, decompose, is_win, wait_mask
 from mjcore import waits as _core_waits
+from mjcore._core import HandBase as _HandBase
 from mjcore.rules._base import (
     AddOnSpec,
     Described,
@@ -67,6 +68,19 @@ def _tile(tile: object) -> int:
 
 
 _PARSED: dict[str, Hand] = {}
+
+
+def _plus(hand: Hand, tile: int) -> Hand:
+    """``hand`` with one more concealed ``tile``, built without re-validation: callers only
+    add a tile of which fewer than four are held (``Hand.with_tile`` checks everything and
+    costs several times more; this is the waits/claims hot path)."""
+    counts = list(hand.counts)
+    counts[tile] += 1
+    held = list(hand.all_counts())
+    held[tile] += 1
+    new = Hand.__new__(Hand)
+    _HandBase.__init__(new, tuple(counts), hand.melds, tuple(held))
+    return new
 
 
 def _hand(hand: object) -> Hand:
@@ -690,6 +704,14 @@ def score(
     return result
 
 
+def clear_caches() -> None:
+    """Forget every memoised analysis, score and wait list (for cold benchmarks)."""
+    _PARSED.clear()
+    _ANALYSES.clear()
+    _RESULTS.clear()
+    _WAITS.clear()
+
+
 # --------------------------------------------------------------------------- waits
 
 _SELF_ONLY = frozenset(("after_kong", "heavenly", "earthly", "kong_feeder"))
@@ -768,16 +790,12 @@ def valued_waits(
     out: list[ValuedWait] = []
     ms = dctx.missing_suit
     if suits != 7 and not (ms >= 0 and (suits >> ms) & 1):
-        counts = h.counts
-        melds = h.melds
         for w in _core_waits(h):
             t = w.id
             bit = 1 << (t // 9)
             if (suits | bit) == 7 or (ms >= 0 and t // 9 == ms):
                 continue
-            c2 = list(counts)
-            c2[t] += 1
-            h2 = Hand(tuple(c2), melds)
+            h2 = _plus(h, t)
             try:
                 rd = _evaluate(h2, t, dctx, o)
                 rs = _evaluate(h2, t, sctx, o)
@@ -892,7 +910,7 @@ class _Probe:
             ms = s.missing_suit
             if ms is not None and tile // 9 == _SUIT_INDEX.get(ms, -1):
                 raise MahjongError("not_a_win", f"{_text(tile)} is of the missing suit {ms}")
-            if s.hand.counts[tile] + 1 > 4 or not (wait_mask(s.hand) >> tile) & 1:
+            if s.hand.all_counts()[tile] >= 4 or not (wait_mask(s.hand) >> tile) & 1:
                 return None
         hand, tile, self_drawn, ctx = win_context(s)
         return score(hand, tile, self_drawn, ctx, self.o).fan
@@ -932,9 +950,9 @@ def win_context(state: TableView) -> tuple[Hand, int, bool, dict[str, object]]:
         ctx["after_kong_discard"] = True
     if s.pending_from is not None and s.pending_from != s.seat and s.pending_from in s.active_seats:
         ctx["discarder"] = s.pending_from
-    counts = list(hand.counts)
-    counts[tile] += 1
-    return Hand(tuple(counts), hand.melds), tile, False, ctx
+    if hand.all_counts()[tile] >= 4:
+        raise MahjongError("bad_state", f"all four {_text(tile)} are already held")
+    return _plus(hand, tile), tile, False, ctx
 
 
 def _must_win(p: _Probe) -> None:
