@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn, cast
 
 import grpc
 from google.protobuf import any_pb2
@@ -62,7 +62,7 @@ def abort_invalid(context: grpc.ServicerContext, code: str, message: str, field:
 
 def decode_details(call_error: grpc.RpcError) -> tuple[str, str, str] | None:
     """Client-side helper: (engine code, field, description) of a rich error, or None."""
-    st = rpc_status.from_call(call_error)  # type: ignore[arg-type]
+    st = rpc_status.from_call(cast(Any, call_error))
     if st is None:
         return None
     code = field = desc = ""

@@ -8,7 +8,7 @@ import hmac
 import logging
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import grpc
 
@@ -58,7 +58,7 @@ class GuardInterceptor(grpc.ServerInterceptor):
     def _finish(self, method: str, context: grpc.ServicerContext, start: float, failed: bool) -> None:
         if self._metrics is None:
             return
-        code = context.code()  # type: ignore[attr-defined]
+        code = cast(Any, context).code()
         if code is None:
             name = "UNKNOWN" if failed else "OK"
         else:
@@ -66,7 +66,7 @@ class GuardInterceptor(grpc.ServerInterceptor):
         self._metrics.observe(method, name, time.perf_counter() - start)
 
     def _internal(self, method: str, context: grpc.ServicerContext, request: Any, exc: BaseException) -> None:
-        if context.code() is not None:  # type: ignore[attr-defined]
+        if cast(Any, context).code() is not None:
             return  # an abort: the status is already set
         log.error(
             "internal error in %s: %r; request: %s",

@@ -115,7 +115,8 @@ def shutdown(server: grpc.Server, grace: float, drain: float = 0.0) -> threading
         hs.enter_graceful_shutdown()
         if drain > 0:
             time.sleep(drain)
-    return server.stop(grace)
+    stopped: threading.Event = server.stop(grace)
+    return stopped
 
 
 def serve(server: grpc.Server, config: ServerConfig, port: int | None = None) -> int:
