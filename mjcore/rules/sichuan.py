@@ -230,25 +230,23 @@ class Reading(NamedTuple):
     long: bool  # 七对 with four identical tiles
 
 
-class _Analysis:
+_Value = tuple[PatternSpec, object, str, tuple[PatternHit, ...], int]
+
+
+class _Analysis(NamedTuple):
     """What the fan table needs from one hand, independent of the win context."""
 
-    __slots__ = ("suits", "readings", "gen", "has19", "menqing", "melds", "honours", "values")
-
-    def __init__(self, suits: int, readings: tuple[tuple[int, object], ...], gen: int,
-                 has19: bool, menqing: bool, melds: int, honours: bool) -> None:
-        self.suits = suits  # bit 0 m, 1 p, 2 s (tiles held anywhere)
-        self.readings = readings  # (reading bits, decomposition or "qidui")
-        self.gen = gen
-        self.has19 = has19
-        self.menqing = menqing
-        self.melds = melds
-        self.honours = honours
-        # per options object: (pattern spec, decomposition, shape, hits, total)
-        self.values: dict[SichuanOptions, _Value] = {}
+    suits: int  # bit 0 m, 1 p, 2 s (tiles held anywhere)
+    readings: tuple[tuple[int, object], ...]  # (reading bits, decomposition or "qidui")
+    gen: int
+    has19: bool
+    menqing: bool
+    melds: int
+    honours: bool
+    # per options object: (pattern spec, decomposition, shape, hits, total)
+    values: dict[SichuanOptions, _Value]
 
 
-_Value = tuple[PatternSpec, object, str, tuple[PatternHit, ...], int]
 
 # Reading bits (the fan table's view of one reading; see ``Reading``)
 _QIDUI, _QING, _PUNG, _YAOJIU, _JIANG, _LONG = 1, 2, 4, 8, 16, 32
@@ -297,12 +295,17 @@ def _analyse(hand: Hand) -> _Analysis:
                  or c[26])
     meld_pung = True
     meld_yj = True
-    for m in melds:
-        if m.kind == "chi":
-            meld_pung = False
-            meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 6))
-        else:
-            meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 8))
+    menqing = True
+    if melds:
+        for m in melds:
+            kind = m.kind
+            if kind != "angang":
+                menqing = False
+            if kind == "chi":
+                meld_pung = False
+                meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 6))
+            else:
+                meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 8))
     found: dict[int, object] = {}
     for d in decompose(hand):
         pung = meld_pung and not d[1]
@@ -325,9 +328,10 @@ def _analyse(hand: Hand) -> _Analysis:
         tuple(found.items()),
         c.count(4),
         bool(c[0] or c[8] or c[9] or c[17] or c[18] or c[26]),
-        all(m.kind == "angang" for m in melds),
+        menqing,
         len(melds),
         any(c[27:]),
+        {},
     )
     if len(_ANALYSES) > _CACHE_LIMIT:
         _ANALYSES.clear()
