@@ -97,6 +97,11 @@ def options_of(ruleset: Any, msg: pb2.RulesetOptions, cache: dict[bytes, Any]) -
     return resolved
 
 
+#: Tile text -> id for every valid two-character tile text (the fast path; anything else
+#: goes through ``tile_from_text`` for its exact error).
+TILE_IDS: dict[str, int] = {tile_to_text(t): t for t in range(34)}
+
+
 def tile_of(msg: pb2.Tile, field: str) -> int:
     if msg.text:
         try:
@@ -165,32 +170,41 @@ def won_seats(values: Iterable[int], field: str) -> set[int]:
     return seats
 
 
+_CONTEXT_FLAGS = frozenset(
+    ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heavenly", "earthly")
+)
+_ALL_SEATS = (0, 1, 2, 3)
+
+
 def context_of(msg: pb2.WinContext, field: str = "context") -> dict[str, object]:
-    """A WinContext as the engine's context mapping (only what is set)."""
+    """A WinContext as the engine's context mapping (only what is set).
+
+    Reads only the fields that are set (``ListFields``, in field-number order: the six flags,
+    the missing suit, then the seats), so an unset context costs one call."""
     ctx: dict[str, object] = {}
-    if msg.after_kong:
-        ctx["after_kong"] = True
-    if msg.after_kong_discard:
-        ctx["after_kong_discard"] = True
-    if msg.robbing_kong:
-        ctx["robbing_kong"] = True
-    if msg.last_tile:
-        ctx["last_tile"] = True
-    if msg.heavenly:
-        ctx["heavenly"] = True
-    if msg.earthly:
-        ctx["earthly"] = True
-    suit = _SUITS.get(msg.missing_suit)
-    if suit is not None:
-        ctx["missing_suit"] = suit
-    if msg.winner_seat or msg.HasField("discarder_seat") or msg.won_seats or msg.HasField("kong_feeder_seat"):
+    seats = False
+    for fd, value in msg.ListFields():
+        name = fd.name
+        if name in _CONTEXT_FLAGS:
+            ctx[name] = True
+        elif name == "missing_suit":
+            suit = _SUITS.get(value)
+            if suit is not None:
+                ctx["missing_suit"] = suit
+        else:  # winner_seat, discarder_seat, won_seats or kong_feeder_seat (fields 8-11)
+            seats = True
+            break
+    if seats:
         if msg.winner_seat > 3:
             raise FieldError(f"{field}.winner_seat", "bad_context", f"seat {msg.winner_seat} is not in 0..3")
         ctx["winner"] = msg.winner_seat
         if msg.HasField("discarder_seat"):
             ctx["discarder"] = msg.discarder_seat
-        won = won_seats(msg.won_seats, f"{field}.won_seats")
-        ctx["active_seats"] = tuple(s for s in range(4) if s not in won)
+        if msg.won_seats:
+            won = won_seats(msg.won_seats, f"{field}.won_seats")
+            ctx["active_seats"] = tuple(s for s in range(4) if s not in won)
+        else:
+            ctx["active_seats"] = _ALL_SEATS
         if msg.HasField("kong_feeder_seat"):
             ctx["kong_feeder"] = msg.kong_feeder_seat
     return ctx
@@ -306,24 +320,50 @@ def pattern_pb(hit: Any) -> pb2.PatternScore:
     return msg
 
 
+# The part of a ScoreResult that takes few distinct values (fan, multiplier, patterns, shape,
+# amount: they come from the rule set's fan table and options, not from the hand) is
+# serialized once per distinct value; the decomposition is encoded per result. Bounded.
+_SUMMARIES: dict[tuple[object, ...], bytes] = {}
+_SUMMARY_LIMIT = 4096
+
+
+def _summary_bytes(r: Any) -> bytes:
+    key = (r.fan, r.fan_uncapped, r.multiplier, r.shape, r.amount, r.patterns)
+    b = _SUMMARIES.get(key)
+    if b is None:
+        b = pb2.ScoreResult(
+            fan=r.fan,
+            multiplier=r.multiplier,
+            patterns=[pb2.PatternScore(id=p.id, fan=p.fan, name=p.name) for p in r.patterns],
+            fan_uncapped=r.fan_uncapped,
+            shape=r.shape,
+            amount_per_payer=r.amount,
+        ).SerializeToString()
+        if len(_SUMMARIES) >= _SUMMARY_LIMIT:
+            _SUMMARIES.clear()
+        _SUMMARIES[key] = b
+    return b
+
+
+def decomposition_bytes(d: Any) -> bytes:
+    """``ScoreResult.decomposition`` (field 4) on the wire: pair (field 1), chows and pungs
+    (fields 2 and 3, packed). Tile ids are below 128 and a hand has at most four sets, so
+    every varint is one byte."""
+    ch, pu = d.chows, d.pungs
+    return bytes((0x22, 6 + len(ch) + len(pu), 0x08, d.pair, 0x12, len(ch), *ch, 0x1A, len(pu), *pu))
+
+
 def fill_score_result(out: pb2.ScoreResult, r: Any, summary_only: bool = False) -> None:
-    """Write an engine ``ScoreResult`` into ``out`` (in place: no copy of nested messages)."""
-    out.fan = r.fan
-    out.multiplier = r.multiplier
-    add = out.patterns.add
-    for p in r.patterns:
-        add(id=p.id, fan=p.fan, name=p.name)
-    out.fan_uncapped = r.fan_uncapped
-    out.shape = r.shape
-    out.amount_per_payer = r.amount
+    """Write an engine ``ScoreResult`` into the empty message ``out`` (one MergeFromString of
+    cached summary bytes plus the encoded decomposition; payments through the message API)."""
+    b = _summary_bytes(r)
     if summary_only:
+        out.MergeFromString(b)
         return
     d = r.decomposition
-    if d is not None and not isinstance(d, str):
-        dec = out.decomposition
-        dec.pair_tile_id = d.pair
-        dec.chow_tile_ids.extend(d.chows)
-        dec.pung_tile_ids.extend(d.pungs)
+    if d is not None and type(d) is not str:
+        b += decomposition_bytes(d)
+    out.MergeFromString(b)
     if r.payments:
         total = 0
         pay = out.payments.add
@@ -349,6 +389,32 @@ def wait_pb(w: Any) -> pb2.Wait:
         discard_patterns=[pattern_pb(p) for p in w.patterns_discard],
         self_drawn_patterns=[pattern_pb(p) for p in w.patterns_self_drawn],
     )
+
+
+# Serialized ``WaitsResponse.waits`` entries (field 1, tag and length included) per engine
+# ValuedWait value. The values come from a small domain (tile, fans, unseen count, pattern
+# lists), not from the hand, so distinct hands share entries. Bounded.
+_WAIT_BYTES: dict[Any, bytes] = {}
+_WAIT_LIMIT = 8192
+
+
+def waits_response(waits: Sequence[Any]) -> pb2.WaitsResponse:
+    """The WaitsResponse for the engine's valued waits (one parse of cached entry bytes)."""
+    parts = []
+    best = -1
+    for w in waits:
+        b = _WAIT_BYTES.get(w)
+        if b is None:
+            b = pb2.WaitsResponse(waits=[wait_pb(w)]).SerializeToString()
+            if len(_WAIT_BYTES) >= _WAIT_LIMIT:
+                _WAIT_BYTES.clear()
+            _WAIT_BYTES[w] = b
+        parts.append(b)
+        if w.fan_discard > best:
+            best = w.fan_discard
+    out: pb2.WaitsResponse = pb2.WaitsResponse.FromString(b"".join(parts))
+    out.max_discard_fan = best
+    return out
 
 
 def tile_pb(t: int) -> pb2.Tile:

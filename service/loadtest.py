@@ -1,19 +1,26 @@
 """Load generator: ``python -m service.loadtest`` (bounded in calls and seconds, 127.0.0.1 only).
 
 By default it starts two server processes on free loopback ports: the real service
-(``python -m service``, one worker) and a baseline, a plain grpcio server with the same
-thread count whose handlers do nothing (they parse the request and return an empty reply of
-the same message type; for the bulk forms, one empty outcome per item, so the message shapes
-match). Each scenario then runs against both, in the same run, for calls/s, items/s,
-p50/p95/p99 latency and errors by status code:
+(``python -m service``, one worker, Prometheus metrics on as deployed) and a baseline, a plain
+grpcio server with the same thread count whose handlers do no work: each parses the same
+request and returns a constant reply of the same shape and about the same size (for Score a
+result with patterns, decomposition and one payment; for Waits two waits; for the bulk forms
+one outcome per item carrying the item's id and a constant result with one pattern and a
+decomposition, copied from one prebuilt message). Each scenario then runs against both, in
+the same run, for calls/s, items/s, p50/p95/p99 latency, errors by status code, reply bytes
+and server CPU per item:
 
   unary Score, Waits, ValidateMove   (``--concurrency`` calls in flight, default 64)
   ScoreBatch                         (``--batch`` hands a message, default 1,000)
   ScoreStream                        (``--streams`` streams, ``--batch`` hands a message)
+  batch-cold                         ScoreBatch over hands sent nowhere else, each once
+                                     (the engine's memo tables cannot help: its own cost)
 
-The client sends pre-serialized requests and does not parse replies, so its cost is the same
-for both servers. ``--target HOST:PORT`` measures a running server instead (no baseline
-then), and ``--seconds 600 --scenarios score`` with the server's RSS sampled is the soak.
+The workload is ``--pool`` (default 50,000) distinct random winning Sichuan hands; every
+message of the bulk scenarios holds different hands. The client sends pre-serialized
+requests and does not parse replies, so its cost is the same for both servers.
+``--target HOST:PORT`` measures a running server instead (no baseline then), and
+``--seconds 600 --scenarios score --rss-every 60`` is the soak (server RSS sampled).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import argparse
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import threading
@@ -67,6 +75,21 @@ def _random_hand(rng: random.Random) -> tuple[str, str, str]:
     return text, rng.choice(held), missing
 
 
+def distinct_hands(rng: random.Random, n: int, seen: set[str]) -> list[tuple[str, str, str]]:
+    """``n`` random winning hands whose texts are all different and not in ``seen`` (updated)."""
+    out: list[tuple[str, str, str]] = []
+    tries = 0
+    while len(out) < n:
+        tries += 1
+        if tries > 50 * n + 1000:
+            raise SystemExit(f"could not draw {n} distinct hands")
+        h = _random_hand(rng)
+        if h[0] not in seen:
+            seen.add(h[0])
+            out.append(h)
+    return out
+
+
 def _minus(text: str, tile: str) -> str:
     """Remove one copy of ``tile`` from concealed suit-run text."""
     out, digits = [], ""
@@ -90,11 +113,26 @@ class Workload:
     batch: list[bytes]
     stream: list[bytes]
     batch_size: int
+    cold: list[bytes] = field(default_factory=list)
 
 
-def build_workload(pool: int, batch_size: int, seed: int = 1) -> Workload:
+def _bulk_messages(hands: list[tuple[str, str, str]], batch_size: int) -> list[list[pb2.ScoreItem]]:
+    msgs = []
+    for m in range(max(1, len(hands) // batch_size)):
+        items = []
+        for j in range(batch_size):
+            text, win, _ = hands[(m * batch_size + j) % len(hands)]
+            items.append(pb2.ScoreItem(id=str(j), hand=pb2.Hand(text=text), win_tile=pb2.Tile(text=win)))
+        msgs.append(items)
+    return msgs
+
+
+def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0) -> Workload:
+    """``pool`` distinct hands for every scenario; the bulk messages split the pool (each
+    message different hands); ``cold_pool`` more distinct hands, in messages of their own."""
     rng = random.Random(seed)
-    hands = [_random_hand(rng) for _ in range(pool)]
+    seen: set[str] = set()
+    hands = distinct_hands(rng, pool, seen)
     suit = {"m": pb2.SUIT_M, "p": pb2.SUIT_P, "s": pb2.SUIT_S}
     score, waits, validate = [], [], []
     for i, (text, win, missing) in enumerate(hands):
@@ -114,49 +152,100 @@ def build_workload(pool: int, batch_size: int, seed: int = 1) -> Workload:
             ).SerializeToString()
         )
     batch, stream = [], []
-    n_msgs = max(1, min(32, pool // batch_size))
-    for m in range(n_msgs):
-        items = []
-        for j in range(batch_size):
-            text, win, _ = hands[(m * batch_size + j) % pool]
-            items.append(pb2.ScoreItem(id=str(j), hand=pb2.Hand(text=text), win_tile=pb2.Tile(text=win)))
+    for items in _bulk_messages(hands, batch_size):
         batch.append(pb2.ScoreBatchRequest(items=items).SerializeToString())
         stream.append(pb2.ScoreStreamRequest(items=items).SerializeToString())
-    return Workload(score, waits, validate, batch, stream, batch_size)
+    cold = []
+    if cold_pool:
+        for items in _bulk_messages(distinct_hands(rng, cold_pool, seen), batch_size):
+            cold.append(pb2.ScoreBatchRequest(items=items).SerializeToString())
+    return Workload(score, waits, validate, batch, stream, batch_size, cold)
 
 
 # ------------------------------------------------------------------ baseline server
 
 
-def _empty_unary(resp: Callable[[], Any], req_type: Any) -> grpc.RpcMethodHandler[Any, Any]:
-    def handler(request: Any, context: grpc.ServicerContext) -> Any:
-        return resp()
+def _pattern(pid: str, name: str, fan: int) -> pb2.PatternScore:
+    return pb2.PatternScore(id=pid, name=name, fan=fan)
 
-    return grpc.unary_unary_rpc_method_handler(
-        handler, request_deserializer=req_type.FromString, response_serializer=lambda m: m.SerializeToString()
+
+def _constant_result(payment: bool) -> pb2.ScoreResult:
+    """A typical ScoreResult of the workload: one pattern, a decomposition (pair, four sets)
+    and, when the request says who discarded, one payment."""
+    r = pb2.ScoreResult(
+        fan=2,
+        multiplier=4,
+        fan_uncapped=2,
+        shape="standard",
+        amount_per_payer=4,
+        patterns=[_pattern("qingyise", "清一色", 2)],
+        decomposition=pb2.Decomposition(pair_tile_id=4, chow_tile_ids=[0, 3, 6], pung_tile_ids=[8]),
     )
+    if payment:
+        r.payments.add(from_seat=1, to_seat=0, amount=4, reason="win", event_index=-1)
+        r.total = 4
+    return r
 
 
-def _empty_outcomes(request: Any) -> list[Any]:
-    return [pb2.ScoreOutcome(id=item.id, result=pb2.ScoreResult()) for item in request.items]
+def _constant_waits() -> pb2.WaitsResponse:
+    """Two waits with their patterns (the workload averages 2.2 waits a hand)."""
+    out = pb2.WaitsResponse(max_discard_fan=1)
+    for tid, text in ((1, "2m"), (4, "5m")):
+        out.waits.add(
+            tile_id=tid,
+            tile=text,
+            discard_fan=1,
+            self_drawn_fan=1,
+            unseen=3,
+            discard_patterns=[_pattern("pinghu", "平胡", 0), _pattern("gen", "根", 1)],
+            self_drawn_patterns=[_pattern("pinghu", "平胡", 0), _pattern("gen", "根", 1)],
+        )
+    return out
+
+
+BASELINE_DESCRIPTION = (
+    "parses the request; unary: returns a prebuilt reply of the same type and typical size; "
+    "bulk: one outcome per item (its id + a copy of one prebuilt ScoreResult)"
+)
 
 
 def serve_baseline(threads: int) -> None:
-    """A grpcio server with empty handlers for the same methods and message types."""
+    """A grpcio server whose handlers do no work for the same methods and message types: each
+    parses the request and returns a constant reply of the same shape (see the module doc)."""
+    score_reply = pb2.ScoreResponse(result=_constant_result(payment=True))
+    waits_reply = _constant_waits()
+    validate_reply = pb2.ValidateMoveResponse(legal=True)
+    item_result = _constant_result(payment=False)
+
+    def unary(reply: Any) -> Callable[[Any, grpc.ServicerContext], Any]:
+        def handler(request: Any, context: grpc.ServicerContext) -> Any:
+            return reply
+
+        return handler
+
+    def outcomes(request: Any, out: Any) -> None:
+        add = out.outcomes.add
+        for item in request.items:
+            add(id=item.id, result=item_result)
 
     def batch(request: Any, context: grpc.ServicerContext) -> Any:
-        return pb2.ScoreBatchResponse(outcomes=_empty_outcomes(request))
+        out = pb2.ScoreBatchResponse()
+        outcomes(request, out)
+        return out
 
     def stream(it: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
         for request in it:
-            yield pb2.ScoreStreamResponse(outcomes=_empty_outcomes(request))
+            out = pb2.ScoreStreamResponse()
+            outcomes(request, out)
+            yield out
 
     ser = lambda m: m.SerializeToString()  # noqa: E731
+    uu = grpc.unary_unary_rpc_method_handler
     handlers = {
-        "Score": _empty_unary(pb2.ScoreResponse, pb2.ScoreRequest),
-        "Waits": _empty_unary(pb2.WaitsResponse, pb2.WaitsRequest),
-        "ValidateMove": _empty_unary(pb2.ValidateMoveResponse, pb2.ValidateMoveRequest),
-        "ScoreBatch": grpc.unary_unary_rpc_method_handler(batch, pb2.ScoreBatchRequest.FromString, ser),
+        "Score": uu(unary(score_reply), pb2.ScoreRequest.FromString, ser),
+        "Waits": uu(unary(waits_reply), pb2.WaitsRequest.FromString, ser),
+        "ValidateMove": uu(unary(validate_reply), pb2.ValidateMoveRequest.FromString, ser),
+        "ScoreBatch": uu(batch, pb2.ScoreBatchRequest.FromString, ser),
         "ScoreStream": grpc.stream_stream_rpc_method_handler(stream, pb2.ScoreStreamRequest.FromString, ser),
     }
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads), options=[("grpc.so_reuseport", 0)])
@@ -181,6 +270,8 @@ class Result:
     calls: int = 0
     items: int = 0
     seconds: float = 0.0
+    reply_bytes: int = 0
+    server_cpu: float = 0.0
     latencies: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
 
@@ -198,7 +289,17 @@ class Result:
     def item_rate(self) -> float:
         return self.items / self.seconds if self.seconds else 0.0
 
+    def add(self, other: Result) -> None:
+        self.calls += other.calls
+        self.items += other.items
+        self.seconds += other.seconds
+        self.reply_bytes += other.reply_bytes
+        self.server_cpu += other.server_cpu
+        self.latencies += other.latencies
+        self.errors.update(other.errors)
+
     def row(self) -> dict[str, Any]:
+        ok = len(self.latencies)
         return {
             "scenario": self.name,
             "calls": self.calls,
@@ -208,6 +309,9 @@ class Result:
             "p95_ms": round(self.pct(0.95), 3),
             "p99_ms": round(self.pct(0.99), 3),
             "errors": dict(self.errors),
+            "reply_bytes_per_item": round(self.reply_bytes / self.items, 1) if self.items else None,
+            "server_cpu_us_per_item": round(self.server_cpu / self.items * 1e6, 2) if self.items else None,
+            "ok_calls": ok,
         }
 
 
@@ -228,7 +332,6 @@ def run_unary(
     issued = 0
     inflight = 0
     stop_at = time.perf_counter() + seconds
-    warm = 0.0
 
     def issue() -> None:
         nonlocal issued, inflight
@@ -237,9 +340,9 @@ def run_unary(
                 if inflight == 0:
                     done.set()
                 return
+            payload = payloads[issued % len(payloads)]
             issued += 1
             inflight += 1
-            payload = payloads[issued % len(payloads)]
         t0 = time.perf_counter()
         fut = call.future(payload, timeout=30)
 
@@ -257,6 +360,7 @@ def run_unary(
             res.calls += 1
             if err is None:
                 res.items += items_per_call
+                res.reply_bytes += len(f.result())
                 res.latencies.append(dt)
             else:
                 res.errors[err.code().name] += 1
@@ -267,7 +371,6 @@ def run_unary(
         issue()
     done.wait(seconds + 60)
     res.seconds = time.perf_counter() - t_start
-    del warm
     return res
 
 
@@ -290,10 +393,9 @@ def run_stream(
     def one_stream(k: int) -> None:
         sent: list[float] = []
         credits = threading.Semaphore(window)
-        finished = threading.Event()
 
         def requests() -> Iterator[bytes]:
-            i = k
+            i = k * len(payloads) // max(1, streams)
             while True:
                 credits.acquire()
                 with lock:
@@ -303,16 +405,16 @@ def run_stream(
                 sent.append(time.perf_counter())
                 i += 1
                 yield payloads[i % len(payloads)]
-            finished.set()
 
         got = 0
         try:
-            for _reply in call(requests(), timeout=seconds + 60):
+            for reply in call(requests(), timeout=seconds + 60):
                 dt = time.perf_counter() - sent[got]
                 got += 1
                 with lock:
                     res.calls += 1
                     res.items += items_per_msg
+                    res.reply_bytes += len(reply)
                     res.latencies.append(dt)
                 credits.release()
         except grpc.RpcError as e:
@@ -355,29 +457,109 @@ def _rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def _cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time of process ``pid`` (all its threads) so far."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def _check_target(target: str) -> None:
     host = target.rsplit(":", 1)[0]
     if host not in ALLOWED_HOSTS:
         raise SystemExit(f"refusing to load {target}: the load generator targets 127.0.0.1 only")
 
 
-SCENARIOS = ("score", "waits", "validate", "batch", "stream")
+class RssSampler:
+    """Prints the server's RSS every ``every`` seconds while a run goes on (the soak)."""
+
+    def __init__(self, pid: int | None, every: float) -> None:
+        self.pid, self.every = pid, every
+        self.samples: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._t0 = time.perf_counter()
+
+    def __enter__(self) -> RssSampler:
+        if self.pid is not None and self.every > 0:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        assert self.pid is not None
+        while not self._stop.wait(self.every):
+            t, rss = time.perf_counter() - self._t0, _rss_mb(self.pid)
+            self.samples.append((t, rss))
+            print(f"# t={t:6.0f}s server RSS {rss:7.1f} MB", flush=True)
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+SCENARIOS = ("score", "waits", "validate", "batch", "stream", "batch-cold")
+DEFAULT_SCENARIOS = ("score", "waits", "validate", "batch", "stream")
+
+
+def _measure(
+    scen: str, ch: grpc.Channel, who: str, wl: Workload, a: argparse.Namespace, seconds: float, warm: bool
+) -> Result:
+    name = f"{scen}/{who}"
+    if scen in ("score", "waits", "validate"):
+        method, data = {
+            "score": ("Score", wl.score),
+            "waits": ("Waits", wl.waits),
+            "validate": ("ValidateMove", wl.validate),
+        }[scen]
+        if warm:  # a short warm-up, then the measured run
+            run_unary(ch, "", method, data, 1, a.concurrency, min(0.5, seconds), 1000)
+        return run_unary(ch, name, method, data, 1, a.concurrency, seconds, a.max_calls)
+    if scen == "batch":
+        if warm:
+            run_unary(ch, "", "ScoreBatch", wl.batch, a.batch, a.batch_concurrency, 0.5, 20)
+        return run_unary(
+            ch, name, "ScoreBatch", wl.batch, a.batch, a.batch_concurrency, seconds, a.max_calls
+        )
+    if scen == "batch-cold":  # every message once: hands no server has seen
+        return run_unary(
+            ch, name, "ScoreBatch", wl.cold, a.batch, a.batch_concurrency, seconds, len(wl.cold)
+        )
+    return run_stream(ch, name, wl.stream, a.batch, a.streams, a.window, seconds, a.max_calls)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m service.loadtest", description=__doc__.split("\n\n")[0])
     p.add_argument("--target", help="a running server on 127.0.0.1:PORT (default: start one)")
     p.add_argument("--seconds", type=float, default=5.0, help="duration of each scenario (max 900)")
-    p.add_argument("--max-calls", type=int, default=200_000, help="call cap per scenario")
+    p.add_argument("--max-calls", type=int, default=2_000_000, help="call cap per scenario")
     p.add_argument("--concurrency", type=int, default=64, help="unary calls in flight")
     p.add_argument("--batch", type=int, default=1000, help="hands per ScoreBatch/ScoreStream message")
     p.add_argument("--batch-concurrency", type=int, default=4, help="ScoreBatch calls in flight")
     p.add_argument("--streams", type=int, default=2, help="concurrent ScoreStream streams")
     p.add_argument("--window", type=int, default=2, help="stream messages in flight per stream")
-    p.add_argument("--pool", type=int, default=20_000, help="distinct hands in the workload")
-    p.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma list of " + ",".join(SCENARIOS))
+    p.add_argument("--pool", type=int, default=50_000, help="distinct hands in the workload")
+    p.add_argument("--cold-pool", type=int, default=100_000, help="distinct hands for batch-cold")
+    p.add_argument("--rounds", type=int, default=1, help="alternate service/baseline this many times")
+    p.add_argument(
+        "--scenarios", default=",".join(DEFAULT_SCENARIOS), help="comma list of " + ",".join(SCENARIOS)
+    )
     p.add_argument("--no-baseline", action="store_true", help="skip the empty-handler baseline")
+    p.add_argument("--no-metrics", action="store_true", help="start the service without /metrics")
     p.add_argument("--threads", type=int, default=10, help="server threads (both servers)")
+    p.add_argument("--rss-every", type=float, default=0.0, help="print the server's RSS every N seconds")
     p.add_argument("--json", action="store_true", help="print JSON rows")
     p.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -385,106 +567,84 @@ def main(argv: list[str] | None = None) -> int:
         serve_baseline(a.threads)
         return 0
     seconds = min(max(a.seconds, 0.1), 900.0)
+    rounds = min(max(a.rounds, 1), 20)
     scenarios = [s for s in a.scenarios.split(",") if s]
     for s in scenarios:
         if s not in SCENARIOS:
             raise SystemExit(f"unknown scenario {s!r}")
     procs: list[subprocess.Popen[str]] = []
+    pids: dict[str, int | None] = {}
     try:
         if a.target:
             _check_target(a.target)
-            target, server_pid = a.target, None
+            target = a.target
+            pids["service"] = None
         else:
-            proc, target = _spawn(
-                [
-                    "-m",
-                    "service",
-                    "--port",
-                    "0",
-                    "--workers",
-                    "1",
-                    "--reuse-port",
-                    "false",
-                    "--threads",
-                    str(a.threads),
-                    "--log-level",
-                    "WARNING",
-                    "--max-concurrent-calls",
-                    "10000",
-                ]
-            )
+            args = ["-m", "service", "--port", "0", "--workers", "1", "--reuse-port", "false"]
+            args += ["--threads", str(a.threads), "--log-level", "WARNING", "--max-concurrent-calls", "10000"]
+            if not a.no_metrics:
+                args += ["--metrics-port", str(_free_port())]
+            proc, target = _spawn(args)
             procs.append(proc)
-            server_pid = proc.pid
+            pids["service"] = proc.pid
         base_target = None
         if not a.no_baseline and not a.target:
             bproc, base_target = _spawn(
                 ["-m", "service.loadtest", "--serve-baseline", "--threads", str(a.threads)]
             )
             procs.append(bproc)
-        wl = build_workload(a.pool, a.batch)
+            pids["baseline"] = bproc.pid
+        cold = a.cold_pool if "batch-cold" in scenarios else 0
+        wl = build_workload(a.pool, a.batch, cold_pool=cold)
         opts = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20)]
         rows: list[dict[str, Any]] = []
         print(
-            f"# loadtest: {seconds:g}s per scenario, {a.concurrency} unary in flight, "
-            f"{a.batch} hands/message, {os.cpu_count()} cores shared by generator and servers",
+            f"# loadtest: {seconds:g}s per scenario x {rounds} round(s), {a.concurrency} unary in flight, "
+            f"{a.batch} hands/message, {len(wl.score)} distinct hands, "
+            f"service metrics {'off' if a.no_metrics else 'on'}, "
+            f"{os.cpu_count()} cores shared by generator and servers",
             flush=True,
         )
+        print(f"# baseline: {BASELINE_DESCRIPTION}", flush=True)
+        server_pid = pids["service"]
         rss0 = _rss_mb(server_pid) if server_pid else float("nan")
-        for scen in scenarios:
-            pairs = [("service", target)] + ([("baseline", base_target)] if base_target else [])
-            measured: dict[str, Result] = {}
-            for who, tgt in pairs:
-                with grpc.insecure_channel(tgt, options=opts) as ch:
-                    grpc.channel_ready_future(ch).result(timeout=10)
-                    if scen in ("score", "waits", "validate"):
-                        method, data = {
-                            "score": ("Score", wl.score),
-                            "waits": ("Waits", wl.waits),
-                            "validate": ("ValidateMove", wl.validate),
-                        }[scen]
-                        # a short warm-up, then the measured run
-                        run_unary(ch, "", method, data, 1, a.concurrency, min(0.5, seconds), 1000)
-                        r = run_unary(
-                            ch, f"{scen}/{who}", method, data, 1, a.concurrency, seconds, a.max_calls
-                        )
-                    elif scen == "batch":
-                        run_unary(ch, "", "ScoreBatch", wl.batch, a.batch, a.batch_concurrency, 0.5, 20)
-                        r = run_unary(
-                            ch,
-                            f"batch/{who}",
-                            "ScoreBatch",
-                            wl.batch,
-                            a.batch,
-                            a.batch_concurrency,
-                            seconds,
-                            a.max_calls,
-                        )
-                    else:
-                        r = run_stream(
-                            ch, f"stream/{who}", wl.stream, a.batch, a.streams, a.window, seconds, a.max_calls
-                        )
-                measured[who] = r
-                row = r.row()
-                rows.append(row)
-            if "baseline" in measured:
-                s, b = measured["service"], measured["baseline"]
-                rows[-2]["vs_baseline"] = round(s.item_rate / b.item_rate, 3) if b.item_rate else None
-            for r in measured.values():
-                row = r.row()
-                if a.json:
-                    print(json.dumps(row), flush=True)
-                else:
-                    ratio = ""
-                    if r is measured.get("service") and "baseline" in measured:
-                        b = measured["baseline"]
-                        ratio = f"  = {r.item_rate / b.item_rate:.0%} of baseline" if b.item_rate else ""
+        targets = [("service", target)] + ([("baseline", base_target)] if base_target else [])
+        channels = {who: grpc.insecure_channel(tgt, options=opts) for who, tgt in targets}
+        for ch in channels.values():
+            grpc.channel_ready_future(ch).result(timeout=10)
+        with RssSampler(server_pid, a.rss_every):
+            for scen in scenarios:
+                measured = {who: Result(f"{scen}/{who}") for who, _ in targets}
+                for rnd in range(rounds if scen != "batch-cold" else 1):
+                    for who, _ in targets:
+                        cpu0 = _cpu_seconds(pids.get(who))
+                        r = _measure(scen, channels[who], who, wl, a, seconds / rounds, warm=rnd == 0)
+                        r.server_cpu = _cpu_seconds(pids.get(who)) - cpu0
+                        measured[who].add(r)
+                ratio = None
+                if "baseline" in measured and measured["baseline"].item_rate:
+                    ratio = measured["service"].item_rate / measured["baseline"].item_rate
+                for who, r in measured.items():
+                    row = r.row()
+                    if who == "service" and ratio is not None:
+                        row["vs_baseline"] = round(ratio, 3)
+                    rows.append(row)
+                    if a.json:
+                        print(json.dumps(row), flush=True)
+                        continue
+                    shown = f"  = {ratio:.0%} of baseline" if who == "service" and ratio is not None else ""
+                    cpu = row["server_cpu_us_per_item"]
                     print(
-                        f"{row['scenario']:<18} {row['calls']:>8} calls {row['calls_per_s']:>10.1f} calls/s "
-                        f"{row['items_per_s']:>11.1f} items/s  p50 {row['p50_ms']:.2f} "
+                        f"{row['scenario']:<20} {row['calls']:>8} calls {row['calls_per_s']:>9.1f} calls/s "
+                        f"{row['items_per_s']:>10.1f} items/s  p50 {row['p50_ms']:.2f} "
                         f"p95 {row['p95_ms']:.2f} p99 {row['p99_ms']:.2f} ms  "
-                        f"errors {row['errors'] or 0}{ratio}",
+                        f"errors {row['errors'] or 0}  {row['reply_bytes_per_item']} B/item"
+                        + (f"  server {cpu} us CPU/item" if cpu is not None and pids.get(who) else "")
+                        + shown,
                         flush=True,
                     )
+        for ch in channels.values():
+            ch.close()
         if server_pid:
             print(f"# server RSS: {rss0:.1f} MB at start, {_rss_mb(server_pid):.1f} MB at end", flush=True)
         return 0

@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 _METRICS: Metrics | None = None
@@ -81,7 +82,25 @@ class Metrics:
             ),
         )
         self._calls: dict[tuple[str, str], Any] = {}
+        self._errors: dict[tuple[str, str], Any] = {}
         self._latency: dict[str, Any] = {}
+
+    def ok_recorder(self, method: str) -> Callable[[float], None]:
+        """A function recording one OK call of ``method`` and its latency (children resolved
+        once, here, not per call)."""
+        calls = self._calls.get((method, "OK"))
+        if calls is None:
+            calls = self._calls[(method, "OK")] = self.calls.labels(method, "OK")
+        lat = self._latency.get(method)
+        if lat is None:
+            lat = self._latency[method] = self.latency.labels(method)
+        inc, observe = calls.inc, lat.observe
+
+        def record(seconds: float) -> None:
+            inc()
+            observe(seconds)
+
+        return record
 
     def observe(self, method: str, code: str, seconds: float) -> None:
         key = (method, code)
@@ -90,7 +109,10 @@ class Metrics:
             child = self._calls[key] = self.calls.labels(method, code)
         child.inc()
         if code != "OK":
-            self.errors.labels(method, code).inc()
+            err = self._errors.get(key)
+            if err is None:
+                err = self._errors[key] = self.errors.labels(method, code)
+            err.inc()
         lat = self._latency.get(method)
         if lat is None:
             lat = self._latency[method] = self.latency.labels(method)

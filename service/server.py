@@ -29,7 +29,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from service.config import ServerConfig, parse_config
-from service.interceptors import GuardInterceptor
+from service.interceptors import Guard, GuardedRegistrar
 from service.observability import metrics, setup_logging, start_metrics_server
 from service.pb import SERVICE_NAME, pb2_grpc
 from service.servicer import MahjongRulesServicer
@@ -68,24 +68,24 @@ def create_server(
 ) -> tuple[grpc.Server, int]:
     """Build the server (not started). Returns it and the bound port (useful with port 0).
 
-    ``extra_handlers`` are added behind the same interceptor (tests add a slow method).
+    ``extra_handlers`` are added behind the same guard (tests add a slow method).
     Metrics are recorded when ``config.metrics_port`` is set or ``with_metrics`` is true.
     """
     config = config or ServerConfig()
     record = with_metrics if with_metrics is not None else bool(config.metrics_port)
-    guard = GuardInterceptor(metrics() if record else None, config.auth_token)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="mahjong-rpc"),
-        interceptors=[guard],
         options=server_options(config),
         maximum_concurrent_rpcs=config.max_concurrent_calls,
     )
-    add_servicer: Callable[[Any, grpc.Server], None] = pb2_grpc.add_MahjongRulesServicer_to_server
-    add_servicer(MahjongRulesServicer(), server)
+    # Every handler is wrapped by the guard once, here (no per-call interceptor pipeline).
+    guarded: Any = GuardedRegistrar(server, Guard(metrics() if record else None, config.auth_token))
+    add_servicer: Callable[[Any, Any], None] = pb2_grpc.add_MahjongRulesServicer_to_server
+    add_servicer(MahjongRulesServicer(), guarded)
     if extra_handlers:
-        server.add_generic_rpc_handlers(tuple(extra_handlers))
+        guarded.add_generic_rpc_handlers(tuple(extra_handlers))
     health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, guarded)
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     if config.enable_reflection:
@@ -94,7 +94,7 @@ def create_server(
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
             reflection.SERVICE_NAME,
         )
-        reflection.enable_server_reflection(names, server)
+        reflection.enable_server_reflection(names, guarded)
     creds = _credentials(config)
     if creds is None:
         port = server.add_insecure_port(config.address)
