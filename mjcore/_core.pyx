@@ -19,7 +19,7 @@ the key contains m sets and h pairs, never needing a fifth copy of a tile (exact
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int8_t
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
 
 from .errors import MahjongError
@@ -34,6 +34,7 @@ cdef enum:
     NDIST = 12           # (MAXM + 1) * 2
     INF = 99
     MAX_JOKERS = 8
+    WSTATES = 6 * 6 * 6 * 2 * 9   # (a, b, sets, pair, wilds over caps) of _dist_wild
 
 # shape bits
 cdef enum:
@@ -497,6 +498,95 @@ cdef void _dist_capped(const uint8_t* x, const uint8_t* cap, int n, bint runs,
             out[s * 2 + hh] = dp[0][0][s][hh]
 
 
+cdef void _dist_wild(const uint8_t* x, const uint8_t* cap, int n, bint runs, int jokers,
+                     uint8_t* out) noexcept nogil:
+    """Like ``_dist_capped``, but a target may exceed a tile's cap when wilds stand for the
+    extra copies (wilds have no copy limit). out[(m * 2 + h) * 9 + e]: fewest tiles added
+    (wilds or draws) for m sets and h pairs using e wilds above the caps, e <= jokers.
+    The state (a, b, sets, pair, e) is packed in one index; only reached states are visited."""
+    cdef uint8_t val[2][WSTATES]
+    cdef int16_t act[2][WSTATES]
+    cdef int nact[2]
+    cdef int cur = 0, nxt, i, st, r, a, b, s, hh, e, k, p, q, kmax, need, cost, v, over, ns
+    memset(val, INF, sizeof(val))
+    val[0][0] = 0
+    act[0][0] = 0
+    nact[0] = 1
+    for r in range(n):
+        nxt = 1 - cur
+        nact[nxt] = 0
+        kmax = 5 if runs and r <= n - 3 else 0
+        for i in range(nact[cur]):
+            st = act[cur][i]
+            cost = val[cur][st]
+            val[cur][st] = INF  # reset for reuse two ranks on
+            e = st % 9
+            hh = (st // 9) % 2
+            s = (st // 18) % 6
+            b = (st // 108) % 6
+            a = st // 648
+            for k in range(min(kmax, 5 - s) + 1):
+                for p in range(2):
+                    if s + k + p > 5:
+                        break
+                    for q in range(2 - hh):
+                        need = a + b + k + 3 * p + 2 * q
+                        over = need - cap[r] if need > cap[r] else 0
+                        if e + over > jokers:
+                            break
+                        v = cost + (need - x[r] if need > x[r] else 0)
+                        ns = (((b * 6 + k) * 6 + s + k + p) * 2 + hh + q) * 9 + e + over
+                        if val[nxt][ns] >= INF:
+                            act[nxt][nact[nxt]] = ns
+                            nact[nxt] += 1
+                            val[nxt][ns] = v
+                        elif v < val[nxt][ns]:
+                            val[nxt][ns] = v
+        cur = nxt
+    memset(out, INF, NDIST * 9)
+    for i in range(nact[cur]):
+        st = act[cur][i]
+        if st < 108:  # no run left open
+            out[st] = val[cur][st]
+
+
+cdef int _std_dist_wild(const Packed* h, int nsets, int jokers) noexcept nogil:
+    """Fewest tiles to add for ``nsets`` sets + a pair when up to ``jokers`` of them are wilds
+    that may stand for copies beyond the four (exact shanten with wild tiles)."""
+    cdef uint8_t rows[4][NDIST * 9]
+    cdef int acc[NDIST * 9]
+    cdef int nxt[NDIST * 9]
+    cdef int su, m1, m2, h1, h2, e1, e2, v, k, best = INF
+    _dist_wild(h.cnt, h.cap, 9, True, jokers, rows[0])
+    _dist_wild(h.cnt + 9, h.cap + 9, 9, True, jokers, rows[1])
+    _dist_wild(h.cnt + 18, h.cap + 18, 9, True, jokers, rows[2])
+    _dist_wild(h.cnt + 27, h.cap + 27, 7, False, jokers, rows[3])
+    for k in range(NDIST * 9):
+        acc[k] = rows[0][k]
+    for su in range(1, 4):
+        for k in range(NDIST * 9):
+            nxt[k] = INF
+        for m1 in range(nsets + 1):
+            for h1 in range(2):
+                for e1 in range(jokers + 1):
+                    if acc[(m1 * 2 + h1) * 9 + e1] >= INF:
+                        continue
+                    for m2 in range(nsets + 1 - m1):
+                        for h2 in range(2 - h1):
+                            for e2 in range(jokers + 1 - e1):
+                                v = acc[(m1 * 2 + h1) * 9 + e1] + rows[su][(m2 * 2 + h2) * 9 + e2]
+                                k = ((m1 + m2) * 2 + h1 + h2) * 9 + e1 + e2
+                                if v < nxt[k]:
+                                    nxt[k] = v
+        for k in range(NDIST * 9):
+            acc[k] = nxt[k]
+    for e1 in range(jokers + 1):
+        v = acc[(nsets * 2 + 1) * 9 + e1]
+        if v < best:
+            best = v
+    return best
+
+
 cdef int _std_dist(const Packed* h, int nsets) noexcept nogil:
     """Fewest tiles to add so the concealed tiles contain ``nsets`` sets and one pair."""
     cdef const uint8_t* d0 = suit_dist + h.key[0] * NDIST
@@ -757,16 +847,11 @@ cdef int _shanten(const Packed* h, int bits, int jokers) noexcept nogil:
     cdef int total = h.ncon + jokers, best = INF, s, nsets
     if bits & SH_STANDARD:
         nsets = total // 3
-        s = _std_dist(h, nsets) - jokers - 1
-        if s < -1:
-            s = -1
-        if jokers and s >= 0:
-            # wilds may stand for a fifth copy, which the four-copy tables cannot see
-            if total % 3 == 2 and _std_win(h, jokers):
-                s = -1
-            elif total % 3 == 1 and s > 0 and _std_waits(h, jokers):
-                s = 0
-        best = s
+        if jokers:
+            s = _std_dist_wild(h, nsets, jokers) - jokers - 1
+        else:
+            s = _std_dist(h, nsets) - 1
+        best = s if s >= -1 else -1
     if h.nmelds == 0 and (total == 13 or total == 14):
         if bits & SH_QIDUI:
             s = _qidui_shanten(h, jokers, bits & SH_QIDUI_DISTINCT)
