@@ -33,6 +33,7 @@ from mjcore.rules._base import (
 )
 from mjcore.table import (
     MOVE_KINDS,
+    PHASES,
     SUITS,
     DingQue,
     HandStart,
@@ -1103,8 +1104,39 @@ def _check(state: TableView, move: Move, o: SichuanOptions, probe: _Probe) -> No
     _must_win(probe)
 
 
+_PHASE_SET = frozenset(PHASES)
+
+
+def _check_view(state: object) -> TableView:
+    """Refuse a malformed view with ``MahjongError('bad_state')`` (the view is the input)."""
+    if not isinstance(state, TableView):
+        raise MahjongError("bad_state", "expected a TableView")
+    if state.phase not in _PHASE_SET:
+        raise MahjongError("bad_state", f"unknown phase {state.phase!r} (one of "
+                           f"{', '.join(PHASES)})")
+    if type(state.seat) is not int or not 0 <= state.seat < 4:
+        raise MahjongError("bad_state", f"seat must be 0-3, got {state.seat!r}")
+    if state.missing_suit is not None and state.missing_suit not in _SUIT_INDEX:
+        raise MahjongError("bad_state", f"missing_suit must be m, p or s, got "
+                           f"{state.missing_suit!r}")
+    if state.pending_kind not in ("discard", "bugang", "angang"):
+        raise MahjongError("bad_state", f"pending_kind must be discard, bugang or angang, got "
+                           f"{state.pending_kind!r}")
+    if state.pending_tile is not None and not (type(state.pending_tile) is int
+                                               and 0 <= state.pending_tile < 34):
+        raise MahjongError("bad_state", f"pending_tile must be a tile id, got "
+                           f"{state.pending_tile!r}")
+    if not isinstance(state.hand, Hand):
+        raise MahjongError("bad_state", "the view's hand must be a Hand")
+    if state.wall_count < 0:
+        raise MahjongError("bad_state", "wall_count cannot be negative")
+    return state
+
+
 def validate_move(state: TableView, move: Move, o: SichuanOptions) -> MoveCheck:
-    """Is ``move`` legal for the seat whose view is ``state``? (reason code if not)."""
+    """Is ``move`` legal for the seat whose view is ``state``? (reason code if not).
+    A malformed view raises ``MahjongError('bad_state')``."""
+    _check_view(state)
     if not isinstance(move, Move):
         return MoveCheck(False, "bad_move", "not a Move")
     try:
@@ -1119,6 +1151,7 @@ _OK = MoveCheck(True)
 
 def legal_moves(state: TableView, o: SichuanOptions) -> tuple[Move, ...]:
     """Every legal move of the seat whose view is ``state``."""
+    _check_view(state)
     phase = state.phase
     if state.has_won or phase in ("wait", "ended"):
         return ()

@@ -210,3 +210,19 @@ def test_heavenly_context_from_view() -> None:
     assert win_context(v)[3]["earthly"] is True
     v = view("123m456m789m123p99p", first_draw=True, dealer=1, any_meld=True)
     assert "earthly" not in win_context(v)[3]
+
+
+def test_malformed_view_is_bad_state() -> None:
+    """A view that cannot exist is refused as input (bad_state), not as a move."""
+    import pytest
+
+    from mjcore import MahjongError
+
+    for changes in ({"phase": "lunch"}, {"seat": 5}, {"missing_suit": "z"},
+                    {"pending_kind": "chi"}, {"wall_count": -1}):
+        v = view(READY + "9m").replace(**changes)
+        with pytest.raises(MahjongError) as err:
+            validate_move(v, Move.parse("discard 9m"))
+        assert err.value.code == "bad_state"
+        with pytest.raises(MahjongError):
+            legal_moves(v)
