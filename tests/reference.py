@@ -328,6 +328,7 @@ def _knit_sets(perm: Sequence[int]) -> list[int]:
 
 
 KNIT_PERMS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(3)))
+KNITS: tuple[tuple[int, ...], ...] = tuple(tuple(_knit_sets(p)) for p in KNIT_PERMS)
 
 
 def quanbukao_win(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
@@ -336,8 +337,8 @@ def quanbukao_win(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
         return False
     if any(c > 1 for c in counts):
         return False
-    for perm in KNIT_PERMS:
-        allowed = set(_knit_sets(perm)) | set(HONOURS)
+    for knit in KNITS:
+        allowed = set(knit) | set(HONOURS)
         if all(counts[t] == 0 for t in range(N) if t not in allowed):
             return True  # 16 allowed tiles, real ones distinct, wilds fill distinct free slots
     return False
@@ -389,10 +390,10 @@ def zuhelong_win(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
         return False
     if sum(counts) + jokers + 3 * len(melds) != 14:
         return False
-    for perm in KNIT_PERMS:
+    for knit in KNITS:
         c = list(counts)
         missing = 0
-        for t in _knit_sets(perm):
+        for t in knit:
             if c[t]:
                 c[t] -= 1
             else:
@@ -487,12 +488,25 @@ def waits_naive(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] 
     return out
 
 
+def _hopeless(shape: str, counts: Sequence[int], melds: Melds, jokers: int) -> bool:
+    """True when no single added tile can make ``shape``: conditions that adding a tile cannot
+    repair (so skipping them changes no answer; ``waits_naive`` is the check)."""
+    if shape == "shisanyao":
+        return bool(melds) or any(counts[t] for t in range(N) if t not in ORPHANS)
+    if shape in ("quanbukao", "qixingbukao"):
+        return bool(melds) or any(c > 1 for c in counts)
+    if shape == "zuhelong":
+        return len(melds) > 1 or min(sum(1 for t in k if not counts[t]) for k in KNITS) > jokers + 1
+    return False
+
+
 def waits(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] = DEFAULT_SHAPES,
           jokers: int = 0) -> list[int]:
-    """Same as ``waits_naive``; the standard test reuses the groups that t does not touch."""
+    """Same as ``waits_naive``; the standard test reuses the groups that t does not touch, and
+    special shapes that no tile can complete are not tried."""
     shapes = tuple(shapes)
     ac = all_counts(counts, melds)
-    other = tuple(s for s in shapes if s != "standard")
+    other = tuple(s for s in shapes if s != "standard" and not _hopeless(s, counts, melds, jokers))
     std = "standard" in shapes and (sum(counts) + 1 + jokers) % 3 == 2
     base = [_feasible(g, seq, jokers) for g, seq in _groups(counts)] if std else []
     out = []
@@ -531,7 +545,7 @@ INF = 10**6
 
 
 @cache
-def _group_overlap(group: tuple[int, ...], caps: tuple[int, ...], seq: bool, kmax: int,
+def _group_overlap_all(group: tuple[int, ...], caps: tuple[int, ...], seq: bool, kmax: int,
                    jokers: int) -> dict[tuple[int, int, int], int]:
     """For a group, the best overlap sum(min(T_i, H_i)) over every target T made of k sets and
     p pairs (p in 0/1) of this group, keyed by (k, p, e) where e = copies of T beyond the
@@ -582,6 +596,69 @@ def _group_overlap(group: tuple[int, ...], caps: tuple[int, ...], seq: bool, kma
     return out
 
 
+@cache
+def _group_overlap(group: tuple[int, ...], caps: tuple[int, ...], seq: bool, kmax: int,
+                   jokers: int) -> dict[tuple[int, int, int], int]:
+    """``_group_overlap_all`` restricted to targets without useless sets.
+
+    A set (or the pair) of a target is *useless* when removing it loses no overlap. Every
+    useless set can be moved to a tile kind that nobody holds, has no declared copies and that
+    no other set of the target uses ("fresh"), keeping the overlap and the copy limits: at most
+    17 kinds are held or declared and the at most 5 sets touch at most 10 more kinds, so at
+    least 7 of the 34 kinds stay free for the at most 6 sets and pair. ``shanten_standard``
+    adds such fresh sets (overlap 0) to make up the count, so dropping useless sets here loses
+    nothing. Three consequences bound the search:
+      * a pung (the pair) at rank r is useless when T[r] - 3 (T[r] - 2) >= group[r], in
+        particular when group[r] == 0;
+      * ``a`` identical sequences at r need a <= max(group[r:r+3]) (else every one of the three
+        ranks holds T > group, and removing one sequence loses nothing).
+    """
+    n = len(group)
+    lim = [caps[r] + jokers for r in range(n)] + [0, 0]
+    gx = list(group) + [0, 0]
+    states: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
+    for r in range(n):
+        nxt: dict[tuple[int, int, int, int, int], int] = {}
+        hr, cap, limit = group[r], caps[r], lim[r]
+        max_b = 2 if hr else 0
+        max_pr = 1 if hr else 0
+        top = max(hr, gx[r + 1], gx[r + 2])
+        for (c1, c2, k, p, e), ov in states.items():
+            carried = c1 + c2
+            if carried > limit:
+                continue
+            max_a = 0
+            if seq and r + 2 < n:
+                max_a = min(limit - carried, lim[r + 1] - c1, lim[r + 2], kmax - k, top)
+            for a in range(max_a + 1):
+                for b in range(max_b + 1):
+                    if k + a + b > kmax:
+                        break
+                    for pr in range(min(1 - p, max_pr) + 1):
+                        t = carried + a + 3 * b + 2 * pr
+                        if t > limit:
+                            break
+                        ex = e + (t - cap if t > cap else 0)
+                        if ex > jokers:
+                            break
+                        # a pung (pair) here is useless when T[r] - 3 (- 2) >= group[r]
+                        if (b and t >= hr + 3) or (pr and t >= hr + 2):
+                            continue
+                        key = (a, c1, k + a + b, p + pr, ex)
+                        val = ov + (t if t < hr else hr)
+                        if nxt.get(key, -1) < val:
+                            nxt[key] = val
+        states = nxt
+    out: dict[tuple[int, int, int], int] = {}
+    for (c1, c2, k, p, e), ov in states.items():
+        if c1 or c2:
+            continue
+        key2 = (k, p, e)
+        if out.get(key2, -1) < ov:
+            out[key2] = ov
+    return out
+
+
 def _target_size(counts: Sequence[int], jokers: int) -> int:
     total = sum(counts) + jokers
     if total % 3 == 0:
@@ -589,7 +666,11 @@ def _target_size(counts: Sequence[int], jokers: int) -> int:
     return total + 1 if total % 3 == 1 else total
 
 
-def shanten_standard(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> int:
+def shanten_standard(counts: Sequence[int], melds: Melds = (), jokers: int = 0,
+                     naive: bool = False) -> int:
+    """Exact, by the target definition (module docstring). With ``naive`` every target is
+    enumerated per group; otherwise useless sets are left out and made up by fresh sets (see
+    ``_group_overlap``); the tests check the two agree."""
     size = _target_size(counts, jokers)
     nsets = (size - 2) // 3
     mc = meld_counts(melds)
@@ -597,7 +678,7 @@ def shanten_standard(counts: Sequence[int], melds: Melds = (), jokers: int = 0) 
     for a, b, seq in GROUPS:
         g = tuple(counts[a:b])
         caps = tuple(4 - mc[i] for i in range(a, b))
-        tables.append(_group_overlap(g, caps, seq, nsets, jokers))
+        tables.append((_group_overlap_all if naive else _group_overlap)(g, caps, seq, nsets, jokers))
     best = -1
     # combine: total sets nsets, total pairs 1, total excess <= jokers
     acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
@@ -612,7 +693,8 @@ def shanten_standard(counts: Sequence[int], melds: Melds = (), jokers: int = 0) 
                     nacc[(k, p, e)] = v1 + v2
         acc = nacc
     for (k, p, _e), v in acc.items():
-        if k == nsets and p == 1 and v > best:
+        # naive: exactly nsets sets and the pair; otherwise fresh sets/pair make up the rest
+        if (k == nsets and p == 1 or not naive) and v > best:
             best = v
     assert best >= 0
     return size - best - jokers - 1
@@ -663,8 +745,8 @@ def shanten_bukao(counts: Sequence[int], melds: Melds = (), jokers: int = 0,
     if melds or sum(counts) + jokers not in (13, 14):
         return INF
     best = -1
-    for perm in KNIT_PERMS:
-        suited = sum(1 for t in _knit_sets(perm) if counts[t])
+    for knit in KNITS:
+        suited = sum(1 for t in knit if counts[t])
         honours = sum(1 for t in HONOURS if counts[t])
         ov = min(7, honours) + min(7, suited) if seven_stars else min(14, honours + suited)
         best = max(best, ov)
