@@ -119,8 +119,12 @@ def shutdown(server: grpc.Server, grace: float, drain: float = 0.0) -> threading
     return stopped
 
 
-def serve(server: grpc.Server, config: ServerConfig, port: int | None = None) -> int:
-    """Start ``server`` and block until SIGTERM/SIGINT; then shut down gracefully. Returns 0."""
+def serve(
+    server: grpc.Server, config: ServerConfig, port: int | None = None, parent_pid: int | None = None
+) -> int:
+    """Start ``server`` and block until SIGTERM/SIGINT (or, for a worker, until its parent
+    process ``parent_pid`` is gone: a killed parent leaves no orphan workers on the port); then
+    shut down gracefully. Returns 0."""
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -147,7 +151,9 @@ def serve(server: grpc.Server, config: ServerConfig, port: int | None = None) ->
     # Print the address on stdout too, so scripts and tests can read it.
     print(f"LISTENING {shown}", flush=True)
     while not stop.wait(0.5):
-        pass
+        if parent_pid is not None and os.getppid() != parent_pid:
+            log.warning("parent process %d is gone: stopping", parent_pid)
+            break
     shutdown(server, config.grace_seconds, config.drain_seconds).wait()
     log.info("stopped")
     return 0
@@ -161,10 +167,10 @@ def _free_port(host: str) -> int:
         return int(s.getsockname()[1])
 
 
-def _worker(config: ServerConfig) -> None:
+def _worker(config: ServerConfig, parent_pid: int) -> None:
     setup_logging(config.log_level, config.json_logs)
     server, port = create_server(config, with_metrics=bool(config.metrics_port))
-    sys.exit(serve(server, config, port))
+    sys.exit(serve(server, config, port, parent_pid=parent_pid))
 
 
 def serve_workers(config: ServerConfig) -> int:
@@ -176,7 +182,8 @@ def serve_workers(config: ServerConfig) -> int:
     if config.metrics_port:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="mahjong-metrics-")
     ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=_worker, args=(config,), name=f"mahjong-worker-{i}") for i in range(n)]
+    me = os.getpid()
+    procs = [ctx.Process(target=_worker, args=(config, me), name=f"mahjong-worker-{i}") for i in range(n)]
     for p in procs:
         p.start()
     if config.metrics_port:

@@ -472,6 +472,30 @@ def test_workers_share_port_and_serve_metrics() -> None:
     assert json.loads(first)["level"] in {"INFO", "WARNING"}
 
 
+def test_workers_exit_when_the_parent_is_killed() -> None:
+    """A parent killed with SIGKILL (no chance to stop its workers) leaves no orphan workers
+    holding the port: each notices within a second and stops."""
+    proc, port = _launch("--port", "0", "--workers", "2", "--drain-seconds", "0", "--grace-seconds", "1")
+    try:
+        ch, stub = _stub(f"127.0.0.1:{port}")
+        assert stub.Score(SCORE, timeout=10).result.multiplier == 1
+        ch.close()
+        proc.kill()
+        proc.wait(5)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) != 0:
+                    break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("workers still listen after their parent was killed")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
 # ------------------------------------------------------------------ scale-out
 
 
