@@ -548,3 +548,23 @@ def test_config_flags_and_env() -> None:
     assert parse_config([], env={}).port == 50051
     with pytest.raises(SystemExit):
         parse_config(["--tls-cert", "x.pem"], env={})
+    assert parse_config([], env={}).gc_gen0 == 50_000
+    assert parse_config([], env={"MAHJONG_GC_GEN0": "0"}).gc_gen0 == 0
+    with pytest.raises(SystemExit):
+        parse_config(["--gc-gen0", "-1"], env={})
+
+
+def test_tune_gc_sets_the_young_threshold() -> None:
+    import gc
+
+    from service.server import tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc(parse_config(["--gc-gen0", "12345"], env={}))
+        assert gc.get_threshold() == (12345, before[1], before[2])
+        tune_gc(parse_config(["--gc-gen0", "0"], env={}))  # 0 leaves the threshold alone
+        assert gc.get_threshold()[0] == 12345
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
