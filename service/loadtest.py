@@ -660,7 +660,8 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(rounds if scen != "batch-cold" else 1):
                     for who, _ in targets:
                         cpu = functools.partial(_cpu_seconds, pids.get(who))
-                        r = _measure(scen, channels[who], who, wl, a, seconds / rounds, cursor, cpu)
+                        span = seconds if scen == "batch-cold" else seconds / rounds
+                        r = _measure(scen, channels[who], who, wl, a, span, cursor, cpu)
                         measured[who].add(r)
                 ratio = None
                 if "baseline" in measured and measured["baseline"].item_rate:

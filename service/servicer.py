@@ -2,7 +2,8 @@
 
 Errors: a refused field (:class:`FieldError`) or an engine ``MahjongError`` becomes
 INVALID_ARGUMENT (NOT_FOUND for ``unknown_ruleset``) with the field that caused it; any other
-exception propagates to the interceptor, which logs it with the request and answers INTERNAL.
+exception propagates to the guard (service.interceptors), which logs it with the request and
+answers INTERNAL.
 """
 
 from __future__ import annotations
