@@ -14,6 +14,7 @@ $(BIN)/.installed: pyproject.toml setup.py
 
 setup: $(BIN)/.installed
 	$(BIN)/python setup.py -q build_ext --inplace
+	$(BIN)/python -m service._codegen
 
 serve: setup
 	$(BIN)/python -m service
