@@ -17,6 +17,8 @@ Not a test: nothing here fails.
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import random
 import time
 from collections.abc import Callable
@@ -156,6 +158,8 @@ def main() -> None:
     rows.append(("valued_waits: per call (same hand)", rate(waits_one, s), None))
     rows.append(("valued_waits: batch loop, cold", rate(waits_cold, s), None))
     rows.append(("valued_waits: batch loop, warm", rate(waits_batch, s), None))
+    print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load average "
+          f"{os.getloadavg()[0]:.1f} at the end")
     print(f"{n} random Sichuan hands (seed {args.seed}); peer: mahjong "
           f"HandCalculator.estimate_hand_value on {peer_n} concealed ones (riichi)")
     print(f"peer: {peer_rate:,.0f} hands/s batch, {peer_one_rate:,.0f} per call (same hand)")

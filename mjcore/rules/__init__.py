@@ -68,7 +68,10 @@ _rulesets: dict[str, Ruleset] = {}
 
 
 def _rs(name: str) -> Ruleset:
-    rs = _rulesets.get(name)
+    try:
+        rs = _rulesets.get(name)
+    except TypeError:  # unhashable: get_ruleset explains
+        return get_ruleset(name)
     if rs is None:
         rs = _rulesets[name] = get_ruleset(name)
     return rs
@@ -97,7 +100,7 @@ def score(
 
     Raises ``MahjongError`` with ``not_a_win``, ``bad_context``, ``bad_option``,
     ``unknown_ruleset`` or the hand's notation/count codes."""
-    rs = _rulesets.get(ruleset) or _rs(ruleset)
+    rs = _rs(ruleset)
     if options is None and preset is None:
         o = rs._cache.get(None) or rs.resolve_options()
     else:
@@ -117,7 +120,7 @@ def valued_waits(
     """The winning tiles of a ready hand, each with its fan on a discard and self-drawn and
     how many copies are unseen (4 minus those in the hand/melds and in ``visible``: 34
     counts or tiles text). A wait counts even when no copy is unseen."""
-    rs = _rulesets.get(ruleset) or _rs(ruleset)
+    rs = _rs(ruleset)
     if options is None and preset is None:
         o = rs._cache.get(None) or rs.resolve_options()
     else:

@@ -355,6 +355,10 @@ class Ruleset:
         self, options: Mapping[str, object] | None = None, preset: str | None = None
     ) -> Any:
         """Validate ``options`` over ``preset`` over the defaults; cached per input."""
+        if preset is not None and not isinstance(preset, str):
+            raise MahjongError("bad_option", f"a preset is named by text, got {preset!r}")
+        if options is not None and not isinstance(options, Mapping):
+            raise MahjongError("bad_option", "options must be a mapping of name to value")
         if options is None and preset is None:
             cached = self._cache.get(None)
             if cached is None:
@@ -382,8 +386,6 @@ class Ruleset:
                 )
             values.update(self.presets[preset])
         if options is not None:
-            if not isinstance(options, Mapping):
-                raise MahjongError("bad_option", "options must be a mapping of name to value")
             for name, value in options.items():
                 values[name] = self.option_spec(str(name)).validate(value)
         resolved = self.make_options(values)

@@ -687,18 +687,19 @@ def score(
     o: SichuanOptions,
 ) -> ScoreResult:
     """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+    key: tuple[object, ...] | None
     if context is None:
-        key: tuple[object, ...] | None = (hand, win_tile, self_drawn, o)
+        key = (hand, win_tile, self_drawn, o)
+    elif isinstance(context, Mapping):
+        key = (hand, win_tile, self_drawn, o, *context.items())
     else:
-        try:
-            key = (hand, win_tile, self_drawn, o, *context.items())
-            hash(key)
-        except TypeError:
-            key = None
-    if key is not None:
+        raise MahjongError("bad_context", "context must be a mapping of key to value")
+    try:
         hit = _RESULTS.get(key)
-        if hit is not None:
-            return hit
+    except TypeError:  # an unhashable argument: no memo (and an error just below)
+        key, hit = None, None
+    if hit is not None:
+        return hit
     h = _hand(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
     result = _evaluate(h, tile, _parse_context(context, self_drawn), o)
@@ -742,10 +743,9 @@ def _visible_counts(visible: object) -> tuple[int, ...]:
             raise MahjongError("bad_notation", f"visible tiles text {visible!r} lacks a suit")
         return tuple(counts)
     if isinstance(visible, Sequence) and len(visible) == 34:
-        out = tuple(int(x) for x in visible)
-        if any(x < 0 or x > 4 for x in out):
-            raise MahjongError("bad_tile", "visible counts must be 0-4")
-        return out
+        if not all(type(x) is int and 0 <= x <= 4 for x in visible):
+            raise MahjongError("bad_tile", "visible counts must be integers 0-4")
+        return tuple(visible)
     raise MahjongError("bad_tile", "visible must be 34 counts or tiles text such as '55p19m'")
 
 
@@ -759,6 +759,8 @@ def valued_waits(
     visible: object = None,
 ) -> tuple[ValuedWait, ...]:
     """Every winning tile of a ready hand with its fan on a discard and self-drawn."""
+    if context is not None and not isinstance(context, Mapping):
+        raise MahjongError("bad_context", "context must be a mapping of key to value")
     try:
         key: tuple[object, ...] | None = (
             hand, o,
@@ -1050,8 +1052,9 @@ def _check(state: TableView, move: Move, o: SichuanOptions, probe: _Probe) -> No
         _must_win(probe)
         return
     if kind == "hu":
-        if len(move.tiles) > 1:
-            raise _Refusal("bad_move", "hu names at most the winning tile")
+        if len(move.tiles) > 1 or any(type(t) is not int or not 0 <= t < 34
+                                      for t in move.tiles):
+            raise _Refusal("bad_move", "hu names at most the winning tile (a tile id)")
         if phase == "turn":
             if not state.drew:
                 raise _Refusal("wrong_phase", "no self-drawn win without a draw (after a peng)")
@@ -1111,15 +1114,17 @@ def _check_view(state: object) -> TableView:
     """Refuse a malformed view with ``MahjongError('bad_state')`` (the view is the input)."""
     if not isinstance(state, TableView):
         raise MahjongError("bad_state", "expected a TableView")
-    if state.phase not in _PHASE_SET:
+    if not isinstance(state.phase, str) or state.phase not in _PHASE_SET:
         raise MahjongError("bad_state", f"unknown phase {state.phase!r} (one of "
                            f"{', '.join(PHASES)})")
     if type(state.seat) is not int or not 0 <= state.seat < 4:
         raise MahjongError("bad_state", f"seat must be 0-3, got {state.seat!r}")
-    if state.missing_suit is not None and state.missing_suit not in _SUIT_INDEX:
+    if state.missing_suit is not None and (not isinstance(state.missing_suit, str)
+                                           or state.missing_suit not in _SUIT_INDEX):
         raise MahjongError("bad_state", f"missing_suit must be m, p or s, got "
                            f"{state.missing_suit!r}")
-    if state.pending_kind not in ("discard", "bugang", "angang"):
+    if not isinstance(state.pending_kind, str) or state.pending_kind not in (
+            "discard", "bugang", "angang"):
         raise MahjongError("bad_state", f"pending_kind must be discard, bugang or angang, got "
                            f"{state.pending_kind!r}")
     if state.pending_tile is not None and not (type(state.pending_tile) is int
@@ -1128,8 +1133,24 @@ def _check_view(state: object) -> TableView:
                            f"{state.pending_tile!r}")
     if not isinstance(state.hand, Hand):
         raise MahjongError("bad_state", "the view's hand must be a Hand")
-    if state.wall_count < 0:
-        raise MahjongError("bad_state", "wall_count cannot be negative")
+    if type(state.wall_count) is not int or state.wall_count < 0:
+        raise MahjongError("bad_state", f"wall_count must be a count, got {state.wall_count!r}")
+    if state.phase in ("claim", "rob") and state.pending_tile is None:
+        raise MahjongError("bad_state", f"phase {state.phase} needs a pending_tile")
+    for name in ("dealer", "pending_from", "kong_feeder"):
+        value = getattr(state, name)
+        if value is not None and (type(value) is not int or not 0 <= value < 4):
+            raise MahjongError("bad_state", f"{name} must be a seat 0-3, got {value!r}")
+    if state.drawn_tile is not None and (type(state.drawn_tile) is not int
+                                         or not 0 <= state.drawn_tile < 34):
+        raise MahjongError("bad_state", f"drawn_tile must be a tile id, got "
+                           f"{state.drawn_tile!r}")
+    if state.guoshui_fan is not None and type(state.guoshui_fan) is not int:
+        raise MahjongError("bad_state", f"guoshui_fan must be a fan, got {state.guoshui_fan!r}")
+    active = state.active_seats
+    if not isinstance(active, tuple | list) or not all(
+            type(x) is int and 0 <= x < 4 for x in active):
+        raise MahjongError("bad_state", f"active_seats must be seats 0-3, got {active!r}")
     return state
 
 
@@ -1232,6 +1253,8 @@ def _holds_missing(hand: Hand, missing: str | None) -> bool:
 
 def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = None) -> Ledger:
     """The whole hand's ledger from its event log (see docs/rulesets/sichuan.md §Settlement)."""
+    if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+        raise _bad("events must be a list of events")
     log = list(events)
     pays: list[Payment] = []
     active = set(_ALL_SEATS)
@@ -1242,7 +1265,7 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
     transferred: set[int] = set()
     last_kong: dict[int, int] = {}
     the_dealer = 0 if dealer is None else dealer
-    if not 0 <= the_dealer < 4:
+    if type(the_dealer) is not int or not 0 <= the_dealer < 4:
         raise _bad(f"dealer must be a seat 0-3, got {the_dealer}")
     ended = False
     group_key: tuple[int, int] | None = None
@@ -1339,7 +1362,7 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
             ):
                 ended = True
         elif isinstance(ev, WallEmpty):
-            if len(ev.hands) != 4:
+            if not isinstance(ev.hands, tuple | list) or len(ev.hands) != 4:
                 raise _bad("WallEmpty lists four hands (None for seats that have won)")
             hands: dict[int, Hand] = {}
             for s in sorted(active):
