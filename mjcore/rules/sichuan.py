@@ -47,7 +47,9 @@ from mjcore.table import (
 NAME = "sichuan"
 _SUIT_INDEX = {"m": 0, "p": 1, "s": 2}
 _ALL_SEATS = (0, 1, 2, 3)
-_CACHE_LIMIT = 200_000
+# Memo size per cache (parsed texts, hand analyses, scores, wait lists): about 1 KB per
+# distinct hand scored; a full cache is cleared at once (no LRU bookkeeping on the hot path).
+_CACHE_LIMIT = 50_000
 
 
 def _text(tile: int) -> str:
