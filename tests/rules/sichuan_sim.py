@@ -354,3 +354,36 @@ class Simulator:
                 out.append((move.kind, view))
         hu = [(k, v) for k, v in out if k == "hu"]
         return hu or out
+
+
+def winning_hand(rng: random.Random) -> tuple[list[int], list[Meld], int]:
+    """A random one- or two-suit Sichuan winning hand: counts, melds, winning tile
+    (the same generator as bench/bench_sichuan.py)."""
+    while True:
+        suits = rng.sample((0, 1, 2), rng.choice((1, 2, 2, 2)))
+        counts = [0] * 34
+        melds: list[Meld] = []
+        if rng.random() < 0.08:  # 七对
+            for _ in range(7):
+                counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        else:
+            for _ in range(4):
+                s = rng.choice(suits)
+                x = rng.random()
+                if x < 0.55:
+                    r = rng.randrange(7)
+                    for k in range(3):
+                        counts[s * 9 + r + k] += 1
+                elif x < 0.8 or melds and len(melds) >= 2:
+                    counts[s * 9 + rng.randrange(9)] += 3
+                else:
+                    t = s * 9 + rng.randrange(9)
+                    kind = rng.choice(("peng", "peng", "gang", "angang", "bugang"))
+                    melds.append(Meld(kind, (t,) * (3 if kind == "peng" else 4)))
+            counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        held = counts[:]
+        for m in melds:
+            held[m.tiles[0]] += len(m.tiles)
+        if max(held) <= 4:
+            win = rng.choice([t for t in range(34) if counts[t]])
+            return counts, melds, win
