@@ -442,6 +442,14 @@ def standard_win_naive(counts: Sequence[int], jokers: int = 0) -> bool:
 # --------------------------------------------------------------------------------------------
 # public-style reference API
 
+SHAPE_TESTS = {
+    "qidui": qidui_win,
+    "shisanyao": shisanyao_win,
+    "quanbukao": quanbukao_win,
+    "qixingbukao": qixingbukao_win,
+    "zuhelong": zuhelong_win,
+}
+
 def win_shapes(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] = SHAPES,
                jokers: int = 0) -> frozenset[str]:
     counts = list(counts)
@@ -491,6 +499,8 @@ def waits_naive(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] 
 def _hopeless(shape: str, counts: Sequence[int], melds: Melds, jokers: int) -> bool:
     """True when no single added tile can make ``shape``: conditions that adding a tile cannot
     repair (so skipping them changes no answer; ``waits_naive`` is the check)."""
+    if shape == "qidui":  # one more tile changes the number of odd counts by one
+        return bool(melds) or sum(1 for c in counts if c % 2) - 1 > jokers
     if shape == "shisanyao":
         return bool(melds) or any(counts[t] for t in range(N) if t not in ORPHANS)
     if shape in ("quanbukao", "qixingbukao"):
@@ -522,8 +532,8 @@ def waits(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] = DEFA
             feas = list(base)
             feas[gi] = _feasible(tuple(c[lo:hi]), seq, jokers)
             win = _combine(feas, jokers)
-        if not win and other:
-            win = bool(win_shapes(c, melds, other, jokers))
+        if not win:
+            win = any(SHAPE_TESTS[s](c, melds, jokers) for s in other)
         if win:
             out.append(t)
         c[t] -= 1
@@ -678,7 +688,15 @@ def shanten_standard(counts: Sequence[int], melds: Melds = (), jokers: int = 0,
     for a, b, seq in GROUPS:
         g = tuple(counts[a:b])
         caps = tuple(4 - mc[i] for i in range(a, b))
-        tables.append((_group_overlap_all if naive else _group_overlap)(g, caps, seq, nsets, jokers))
+        if naive:
+            tables.append(_group_overlap_all(g, caps, seq, nsets, jokers))
+        else:
+            # one table for every hand size (at most 5 sets) and wild count (at most 2 beyond
+            # the cap): entries with e <= jokers are exactly the targets ``jokers`` allows
+            big = max(jokers, 2)
+            tab = _group_overlap(g, caps, seq, 5, big)
+            tables.append({key: v for key, v in tab.items() if key[0] <= nsets and key[2] <= jokers}
+                          if big != jokers or nsets != 5 else tab)
     best = -1
     # combine: total sets nsets, total pairs 1, total excess <= jokers
     acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}

@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import random
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -180,15 +181,25 @@ def _check_chunk(args: tuple[str, int, int]) -> Tally:
 
 
 _CACHE: dict[str, Tally] = {}
+_POOL: list[Any] = []  # one worker pool for the module, so the reference's caches carry over
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pool_lifetime() -> Iterator[None]:
+    yield
+    for pool in _POOL:
+        pool.close()
+        pool.join()
+    _POOL.clear()
 
 
 def _run(stream: str) -> Tally:
     if stream not in _CACHE:
         jobs = [(stream, s, min(CHUNK, N_SAMPLES - s)) for s in range(0, N_SAMPLES, CHUNK)]
         if WORKERS > 1:
-            ctx = multiprocessing.get_context("fork")
-            with ctx.Pool(WORKERS) as pool:
-                parts = pool.map(_check_chunk, jobs, chunksize=1)
+            if not _POOL:
+                _POOL.append(multiprocessing.get_context("fork").Pool(WORKERS))
+            parts = _POOL[0].map(_check_chunk, jobs, chunksize=1)
         else:
             parts = [_check_chunk(j) for j in jobs]
         total = Tally()
