@@ -29,6 +29,7 @@ from mjcore.rules._base import (
     list_rulesets,
     register,
 )
+from mjcore.rules.sichuan import resolve_claims, win_context
 from mjcore.table import DingQue, HandStart, Kong, Move, TableView, WallEmpty, Win
 
 __all__ = [
@@ -57,11 +58,13 @@ __all__ = [
     "legal_moves",
     "list_rulesets",
     "register",
+    "resolve_claims",
     "resolve_options",
     "score",
     "settle",
     "validate_move",
     "valued_waits",
+    "win_context",
 ]
 
 _rulesets: dict[str, Ruleset] = {}

@@ -1217,6 +1217,21 @@ def legal_moves(state: TableView, o: SichuanOptions) -> tuple[Move, ...]:
     return tuple(legal)
 
 
+def resolve_claims(discarder: int, claims: Mapping[int, Move]) -> tuple[tuple[int, Move], ...]:
+    """Which claims on one discard (or bugang) take effect (§2 claim priority): every ``hu``
+    (一炮多响), in turn order from the discarder; else the one ``gang`` or ``peng``; else none.
+    ``claims`` maps seat to its (already validated) move; passes may be included."""
+    order = sorted(claims, key=lambda s: (s - discarder) % 4)
+    hus = tuple((s, claims[s]) for s in order if claims[s].kind == "hu")
+    if hus:
+        return hus
+    for kind in ("gang", "peng"):
+        for s in order:
+            if claims[s].kind == kind:
+                return ((s, claims[s]),)
+    return ()
+
+
 # --------------------------------------------------------------------------- settlement
 
 LEDGER_REASONS: tuple[Described, ...] = (

@@ -226,3 +226,14 @@ def test_malformed_view_is_bad_state() -> None:
         assert err.value.code == "bad_state"
         with pytest.raises(MahjongError):
             legal_moves(v)
+
+
+def test_claim_priority() -> None:
+    """§2 claim priority: hu beats gang/peng; several seats may all hu (一炮多响)."""
+    from mjcore.rules import resolve_claims
+
+    hu, peng, gang, pas = Move("hu"), Move("peng", (4,)), Move("gang", (4,)), Move("pass")
+    assert resolve_claims(1, {2: peng, 3: hu, 0: hu}) == ((3, hu), (0, hu))
+    assert resolve_claims(1, {2: pas, 3: gang, 0: pas}) == ((3, gang),)
+    assert resolve_claims(1, {2: peng, 3: pas}) == ((2, peng),)
+    assert resolve_claims(1, {2: pas}) == ()
