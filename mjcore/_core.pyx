@@ -1079,9 +1079,9 @@ cdef class _Buffer:
         self.held = False
         try:
             PyObject_GetBuffer(obj, &self.view, PyBUF_SIMPLE)
-        except TypeError:
-            raise MahjongError("bad_argument",
-                               f"batch input must be a bytes-like buffer, not {type(obj).__name__}") from None
+        except (TypeError, BufferError, ValueError):
+            raise MahjongError("bad_argument", "batch input must be a contiguous bytes-like "
+                               f"buffer, not {type(obj).__name__}") from None
         self.held = True
         if self.view.len % 34:
             raise MahjongError("bad_argument",

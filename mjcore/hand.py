@@ -101,7 +101,12 @@ class Hand(HandBase):
             raise MahjongError("bad_tile", "counts must be a sequence of 34 ints") from None
         if len(counts_t) != NUM_KINDS:
             raise MahjongError("wrong_tile_count", f"counts must have 34 entries, got {len(counts_t)}")
-        melds_t = tuple(m if type(m) is Meld else _meld_from(m) for m in melds)
+        try:
+            given = tuple(melds)
+        except TypeError:
+            raise MahjongError("bad_meld", "melds must be a sequence of (kind, tiles)") from None
+        # a Meld can be built directly (it is a NamedTuple), so every meld is checked here
+        melds_t = tuple(_meld_from(m) for m in given)
         held = list(counts_t)
         for i, c in enumerate(counts_t):
             if not isinstance(c, int) or isinstance(c, bool) or c < 0:
@@ -145,6 +150,10 @@ class Hand(HandBase):
     @classmethod
     def from_tiles(cls, tiles: Iterable[int], melds: Iterable[Meld] = ()) -> Hand:
         counts = [0] * NUM_KINDS
+        try:
+            tiles = tuple(tiles)
+        except TypeError:
+            raise MahjongError("bad_tile", "tiles must be a sequence of tile ids") from None
         for t in tiles:
             if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < NUM_KINDS:
                 raise MahjongError("bad_tile", f"tile id {t!r} is not in 0..33")
