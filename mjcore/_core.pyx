@@ -306,6 +306,7 @@ cdef class HandBase:
     cdef readonly tuple melds
     cdef readonly tuple held
     cdef Packed p
+    cdef Py_hash_t _hash   # hands key the rule sets' memo tables: hash once, not per look-up
 
     def __init__(self, tuple counts, tuple melds, tuple held):
         cdef uint8_t cnt[34]
@@ -324,6 +325,7 @@ cdef class HandBase:
         self.counts = counts
         self.melds = melds
         self.held = held
+        self._hash = hash((counts, melds))
         _pack(&self.p, cnt, len(melds), four)
         for t in range(34):
             if held[t] > counts[t]:
@@ -333,6 +335,15 @@ cdef class HandBase:
     @property
     def concealed_count(self):
         return self.p.ncon
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        if not isinstance(other, HandBase):
+            return NotImplemented
+        cdef HandBase o = <HandBase> other
+        return self._hash == o._hash and self.counts == o.counts and self.melds == o.melds
 
 
 # Set by mjcore.hand at import: the Hand class, to turn text into hands.

@@ -177,14 +177,6 @@ class Hand(HandBase):
         """Counts over concealed tiles and melds (a kong counts four)."""
         return self.held
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Hand):
-            return NotImplemented
-        return self.counts == other.counts and self.melds == other.melds
-
-    def __hash__(self) -> int:
-        return hash((self.counts, self.melds))
-
     def __repr__(self) -> str:
         return f"Hand.parse({self.to_text()!r})"
 
