@@ -985,7 +985,11 @@ def shanten(hand, *, shapes=None, jokers=0):
                            f"shanten needs 3n+1 or 3n+2 concealed tiles, the hand has {h.p.ncon}")
     if (h.p.ncon + j) // 3 > MAXM:
         raise MahjongError("wrong_tile_count", "shanten supports hands of at most 17 concealed tiles")
-    return _shanten(&h.p, bits, j)
+    cdef int result = _shanten(&h.p, bits, j)
+    if result >= INF:
+        raise MahjongError("bad_shape", "none of the chosen shapes applies to this hand (the "
+                                        "special shapes need 13/14 concealed tiles and no melds)")
+    return result
 
 
 def shanten_fast(HandBase hand):
@@ -1213,6 +1217,7 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
     cdef int8_t* o = <int8_t*> (<uint8_t*> out)
     cdef Py_ssize_t i, bad = -1
     cdef Packed h
+    cdef int r
     with nogil:
         for i in range(buf.n):
             if (_pack(&h, buf.data + i * 34, 0, 0) >= 0 or (h.ncon + j) % 3 == 0
@@ -1221,8 +1226,12 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
                     bad = i
                 o[i] = 0
             else:
-                o[i] = _shanten(&h, bits, j)
+                r = _shanten(&h, bits, j)
+                if r >= INF and bad < 0:
+                    bad = i
+                o[i] = r if r < INF else 0
     if bad >= 0:
         raise MahjongError("wrong_tile_count",
-                           f"hand {bad} of the batch has a count over 4 or a size shanten can't take")
+                           f"hand {bad} of the batch has a count over 4, a size shanten can't take, "
+                           "or none of the chosen shapes applies")
     return bytes(out)

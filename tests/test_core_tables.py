@@ -153,3 +153,15 @@ def test_capped_search_matches_brute_force(honours: bool) -> None:
                 )
                 assert row[m * 2 + h] == want, (counts, caps, m, h)
         assert capped_distances(counts, (4,) * n, honours) == table_entry(key_of(counts), honours)[6]
+
+
+def test_shanten_refuses_shapes_that_cannot_apply() -> None:
+    """qidui needs 13/14 concealed tiles and no melds: asking for it alone is a bad_shape."""
+    import mjcore
+
+    with pytest.raises(MahjongError) as e:
+        mjcore.shanten("123m456m789m12p peng:111s", shapes=("qidui",))
+    assert e.value.code == "bad_shape"
+    counts = bytes(mjcore.Hand.parse("123m456m789m12p").counts)
+    with pytest.raises(MahjongError):
+        mjcore.shanten_batch(counts, shapes=("qidui",))
