@@ -24,8 +24,12 @@ from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
 
 from .errors import MahjongError
 
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 
 cdef enum:
     NSUIT = 1953125      # 5**9 keys of a numbered suit
@@ -705,6 +709,8 @@ cdef uint64_t _qidui_waits(const Packed* h, int jokers, bint distinct) noexcept 
         if distinct and c > 2:
             return 0
         odd += c & 1
+    if odd - 1 > jokers:
+        return 0
     # adding an odd-count tile leaves odd - 1 unpaired tiles, an even-count one odd + 1
     for t in range(34):
         c = h.cnt[t]
@@ -950,14 +956,17 @@ def waits(hand, *, shapes=None, jokers=0, ruleset=None, context=None, options=No
     cdef int j = _jokers(jokers)
     _need_count(h, j, 1, "a wait search")
     cdef uint64_t mask = _waits(&h.p, bits, j)
-    cdef int t
-    out = []
-    objects = _wait_objects
+    cdef int t, i = 0
+    cdef tuple objects = _wait_objects
+    cdef tuple out = PyTuple_New(__builtin_popcountll(mask))
     while mask:
         t = __builtin_ctzll(mask)
-        out.append(objects[t])
+        w = objects[t]
+        Py_INCREF(w)
+        PyTuple_SET_ITEM(out, i, w)
+        i += 1
         mask &= mask - 1
-    return tuple(out)
+    return out
 
 
 def is_win_fast(HandBase hand):
