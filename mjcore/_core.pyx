@@ -624,9 +624,11 @@ cdef int _std_dist(const Packed* h, int nsets) noexcept nogil:
             dz = rows[3]
     cdef int a[NDIST]
     cdef int b[NDIST]
-    cdef int m1, m2, h1, h2, v, best
-    _conv(d0, d1, a, nsets)
-    _convi(a, d2, b, nsets)
+    cdef int m1, h1, v, k, best
+    for k in range(NDIST):
+        b[k] = d0[k]
+    _conv(b, d1, a, nsets)
+    _conv(a, d2, b, nsets)
     best = INF
     for m1 in range(nsets + 1):
         for h1 in range(2):
@@ -636,21 +638,8 @@ cdef int _std_dist(const Packed* h, int nsets) noexcept nogil:
     return best
 
 
-cdef inline void _conv(const uint8_t* x, const uint8_t* y, int* out, int nsets) noexcept nogil:
-    cdef int m1, m2, h1, h2, v, k
-    for k in range(NDIST):
-        out[k] = INF
-    for m1 in range(nsets + 1):
-        for m2 in range(nsets + 1 - m1):
-            for h1 in range(2):
-                for h2 in range(2 - h1):
-                    v = x[m1 * 2 + h1] + y[m2 * 2 + h2]
-                    k = (m1 + m2) * 2 + h1 + h2
-                    if v < out[k]:
-                        out[k] = v
-
-
-cdef inline void _convi(const int* x, const uint8_t* y, int* out, int nsets) noexcept nogil:
+cdef inline void _conv(const int* x, const uint8_t* y, int* out, int nsets) noexcept nogil:
+    """Min-plus product of two suits' rows over (sets, pairs), sets up to nsets, pairs up to 1."""
     cdef int m1, m2, h1, h2, v, k
     for k in range(NDIST):
         out[k] = INF
