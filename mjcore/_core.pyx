@@ -1079,6 +1079,286 @@ def decompose(hand):
     return tuple(result)
 
 
+# ---------------------------------------------------------------- decomposition features
+#
+# A decomposition's *word* (two bits, combined over sets by OR):
+#   DEC_CHOW    some set is a run                              (0: every set a pung, 对对胡)
+#   DEC_SIMPLE  some set or the pair holds no 1, 9 or honour   (0: 全带幺 / 带幺九)
+# ``decomposition_features`` answers which of the four words occur among a hand's standard
+# decompositions (bit w of the result: some decomposition has word w), from a per-suit table
+# filled on first use (one byte a key: the word mask of the key's splits), with no Python
+# objects. ``decomposition_for`` builds the first decomposition (in ``decompose`` order) whose
+# word is in a given mask.
+
+cdef enum:
+    W_CHOW = 1
+    W_SIMPLE = 2
+
+DEC_CHOW = W_CHOW
+DEC_SIMPLE = W_SIMPLE
+
+cdef uint8_t* suit_words = NULL   # per suit key: mask of words over its splits (0: not known)
+cdef uint8_t* hon_words = NULL
+
+
+cdef int _words_sets(int* d, int n, bint seqs, int lo, int word) noexcept nogil:
+    """Mask of the words of every split of d[lo:] into sets (``word`` so far); 0 if none."""
+    while lo < n and d[lo] == 0:
+        lo += 1
+    if lo == n:
+        return 1 << word
+    cdef int c = d[lo], k, runs, w, out = 0
+    for k in range(2):
+        if k == 1 and c < 3:
+            break
+        runs = c - 3 * k
+        if runs > 0 and (not seqs or lo + 2 >= n or d[lo + 1] < runs or d[lo + 2] < runs):
+            continue
+        w = word
+        if k and seqs and lo != 0 and lo != 8:
+            w |= W_SIMPLE
+        if runs:
+            w |= W_CHOW
+            if lo != 0 and lo != 6:
+                w |= W_SIMPLE
+        d[lo] -= 3 * k + runs
+        if runs:
+            d[lo + 1] -= runs
+            d[lo + 2] -= runs
+        out |= _words_sets(d, n, seqs, lo + 1, w)
+        d[lo] += 3 * k + runs
+        if runs:
+            d[lo + 1] += runs
+            d[lo + 2] += runs
+    return out
+
+
+cdef int _suit_word_mask(const Packed* h, int s) noexcept nogil:
+    """Word mask of suit s's splits (sets, plus the pair when the suit's count is 2 mod 3)."""
+    cdef int key = h.key[s]
+    cdef uint8_t* table = hon_words if s == 3 else suit_words
+    cdef int m = table[key]
+    if m:
+        return m
+    cdef int d[9]
+    cdef int n = 7 if s == 3 else 9, r, total = 0
+    cdef bint seqs = s != 3
+    for r in range(n):
+        d[r] = h.cnt[s * 9 + r]
+        total += d[r]
+    if total % 3 == 2:
+        for r in range(n):
+            if d[r] >= 2:
+                d[r] -= 2
+                m |= _words_sets(d, n, seqs, 0,
+                                 W_SIMPLE if seqs and r != 0 and r != 8 else 0)
+                d[r] += 2
+    elif total % 3 == 0:
+        m = _words_sets(d, n, seqs, 0, 0)
+    table[key] = m
+    return m
+
+
+cdef int _features(const Packed* h) noexcept nogil:
+    if not _std_win0(h.key):
+        return 0
+    cdef int acc = 1, s, m, a, b, out
+    for s in range(4):
+        m = _suit_word_mask(h, s)
+        out = 0
+        for a in range(4):
+            if (acc >> a) & 1:
+                for b in range(4):
+                    if (m >> b) & 1:
+                        out |= 1 << (a | b)
+        acc = out
+    return acc
+
+
+def decomposition_features(hand):
+    """Which decomposition words occur among the hand's standard decompositions (concealed
+    tiles): bit ``w`` is set when some decomposition has word ``w`` (``w`` built from
+    ``DEC_CHOW`` and ``DEC_SIMPLE``); 0 when the concealed tiles are not sets and one pair."""
+    cdef HandBase h = _as_hand(hand)
+    _need_count(h, 0, 2, "a decomposition")
+    return _features(&h.p)
+
+
+cdef enum:
+    MAXSPLIT = 64
+    MAXCODES = 13
+
+
+cdef struct SuitSplits:
+    int n
+    int pair[MAXSPLIT]
+    int word[MAXSPLIT]
+    int ncodes[MAXSPLIT]
+    int codes[MAXSPLIT][MAXCODES]
+
+
+cdef int _enum_sets(int* d, int n, bint seqs, int lo, int base, int pair, int word,
+                    int* stack, int depth, SuitSplits* out) noexcept nogil:
+    """``_suit_sets`` in C, in the same order; -1 when the split list overflows."""
+    while lo < n and d[lo] == 0:
+        lo += 1
+    cdef int i
+    if lo == n:
+        if out.n >= MAXSPLIT:
+            return -1
+        out.pair[out.n] = pair
+        out.word[out.n] = word
+        out.ncodes[out.n] = depth
+        for i in range(depth):
+            out.codes[out.n][i] = stack[i]
+        out.n += 1
+        return 0
+    cdef int c = d[lo], k, runs, w, j, nd, bad = 0
+    for k in range(2):
+        if k == 1 and c < 3:
+            break
+        runs = c - 3 * k
+        if runs > 0 and (not seqs or lo + 2 >= n or d[lo + 1] < runs or d[lo + 2] < runs):
+            continue
+        if depth + k + runs > MAXCODES:
+            return -1
+        w = word
+        if k and seqs and lo != 0 and lo != 8:
+            w |= W_SIMPLE
+        if runs:
+            w |= W_CHOW
+            if lo != 0 and lo != 6:
+                w |= W_SIMPLE
+        d[lo] -= 3 * k + runs
+        if runs:
+            d[lo + 1] -= runs
+            d[lo + 2] -= runs
+        nd = depth
+        if k:
+            stack[nd] = 100 + base + lo
+            nd += 1
+        for j in range(runs):
+            stack[nd] = base + lo
+            nd += 1
+        if _enum_sets(d, n, seqs, lo + 1, base, pair, w, stack, nd, out) < 0:
+            bad = 1
+        d[lo] += 3 * k + runs
+        if runs:
+            d[lo + 1] += runs
+            d[lo + 2] += runs
+        if bad:
+            return -1
+    return 0
+
+
+cdef int _enum_suit(const Packed* h, int s, SuitSplits* out) noexcept nogil:
+    cdef int d[9]
+    cdef int stack[MAXCODES]
+    cdef int n = 7 if s == 3 else 9, r
+    cdef bint seqs = s != 3
+    out.n = 0
+    for r in range(n):
+        d[r] = h.cnt[s * 9 + r]
+    if (_info(h, s) & 3) != 2:
+        return _enum_sets(d, n, seqs, 0, s * 9, -1, 0, stack, 0, out)
+    for r in range(n):
+        if d[r] >= 2:
+            d[r] -= 2
+            if _enum_sets(d, n, seqs, 0, s * 9, s * 9 + r,
+                          W_SIMPLE if seqs and r != 0 and r != 8 else 0,
+                          stack, 0, out) < 0:
+                return -1
+            d[r] += 2
+    return 0
+
+
+def decomposition_for(hand, int words):
+    """The first decomposition (in ``decompose`` order) whose word is in the mask ``words``
+    (bit w for word w, as ``decomposition_features`` reports them); None if there is none."""
+    cdef HandBase h = _as_hand(hand)
+    _need_count(h, 0, 2, "a decomposition")
+    if not (_features(&h.p) & words):
+        return None
+    cdef SuitSplits* sp = <SuitSplits*> malloc(4 * sizeof(SuitSplits))
+    if sp == NULL:
+        raise MemoryError()
+    cdef int s, i0, i1, i2, i3, w, k, pair = -1, found = 0
+    cdef int idx[4]
+    try:
+        for s in range(4):
+            if _enum_suit(&h.p, s, &sp[s]) < 0:
+                break
+        else:
+            for i0 in range(sp[0].n):
+                for i1 in range(sp[1].n):
+                    for i2 in range(sp[2].n):
+                        for i3 in range(sp[3].n):
+                            w = sp[0].word[i0] | sp[1].word[i1] | sp[2].word[i2] | sp[3].word[i3]
+                            if (words >> w) & 1:
+                                idx[0] = i0
+                                idx[1] = i1
+                                idx[2] = i2
+                                idx[3] = i3
+                                found = 1
+                                break
+                        if found:
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                chows = []
+                pungs = []
+                for s in range(4):
+                    if sp[s].pair[idx[s]] >= 0:
+                        pair = sp[s].pair[idx[s]]
+                    for k in range(sp[s].ncodes[idx[s]]):
+                        w = sp[s].codes[idx[s]][k]
+                        if w >= 100:
+                            pungs.append(w - 100)
+                        else:
+                            chows.append(w)
+                chows.sort()
+                pungs.sort()
+                return _decomposition_type(pair, tuple(chows), tuple(pungs))
+            return None
+    finally:
+        free(sp)
+    # a suit with too many splits for the fixed buffers (never in a 14-tile hand): slow path
+    for d in decompose(h):
+        if (words >> _word_of(d)) & 1:
+            return d
+    return None
+
+
+cdef int _word_of(object d) except -1:
+    cdef int w = 0, t
+    pair = d[0]
+    if pair < 27 and pair % 9 != 0 and pair % 9 != 8:
+        w |= W_SIMPLE
+    for t in d[1]:
+        w |= W_CHOW
+        if t % 9 != 0 and t % 9 != 6:
+            w |= W_SIMPLE
+    for t in d[2]:
+        if t < 27 and t % 9 != 0 and t % 9 != 8:
+            w |= W_SIMPLE
+    return w
+
+
+cdef void _init_words() except *:
+    global suit_words, hon_words
+    suit_words = <uint8_t*> malloc(NSUIT)
+    hon_words = <uint8_t*> malloc(NHON)
+    if suit_words == NULL or hon_words == NULL:
+        raise MemoryError()
+    memset(suit_words, 0, NSUIT)
+    memset(hon_words, 0, NHON)
+
+_init_words()
+
+
 # ---------------------------------------------------------------- batch entry points
 
 cdef class _Buffer:

@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from mjcore import Hand, MahjongError, decompose, is_win, wait_mask
+from mjcore import Hand, MahjongError, is_win, wait_mask
 from mjcore import waits as _core_waits
+from mjcore._core import DEC_CHOW, DEC_SIMPLE, decomposition_features, decomposition_for
 from mjcore._core import HandBase as _HandBase
 from mjcore.rules._base import (
     AddOnSpec,
@@ -240,7 +241,9 @@ class _Analysis(NamedTuple):
     """What the fan table needs from one hand, independent of the win context."""
 
     suits: int  # bit 0 m, 1 p, 2 s (tiles held anywhere)
-    readings: tuple[tuple[int, object], ...]  # (reading bits, decomposition or "qidui")
+    # (reading bits, mask of decomposition words (see ``_core.decomposition_features``) or
+    # "qidui"), standard readings first
+    readings: tuple[tuple[int, object], ...]
     gen: int
     has19: bool
     menqing: bool
@@ -248,6 +251,7 @@ class _Analysis(NamedTuple):
     honours: bool
     # per options object: (pattern spec, decomposition, shape, hits, total)
     values: dict[SichuanOptions, _Value]
+    hand: Hand
 
 
 
@@ -309,21 +313,18 @@ def _analyse(hand: Hand) -> _Analysis:
                 meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 6))
             else:
                 meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 8))
+    # one reading per distinct bits; its decompositions are those whose word (``_core``
+    # DEC_CHOW | DEC_SIMPLE) is in the reading's word mask, fetched only if the result needs one
     found: dict[int, object] = {}
-    for d in decompose(hand):
-        pung = meld_pung and not d[1]
-        bits = qing
-        if pung:
-            bits |= _PUNG | _JIANG if jiang else _PUNG
-        if (
-            meld_yj
-            and d[0] % 9 in (0, 8)
-            and all(p % 9 in (0, 8) for p in d[2])
-            and all(x % 9 in (0, 6) for x in d[1])
-        ):
-            bits |= _YAOJIU
-        if bits not in found:
-            found[bits] = d
+    feats = decomposition_features(hand)
+    if feats:
+        pung_bits = (_PUNG | _JIANG if jiang else _PUNG) if meld_pung else 0
+        yj_bits = _YAOJIU if meld_yj else 0
+        for w in range(4):
+            if feats >> w & 1:
+                bits = qing | (0 if w & DEC_CHOW else pung_bits) | (0 if w & DEC_SIMPLE
+                                                                     else yj_bits)
+                found[bits] = found.get(bits, 0) | 1 << w  # type: ignore[operator]
     if not melds and is_win(hand, shapes=("qidui",)):
         found[_QIDUI | qing | (_LONG if 4 in hand.counts else 0)] = "qidui"
     result = _Analysis(
@@ -335,6 +336,7 @@ def _analyse(hand: Hand) -> _Analysis:
         len(melds),
         any(c[27:]),
         {},
+        hand,
     )
     if len(_ANALYSES) > _CACHE_LIMIT:
         _ANALYSES.clear()
@@ -476,22 +478,51 @@ def _choose(bits: int, o: SichuanOptions) -> tuple[int, int, PatternSpec]:
     return best
 
 
+def _dec_word(d: Any) -> int:
+    """The word (DEC_CHOW | DEC_SIMPLE) of one decomposition."""
+    w = DEC_SIMPLE if d[0] < 27 and d[0] % 9 not in (0, 8) else 0
+    for t in d[1]:
+        w |= DEC_CHOW if t % 9 in (0, 6) else DEC_CHOW | DEC_SIMPLE
+    for t in d[2]:
+        if t < 27 and t % 9 not in (0, 8):
+            w |= DEC_SIMPLE
+    return w
+
+
 def _value(a: _Analysis, o: SichuanOptions) -> _Value:
     """The hand's best reading and its context-free add-ons under options ``o``."""
-    best_net = -1
-    best_fan = -1
-    best_spec: PatternSpec | None = None
-    best_dec: object = None
-    best_bits = 0
+    # The best reading; among equal ones the first in ``decompose`` order of its first
+    # decomposition, the 七对 reading last (the order the readings were once listed in).
     cache = o.best
-    for bits, dec in a.readings:
+    top: tuple[int, int] = (-1, -1)
+    tied: list[tuple[tuple[int, int, PatternSpec], int, object]] = []
+    for bits, ref in a.readings:
         chosen = cache.get(bits)
         if chosen is None:
             chosen = _choose(bits, o)
-        if chosen[0] > best_net or (chosen[0] == best_net and chosen[1] > best_fan):
-            best_net, best_fan, best_spec = chosen
-            best_dec = dec
-            best_bits = bits
+        nf = (chosen[0], chosen[1])
+        if nf > top:
+            top = nf
+            tied = [(chosen, bits, ref)]
+        elif nf == top:
+            tied.append((chosen, bits, ref))
+    best_dec: object
+    if tied[0][2] == "qidui":
+        best_chosen, best_bits, best_dec = tied[0]
+    else:
+        std = [t for t in tied if t[2] != "qidui"]
+        union = 0
+        for t in std:
+            union |= t[2]  # type: ignore[operator]
+        best_dec = decomposition_for(a.hand, union)
+        best_chosen, best_bits, _ = std[0]
+        if len(std) > 1:
+            w = _dec_word(best_dec)
+            for t in std:
+                if t[2] >> w & 1:  # type: ignore[operator]
+                    best_chosen, best_bits, _ = t
+                    break
+    _, best_fan, best_spec = best_chosen
     assert best_spec is not None
     hits = [_hit(best_spec.id, best_spec.name, best_fan)]
     total = best_fan
