@@ -1347,6 +1347,72 @@ cdef int _word_of(object d) except -1:
     return w
 
 
+cdef enum:
+    PR_QIDUI = 1 << 4
+    PR_FOUR = 1 << 5
+    PR_SUITS = 6
+    PR_HONOURS = 1 << 9
+    PR_TERMINAL = 1 << 10
+    PR_ONLY258 = 1 << 11
+    PR_KINDS4 = 12
+
+# Bits of ``hand_profile`` (counts of the concealed tiles, or all held tiles where said)
+PROFILE_QIDUI = PR_QIDUI        # the concealed tiles are seven pairs (four identical: two pairs)
+PROFILE_FOUR = PR_FOUR         # some concealed count is 4
+PROFILE_SUITS = PR_SUITS             # bits 6-8: m, p, s held anywhere
+PROFILE_HONOURS = PR_HONOURS      # an honour held anywhere
+PROFILE_TERMINAL = PR_TERMINAL    # a 1 or 9 of m, p, s held anywhere
+PROFILE_ONLY258 = PR_ONLY258     # every numbered tile held anywhere is a 2, 5 or 8
+PROFILE_KINDS4 = PR_KINDS4           # bits 12-17: tile kinds of which all four copies are held
+
+
+def hand_profile(hand, int plus=-1):
+    """One integer summarising a hand for scoring, with no Python objects built: bits 0-3 are
+    ``decomposition_features`` and the rest the ``PROFILE_*`` fields. ``plus``: profile the
+    hand with one more concealed copy of that tile id (fewer than four held)."""
+    cdef HandBase h = _as_hand(hand)
+    cdef Packed p = h.p
+    cdef int t, held, out = 0, suits = 0, s
+    cdef bint term = 0, hon = 0, only258 = 1
+    if plus >= 0:
+        if plus >= 34 or p.cnt[plus] + 4 - p.cap[plus] >= 4:
+            raise MahjongError("too_many_copies", f"cannot add tile id {plus}")
+        p.cnt[plus] += 1
+        p.ncon += 1
+        if plus < 27:
+            p.key[plus // 9] += P5[plus % 9]
+        else:
+            p.key[3] += P5[plus - 27]
+        if p.cnt[plus] + 4 - p.cap[plus] == 4:
+            p.four |= (<uint64_t> 1) << plus
+    if p.ncon % 3 == 2:
+        out = _features(&p)
+        if _qidui_win(&p, 0, 0):
+            out |= PR_QIDUI
+    for t in range(34):
+        if p.cnt[t] == 4:
+            out |= PR_FOUR
+        held = p.cnt[t] + 4 - p.cap[t]
+        if held:
+            if t >= 27:
+                hon = 1
+            else:
+                suits |= 1 << (t // 9)
+                s = t % 9
+                if s == 0 or s == 8:
+                    term = 1
+                if s != 1 and s != 4 and s != 7:
+                    only258 = 0
+    out |= suits << PR_SUITS
+    if hon:
+        out |= PR_HONOURS
+    if term:
+        out |= PR_TERMINAL
+    if only258:
+        out |= PR_ONLY258
+    out |= __builtin_popcountll(p.four) << PR_KINDS4
+    return out
+
 cdef void _init_words() except *:
     global suit_words, hon_words
     suit_words = <uint8_t*> malloc(NSUIT)

@@ -15,7 +15,19 @@ from typing import Any, NamedTuple
 
 from mjcore import Hand, MahjongError, is_win, wait_mask
 from mjcore import waits as _core_waits
-from mjcore._core import DEC_CHOW, DEC_SIMPLE, decomposition_features, decomposition_for
+from mjcore._core import (
+    DEC_CHOW,
+    DEC_SIMPLE,
+    PROFILE_FOUR,
+    PROFILE_HONOURS,
+    PROFILE_KINDS4,
+    PROFILE_ONLY258,
+    PROFILE_QIDUI,
+    PROFILE_SUITS,
+    PROFILE_TERMINAL,
+    decomposition_for,
+    hand_profile,
+)
 from mjcore._core import HandBase as _HandBase
 from mjcore.rules._base import (
     AddOnSpec,
@@ -234,11 +246,13 @@ class Reading(NamedTuple):
     long: bool  # 七对 with four identical tiles
 
 
-_Value = tuple[PatternSpec, object, str, tuple[PatternHit, ...], int]
+_Value = tuple[PatternSpec | None, object, str, tuple[PatternHit, ...], int]
 
 
 class _Analysis(NamedTuple):
-    """What the fan table needs from one hand, independent of the win context."""
+    """What the fan table needs from one hand, independent of the win context. Shared by
+    every hand with the same ``hand_profile`` and meld summary (a few hundred of them), so a
+    hand seen for the first time costs one core call and a dictionary look-up."""
 
     suits: int  # bit 0 m, 1 p, 2 s (tiles held anywhere)
     # (reading bits, mask of decomposition words (see ``_core.decomposition_features``) or
@@ -249,10 +263,12 @@ class _Analysis(NamedTuple):
     menqing: bool
     melds: int
     honours: bool
-    # per options object: (pattern spec, decomposition, shape, hits, total)
-    values: dict[SichuanOptions, _Value]
-    hand: Hand
-
+    # per options object (or (options, reading bits) once a tie is resolved):
+    # (pattern spec or None when tied readings need the hand, word mask or "qidui", shape,
+    # hits, total)
+    values: dict[object, _Value]
+    # per (context, options): (fan, total, multiplier, hits, amount, payments, value)
+    results: dict[tuple[_Ctx, SichuanOptions], tuple[Any, ...]]
 
 
 # Reading bits (the fan table's view of one reading; see ``Reading``)
@@ -280,30 +296,17 @@ class _Ctx(NamedTuple):
     flagged: bool  # any of the six context flags is set
 
 
-_ANALYSES: dict[Hand, _Analysis] = {}
+_SHARED: dict[tuple[int, int, bool, bool, bool], _Analysis] = {}
+_MELD_INFO: dict[tuple[Any, ...], tuple[bool, bool, bool]] = {(): (True, True, True)}
 
 
-def _analyse(hand: Hand) -> _Analysis:
-    cached = _ANALYSES.get(hand)
-    if cached is not None:
-        return cached
-    c = hand.all_counts()
-    melds = hand.melds
-    if hand.concealed_count + 3 * len(melds) != 14:
-        raise MahjongError(
-            "wrong_tile_count",
-            f"a winning hand has 14 tiles (kongs count 3), got {hand.concealed_count} concealed "
-            f"and {len(melds)} melds",
-        )
-    suits = (1 if any(c[0:9]) else 0) | (2 if any(c[9:18]) else 0) | (4 if any(c[18:27]) else 0)
-    qing = 2 if suits in (1, 2, 4) else 0
-    jiang = not (c[0] or c[2] or c[3] or c[5] or c[6] or c[8] or c[9] or c[11] or c[12]
-                 or c[14] or c[15] or c[17] or c[18] or c[20] or c[21] or c[23] or c[24]
-                 or c[26])
-    meld_pung = True
-    meld_yj = True
-    menqing = True
-    if melds:
+def _meld_info(melds: tuple[Any, ...]) -> tuple[bool, bool, bool]:
+    """(every meld a pung/kong, every meld holds a 1 or 9, menqing) of declared melds."""
+    info = _MELD_INFO.get(melds)
+    if info is None:
+        meld_pung = True
+        meld_yj = True
+        menqing = True
         for m in melds:
             kind = m.kind
             if kind != "angang":
@@ -313,35 +316,61 @@ def _analyse(hand: Hand) -> _Analysis:
                 meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 6))
             else:
                 meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 8))
+        info = (meld_pung, meld_yj, menqing)
+        if len(_MELD_INFO) > _CACHE_LIMIT:
+            _MELD_INFO.clear()
+            _MELD_INFO[()] = (True, True, True)
+        _MELD_INFO[melds] = info
+    return info
+
+
+def _shared(profile: int, melds: tuple[Any, ...]) -> _Analysis:
+    """The analysis of every hand with this ``hand_profile`` and these melds' summary."""
+    meld_pung, meld_yj, menqing = _meld_info(melds) if melds else (True, True, True)
+    key = (profile, len(melds), meld_pung, meld_yj, menqing)
+    a = _SHARED.get(key)
+    if a is not None:
+        return a
+    suits = (profile >> PROFILE_SUITS) & 7
+    qing = 2 if suits in (1, 2, 4) else 0
+    jiang = bool(profile & PROFILE_ONLY258)
     # one reading per distinct bits; its decompositions are those whose word (``_core``
     # DEC_CHOW | DEC_SIMPLE) is in the reading's word mask, fetched only if the result needs one
     found: dict[int, object] = {}
-    feats = decomposition_features(hand)
-    if feats:
-        pung_bits = (_PUNG | _JIANG if jiang else _PUNG) if meld_pung else 0
-        yj_bits = _YAOJIU if meld_yj else 0
-        for w in range(4):
-            if feats >> w & 1:
-                bits = qing | (0 if w & DEC_CHOW else pung_bits) | (0 if w & DEC_SIMPLE
-                                                                     else yj_bits)
-                found[bits] = found.get(bits, 0) | 1 << w  # type: ignore[operator]
-    if not melds and is_win(hand, shapes=("qidui",)):
-        found[_QIDUI | qing | (_LONG if 4 in hand.counts else 0)] = "qidui"
-    result = _Analysis(
+    pung_bits = (_PUNG | _JIANG if jiang else _PUNG) if meld_pung else 0
+    yj_bits = _YAOJIU if meld_yj else 0
+    for w in range(4):
+        if profile >> w & 1:
+            bits = qing | (0 if w & DEC_CHOW else pung_bits) | (0 if w & DEC_SIMPLE else yj_bits)
+            found[bits] = found.get(bits, 0) | 1 << w  # type: ignore[operator]
+    if not melds and profile & PROFILE_QIDUI:
+        found[_QIDUI | qing | (_LONG if profile & PROFILE_FOUR else 0)] = "qidui"
+    a = _Analysis(
         suits,
         tuple(found.items()),
-        c.count(4),
-        bool(c[0] or c[8] or c[9] or c[17] or c[18] or c[26]),
+        (profile >> PROFILE_KINDS4) & 63,
+        bool(profile & PROFILE_TERMINAL),
         menqing,
         len(melds),
-        any(c[27:]),
+        bool(profile & PROFILE_HONOURS),
         {},
-        hand,
+        {},
     )
-    if len(_ANALYSES) > _CACHE_LIMIT:
-        _ANALYSES.clear()
-    _ANALYSES[hand] = result
-    return result
+    if len(_SHARED) > _CACHE_LIMIT:
+        _SHARED.clear()
+    _SHARED[key] = a
+    return a
+
+
+def _analyse(hand: Hand, plus: int = -1) -> _Analysis:
+    """The shared analysis of ``hand`` (with one more concealed ``plus`` tile if given)."""
+    if hand.concealed_count + (plus >= 0) + 3 * len(hand.melds) != 14:
+        raise MahjongError(
+            "wrong_tile_count",
+            f"a winning hand has 14 tiles (kongs count 3), got {hand.concealed_count} concealed "
+            f"and {len(hand.melds)} melds",
+        )
+    return _shared(hand_profile(hand, plus), hand.melds)
 
 
 # --------------------------------------------------------------------------- fan table
@@ -489,41 +518,42 @@ def _dec_word(d: Any) -> int:
     return w
 
 
-def _value(a: _Analysis, o: SichuanOptions) -> _Value:
-    """The hand's best reading and its context-free add-ons under options ``o``."""
+def _value(a: _Analysis, o: SichuanOptions, pick: int = -1) -> _Value:
+    """The best reading and its context-free add-ons under options ``o`` (``pick``: the
+    reading bits chosen among tied readings of different patterns, see ``_resolve``)."""
     # The best reading; among equal ones the first in ``decompose`` order of its first
     # decomposition, the 七对 reading last (the order the readings were once listed in).
     cache = o.best
     top: tuple[int, int] = (-1, -1)
     tied: list[tuple[tuple[int, int, PatternSpec], int, object]] = []
-    for bits, ref in a.readings:
+    for bits, reading_ref in a.readings:
+        if pick >= 0 and bits != pick:
+            continue
         chosen = cache.get(bits)
         if chosen is None:
             chosen = _choose(bits, o)
         nf = (chosen[0], chosen[1])
         if nf > top:
             top = nf
-            tied = [(chosen, bits, ref)]
+            tied = [(chosen, bits, reading_ref)]
         elif nf == top:
-            tied.append((chosen, bits, ref))
-    best_dec: object
+            tied.append((chosen, bits, reading_ref))
+    ref: object
     if tied[0][2] == "qidui":
-        best_chosen, best_bits, best_dec = tied[0]
+        best_chosen, best_bits, ref = tied[0]
     else:
         std = [t for t in tied if t[2] != "qidui"]
         union = 0
         for t in std:
             union |= t[2]  # type: ignore[operator]
-        best_dec = decomposition_for(a.hand, union)
         best_chosen, best_bits, _ = std[0]
-        if len(std) > 1:
-            w = _dec_word(best_dec)
-            for t in std:
-                if t[2] >> w & 1:  # type: ignore[operator]
-                    best_chosen, best_bits, _ = t
-                    break
+        ref = union
+        if any(t[0] != best_chosen for t in std):
+            # which pattern depends on the hand's first decomposition: see ``_resolve``
+            value: _Value = (None, union, "standard", (), 0)
+            a.values[o] = value
+            return value
     _, best_fan, best_spec = best_chosen
-    assert best_spec is not None
     hits = [_hit(best_spec.id, best_spec.name, best_fan)]
     total = best_fan
     absorbs = best_spec.absorbs
@@ -536,10 +566,22 @@ def _value(a: _Analysis, o: SichuanOptions) -> _Value:
             fan = n * addon.fan
             hits.append(_hit(addon.id, addon.name, fan))
             total += fan
-    value = (best_spec, best_dec, "qidui" if best_bits & _QIDUI else "standard", tuple(hits),
-             total)
-    a.values[o] = value
+    value = (best_spec, ref, "qidui" if best_bits & _QIDUI else "standard", tuple(hits), total)
+    a.values[o if pick < 0 else (o, pick)] = value
     return value
+
+
+def _resolve(a: _Analysis, o: SichuanOptions, hand: Hand, union: int) -> tuple[int, _Value]:
+    """Tied standard readings of different patterns: the one holding the hand's first
+    decomposition among them wins. Returns (its reading bits, its value)."""
+    w = _dec_word(decomposition_for(hand, union))
+    for bits, ref in a.readings:
+        if ref != "qidui" and ref >> w & 1:  # type: ignore[operator]
+            value = a.values.get((o, bits))
+            if value is None:
+                value = _value(a, o, bits)
+            return bits, value
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 # --------------------------------------------------------------------------- context
@@ -655,12 +697,8 @@ def _hit(id_: str, name: str, fan: int) -> PatternHit:
     return hit
 
 
-def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
-    a = _analyse(hand)
-    if a.honours:
-        raise MahjongError("bad_tile", "sichuan uses only the m, p and s suits (no honours)")
-    if hand.counts[tile] == 0:
-        raise MahjongError("bad_context", f"win tile {_text(tile)} is not in the concealed hand")
+def _checks(a: _Analysis, c: _Ctx) -> None:
+    """The win errors that depend on the analysis and the context only."""
     if c.missing_suit >= 0 and (a.suits >> c.missing_suit) & 1:
         raise MahjongError(
             "not_a_win", f"the hand still holds tiles of its missing suit {SUITS[c.missing_suit]}"
@@ -671,10 +709,12 @@ def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
         raise MahjongError("not_a_win", "the tiles do not form four sets and a pair or 七对")
     if (c.heavenly or c.earthly) and a.melds:
         raise MahjongError("bad_context", "天胡/地胡 is the dealt hand: no melds possible")
-    value = a.values.get(o)
-    if value is None:
-        value = _value(a, o)
-    spec, best_dec, best_shape, hits_t, total = value
+
+
+def _in_context(a: _Analysis, value: _Value, c: _Ctx, o: SichuanOptions) -> tuple[Any, ...]:
+    """(fan, total, multiplier, hits, amount, payments) of one value in context ``c``."""
+    spec, _, _, hits_t, total = value
+    assert spec is not None
     if c.flagged or (c.self_drawn and o.zimo_bonus == "fan"):
         hits = list(hits_t)
         for addon in o.context_addons:
@@ -696,6 +736,7 @@ def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
     mult = 1 << fan
     base = o.base
     winner = c.winner
+    payments: tuple[tuple[int, int, int], ...]
     if c.self_drawn and not (c.after_kong and c.kong_feeder >= 0 and o.dian_gang_hua == "dianpao"):
         amount = base * mult + (base if o.zimo_bonus == "base" else 0)
         payments = tuple((s, winner, amount) for s in c.active if s != winner)
@@ -705,8 +746,45 @@ def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
     else:
         amount = base * mult
         payments = ((c.discarder, winner, amount),) if c.discarder >= 0 else ()
-    return ScoreResult(NAME, fan, total, mult, hits_t, best_dec, best_shape, c.self_drawn,
-                       amount, payments)
+    return (fan, total, mult, hits_t, amount, payments, value)
+
+
+def _result(a: _Analysis, c: _Ctx, o: SichuanOptions, hand: Hand | None,
+            plus: int) -> tuple[Any, ...]:
+    """The context result of a hand of analysis ``a`` (shared, except when tied readings of
+    different patterns need the hand itself: then ``hand`` (+ ``plus``) decides)."""
+    key = (c, o)
+    r = a.results.get(key)
+    if r is not None:
+        return r
+    _checks(a, c)
+    value = a.values.get(o)
+    if value is None:
+        value = _value(a, o)
+    if value[0] is not None:
+        r = _in_context(a, value, c, o)
+        a.results[key] = r
+        return r
+    assert hand is not None
+    h = hand if plus < 0 else _plus(hand, plus)
+    bits, value = _resolve(a, o, h, value[1])  # type: ignore[arg-type]
+    return _in_context(a, value, c, o)
+
+
+_new = tuple.__new__
+
+
+def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
+    a = _analyse(hand)
+    if a.honours:
+        raise MahjongError("bad_tile", "sichuan uses only the m, p and s suits (no honours)")
+    if hand.counts[tile] == 0:
+        raise MahjongError("bad_context", f"win tile {_text(tile)} is not in the concealed hand")
+    fan, total, mult, hits_t, amount, payments, value = _result(a, c, o, hand, -1)
+    ref = value[1]
+    dec = ref if ref == "qidui" else decomposition_for(hand, ref)
+    return _new(ScoreResult, (NAME, fan, total, mult, hits_t, dec, value[2], c.self_drawn,
+                              amount, payments))
 
 
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
@@ -746,7 +824,9 @@ def score(
 def clear_caches() -> None:
     """Forget every memoised analysis, score and wait list (for cold benchmarks)."""
     _PARSED.clear()
-    _ANALYSES.clear()
+    _SHARED.clear()
+    _MELD_INFO.clear()
+    _MELD_INFO[()] = (True, True, True)
     _RESULTS.clear()
     _WAITS.clear()
 
@@ -835,17 +915,17 @@ def valued_waits(
             bit = 1 << (t // 9)
             if (suits | bit) == 7 or (ms >= 0 and t // 9 == ms):
                 continue
-            h2 = _plus(h, t)
             try:
-                rd = _evaluate(h2, t, dctx, o)
-                rs = _evaluate(h2, t, sctx, o)
+                a = _analyse(h, t)
+                rd = _result(a, dctx, o, h, t)
+                rs = _result(a, sctx, o, h, t)
             except MahjongError as exc:
                 if exc.code == "not_a_win":
                     continue
                 raise
             unseen = 4 - allc[t] - vis[t]
-            out.append(ValuedWait(_text(t), t, rd.fan, rs.fan, unseen if unseen > 0 else 0,
-                                  rd.patterns, rs.patterns))
+            out.append(ValuedWait(_text(t), t, rd[0], rs[0], unseen if unseen > 0 else 0,
+                                  rd[3], rs[3]))
     result = tuple(out)
     if key is not None:
         if len(_WAITS) > _CACHE_LIMIT:
