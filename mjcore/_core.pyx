@@ -1185,43 +1185,28 @@ def decomposition_features(hand):
 
 
 cdef enum:
-    MAXSPLIT = 64
-    MAXCODES = 13
+    MAXCODES = 13     # sets in one suit: at most 12 (36 tiles)
 
 
-cdef struct SuitSplits:
-    int n
-    int pair[MAXSPLIT]
-    int word[MAXSPLIT]
-    int ncodes[MAXSPLIT]
-    int codes[MAXSPLIT][MAXCODES]
-
-
-cdef int _enum_sets(int* d, int n, bint seqs, int lo, int base, int pair, int word,
-                    int* stack, int depth, SuitSplits* out) noexcept nogil:
-    """``_suit_sets`` in C, in the same order; -1 when the split list overflows."""
+cdef int _first_sets(int* d, int n, bint seqs, int lo, int base, int word, int allowed,
+                     int* stack, int depth, int* out_depth) noexcept nogil:
+    """The first split of d[lo:] into sets, in ``_suit_sets`` order, whose final word (from
+    ``word`` so far) is in the mask ``allowed``: its codes left in stack[:out_depth], its
+    word returned; -1 if none."""
     while lo < n and d[lo] == 0:
         lo += 1
-    cdef int i
     if lo == n:
-        if out.n >= MAXSPLIT:
-            return -1
-        out.pair[out.n] = pair
-        out.word[out.n] = word
-        out.ncodes[out.n] = depth
-        for i in range(depth):
-            out.codes[out.n][i] = stack[i]
-        out.n += 1
-        return 0
-    cdef int c = d[lo], k, runs, w, j, nd, bad = 0
+        if (allowed >> word) & 1:
+            out_depth[0] = depth
+            return word
+        return -1
+    cdef int c = d[lo], k, runs, w, j, nd, got = -1
     for k in range(2):
         if k == 1 and c < 3:
             break
         runs = c - 3 * k
         if runs > 0 and (not seqs or lo + 2 >= n or d[lo + 1] < runs or d[lo + 2] < runs):
             continue
-        if depth + k + runs > MAXCODES:
-            return -1
         w = word
         if k and seqs and lo != 0 and lo != 8:
             w |= W_SIMPLE
@@ -1240,111 +1225,96 @@ cdef int _enum_sets(int* d, int n, bint seqs, int lo, int base, int pair, int wo
         for j in range(runs):
             stack[nd] = base + lo
             nd += 1
-        if _enum_sets(d, n, seqs, lo + 1, base, pair, w, stack, nd, out) < 0:
-            bad = 1
+        got = _first_sets(d, n, seqs, lo + 1, base, w, allowed, stack, nd, out_depth)
         d[lo] += 3 * k + runs
         if runs:
             d[lo + 1] += runs
             d[lo + 2] += runs
-        if bad:
-            return -1
-    return 0
+        if got >= 0:
+            return got
+    return -1
 
 
-cdef int _enum_suit(const Packed* h, int s, SuitSplits* out) noexcept nogil:
-    cdef int d[9]
-    cdef int stack[MAXCODES]
-    cdef int n = 7 if s == 3 else 9, r
-    cdef bint seqs = s != 3
-    out.n = 0
-    for r in range(n):
-        d[r] = h.cnt[s * 9 + r]
-    if (_info(h, s) & 3) != 2:
-        return _enum_sets(d, n, seqs, 0, s * 9, -1, 0, stack, 0, out)
-    for r in range(n):
-        if d[r] >= 2:
-            d[r] -= 2
-            if _enum_sets(d, n, seqs, 0, s * 9, s * 9 + r,
-                          W_SIMPLE if seqs and r != 0 and r != 8 else 0,
-                          stack, 0, out) < 0:
-                return -1
-            d[r] += 2
-    return 0
+cdef inline int _combine(int a, int b) noexcept nogil:
+    """Word masks of two parts -> word mask of the whole (words OR together)."""
+    cdef int x, y, out = 0
+    for x in range(4):
+        if (a >> x) & 1:
+            for y in range(4):
+                if (b >> y) & 1:
+                    out |= 1 << (x | y)
+    return out
 
 
 def decomposition_for(hand, int words):
     """The first decomposition (in ``decompose`` order) whose word is in the mask ``words``
-    (bit w for word w, as ``decomposition_features`` reports them); None if there is none."""
+    (bit w for word w, as ``decomposition_features`` reports them); None if there is none.
+    Suit by suit, the first split that the later suits can still complete to such a word."""
     cdef HandBase h = _as_hand(hand)
     _need_count(h, 0, 2, "a decomposition")
-    if not (_features(&h.p) & words):
+    cdef const Packed* p = &h.p
+    if not (_features(p) & words & 15):
         return None
-    cdef SuitSplits* sp = <SuitSplits*> malloc(4 * sizeof(SuitSplits))
-    if sp == NULL:
-        raise MemoryError()
-    cdef int s, i0, i1, i2, i3, w, k, pair = -1, found = 0
-    cdef int idx[4]
-    try:
-        for s in range(4):
-            if _enum_suit(&h.p, s, &sp[s]) < 0:
-                break
+    cdef int reach[5]
+    cdef int d[9]
+    cdef int stack[4][MAXCODES]
+    cdef int depth[4]
+    cdef int s, r, w, x, y, n, allowed, acc = 0, pair = -1, got
+    cdef bint seqs
+    reach[4] = 1
+    for s in range(3, -1, -1):
+        reach[s] = _combine(_suit_word_mask(p, s), reach[s + 1])
+    for s in range(4):
+        allowed = 0
+        for x in range(4):
+            for y in range(4):
+                if (reach[s + 1] >> y) & 1 and (words >> (acc | x | y)) & 1:
+                    allowed |= 1 << x
+        n = 7 if s == 3 else 9
+        seqs = s != 3
+        for r in range(n):
+            d[r] = p.cnt[s * 9 + r]
+        got = -1
+        if (_info(p, s) & 3) != 2:
+            got = _first_sets(d, n, seqs, 0, s * 9, 0, allowed, stack[s], 0, &depth[s])
         else:
-            for i0 in range(sp[0].n):
-                for i1 in range(sp[1].n):
-                    for i2 in range(sp[2].n):
-                        for i3 in range(sp[3].n):
-                            w = sp[0].word[i0] | sp[1].word[i1] | sp[2].word[i2] | sp[3].word[i3]
-                            if (words >> w) & 1:
-                                idx[0] = i0
-                                idx[1] = i1
-                                idx[2] = i2
-                                idx[3] = i3
-                                found = 1
-                                break
-                        if found:
-                            break
-                    if found:
+            for r in range(n):
+                if d[r] >= 2:
+                    d[r] -= 2
+                    got = _first_sets(d, n, seqs, 0, s * 9,
+                                      W_SIMPLE if seqs and r != 0 and r != 8 else 0,
+                                      allowed, stack[s], 0, &depth[s])
+                    d[r] += 2
+                    if got >= 0:
+                        pair = s * 9 + r
                         break
-                if found:
-                    break
-            if found:
-                chows = []
-                pungs = []
-                for s in range(4):
-                    if sp[s].pair[idx[s]] >= 0:
-                        pair = sp[s].pair[idx[s]]
-                    for k in range(sp[s].ncodes[idx[s]]):
-                        w = sp[s].codes[idx[s]][k]
-                        if w >= 100:
-                            pungs.append(w - 100)
-                        else:
-                            chows.append(w)
-                chows.sort()
-                pungs.sort()
-                return _decomposition_type(pair, tuple(chows), tuple(pungs))
-            return None
-    finally:
-        free(sp)
-    # a suit with too many splits for the fixed buffers (never in a 14-tile hand): slow path
-    for d in decompose(h):
-        if (words >> _word_of(d)) & 1:
-            return d
-    return None
-
-
-cdef int _word_of(object d) except -1:
-    cdef int w = 0, t
-    pair = d[0]
-    if pair < 27 and pair % 9 != 0 and pair % 9 != 8:
-        w |= W_SIMPLE
-    for t in d[1]:
-        w |= W_CHOW
-        if t % 9 != 0 and t % 9 != 6:
-            w |= W_SIMPLE
-    for t in d[2]:
-        if t < 27 and t % 9 != 0 and t % 9 != 8:
-            w |= W_SIMPLE
-    return w
+        if got < 0:  # pragma: no cover - reach[] says a completion exists
+            raise MahjongError("internal", "decomposition_for found no split")
+        acc |= got
+    # codes come out in ascending order (suit by suit, rank by rank): no sorting needed
+    cdef int nch = 0, npu = 0, ic = 0, ip = 0
+    for s in range(4):
+        for r in range(depth[s]):
+            if stack[s][r] >= 100:
+                npu += 1
+            else:
+                nch += 1
+    cdef tuple chows = PyTuple_New(nch)
+    cdef tuple pungs = PyTuple_New(npu)
+    for s in range(4):
+        for r in range(depth[s]):
+            w = stack[s][r]
+            if w >= 100:
+                o = w - 100
+                Py_INCREF(o)
+                PyTuple_SET_ITEM(pungs, ip, o)
+                ip += 1
+            else:
+                o = w
+                Py_INCREF(o)
+                PyTuple_SET_ITEM(chows, ic, o)
+                ic += 1
+    return tuple.__new__(_decomposition_type, (pair, chows, pungs))
 
 
 cdef enum:
