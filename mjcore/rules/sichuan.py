@@ -296,41 +296,46 @@ class _Ctx(NamedTuple):
     flagged: bool  # any of the six context flags is set
 
 
-_SHARED: dict[tuple[int, int, bool, bool, bool], _Analysis] = {}
-_MELD_INFO: dict[tuple[Any, ...], tuple[bool, bool, bool]] = {(): (True, True, True)}
+_SHARED: dict[int, _Analysis] = {}
+_MELD_INFO: dict[Any, int] = {}
+# bits above the profile's: every meld a pung/kong, every meld holds a 1 or 9, menqing; then
+# the number of melds
+_M_PUNG, _M_YJ, _M_MENQING, _M_COUNT = 1 << 20, 1 << 21, 1 << 22, 23
+_NO_MELDS = _M_PUNG | _M_YJ | _M_MENQING
 
 
-def _meld_info(melds: tuple[Any, ...]) -> tuple[bool, bool, bool]:
-    """(every meld a pung/kong, every meld holds a 1 or 9, menqing) of declared melds."""
-    info = _MELD_INFO.get(melds)
-    if info is None:
-        meld_pung = True
-        meld_yj = True
-        menqing = True
-        for m in melds:
+def _meld_bits(melds: tuple[Any, ...]) -> int:
+    """The meld bits of the shared-analysis key (one small table entry per distinct meld)."""
+    out = _NO_MELDS | len(melds) << _M_COUNT
+    for m in melds:
+        bits = _MELD_INFO.get(m)
+        if bits is None:
             kind = m.kind
+            bits = _NO_MELDS
             if kind != "angang":
-                menqing = False
+                bits &= ~_M_MENQING
             if kind == "chi":
-                meld_pung = False
-                meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 6))
-            else:
-                meld_yj = meld_yj and (m.tiles[0] % 9 in (0, 8))
-        info = (meld_pung, meld_yj, menqing)
-        if len(_MELD_INFO) > _CACHE_LIMIT:
-            _MELD_INFO.clear()
-            _MELD_INFO[()] = (True, True, True)
-        _MELD_INFO[melds] = info
-    return info
+                bits &= ~_M_PUNG
+                if m.tiles[0] % 9 not in (0, 6):
+                    bits &= ~_M_YJ
+            elif m.tiles[0] % 9 not in (0, 8):
+                bits &= ~_M_YJ
+            if len(_MELD_INFO) > _CACHE_LIMIT:
+                _MELD_INFO.clear()
+            _MELD_INFO[m] = bits
+        out &= bits | ~_NO_MELDS
+    return out
 
 
 def _shared(profile: int, melds: tuple[Any, ...]) -> _Analysis:
     """The analysis of every hand with this ``hand_profile`` and these melds' summary."""
-    meld_pung, meld_yj, menqing = _meld_info(melds) if melds else (True, True, True)
-    key = (profile, len(melds), meld_pung, meld_yj, menqing)
+    key = profile | (_meld_bits(melds) if melds else _NO_MELDS)
     a = _SHARED.get(key)
     if a is not None:
         return a
+    meld_pung = bool(key & _M_PUNG)
+    meld_yj = bool(key & _M_YJ)
+    menqing = bool(key & _M_MENQING)
     suits = (profile >> PROFILE_SUITS) & 7
     qing = 2 if suits in (1, 2, 4) else 0
     jiang = bool(profile & PROFILE_ONLY258)
@@ -826,7 +831,6 @@ def clear_caches() -> None:
     _PARSED.clear()
     _SHARED.clear()
     _MELD_INFO.clear()
-    _MELD_INFO[()] = (True, True, True)
     _RESULTS.clear()
     _WAITS.clear()
 
@@ -900,23 +904,24 @@ def valued_waits(
         dctx = _DEFAULT_CTX[False]
         sctx = _DEFAULT_CTX[True]
     allc = h.all_counts()
-    if any(allc[27:]):
+    profile = hand_profile(h)
+    if profile & PROFILE_HONOURS:
         raise MahjongError("bad_tile", "sichuan uses only the m, p and s suits (no honours)")
-    suits = (
-        (1 if any(allc[0:9]) else 0)
-        | (2 if any(allc[9:18]) else 0)
-        | (4 if any(allc[18:27]) else 0)
-    )
+    suits = (profile >> PROFILE_SUITS) & 7
     out: list[ValuedWait] = []
     ms = dctx.missing_suit
     if suits != 7 and not (ms >= 0 and (suits >> ms) & 1):
+        melds = h.melds
+        meld_key = _meld_bits(melds) if melds else _NO_MELDS
         for w in _core_waits(h):
             t = w.id
             bit = 1 << (t // 9)
             if (suits | bit) == 7 or (ms >= 0 and t // 9 == ms):
                 continue
-            try:
+            a = _SHARED.get(hand_profile(h, t) | meld_key)
+            if a is None:
                 a = _analyse(h, t)
+            try:
                 rd = _result(a, dctx, o, h, t)
                 rs = _result(a, sctx, o, h, t)
             except MahjongError as exc:
@@ -924,8 +929,8 @@ def valued_waits(
                     continue
                 raise
             unseen = 4 - allc[t] - vis[t]
-            out.append(ValuedWait(_text(t), t, rd[0], rs[0], unseen if unseen > 0 else 0,
-                                  rd[3], rs[3]))
+            out.append(_new(ValuedWait, (w.tile, t, rd[0], rs[0], unseen if unseen > 0 else 0,
+                                         rd[3], rs[3])))
     result = tuple(out)
     if key is not None:
         if len(_WAITS) > _CACHE_LIMIT:
