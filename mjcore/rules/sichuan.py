@@ -780,16 +780,23 @@ _new = tuple.__new__
 
 
 def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
-    a = _analyse(hand)
+    # the cold path of ``score``: one core call, a few look-ups, the decomposition if standard
+    melds = hand.melds
+    a = _SHARED.get(hand_profile(hand) | (_meld_bits(melds) if melds else _NO_MELDS))
+    if a is None or hand.concealed_count + 3 * len(melds) != 14:
+        a = _analyse(hand)
     if a.honours:
         raise MahjongError("bad_tile", "sichuan uses only the m, p and s suits (no honours)")
     if hand.counts[tile] == 0:
         raise MahjongError("bad_context", f"win tile {_text(tile)} is not in the concealed hand")
-    fan, total, mult, hits_t, amount, payments, value = _result(a, c, o, hand, -1)
+    r = a.results.get((c, o))
+    if r is None:
+        r = _result(a, c, o, hand, -1)
+    fan, total, mult, hits_t, amount, payments, value = r
     ref = value[1]
-    dec = ref if ref == "qidui" else decomposition_for(hand, ref)
-    return _new(ScoreResult, (NAME, fan, total, mult, hits_t, dec, value[2], c.self_drawn,
-                              amount, payments))
+    return _new(ScoreResult, (NAME, fan, total, mult, hits_t,
+                              ref if ref == "qidui" else decomposition_for(hand, ref),
+                              value[2], c.self_drawn, amount, payments))
 
 
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
@@ -816,9 +823,10 @@ def score(
         key, hit = None, None
     if hit is not None:
         return hit
-    h = _hand(hand)
+    h = hand if type(hand) is Hand else _hand(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
-    result = _evaluate(h, tile, _parse_context(context, self_drawn), o)
+    result = _evaluate(h, tile, _parse_context(context, self_drawn) if context
+                       else _DEFAULT_CTX[bool(self_drawn)], o)
     if key is not None:
         if len(_RESULTS) > _CACHE_LIMIT:
             _RESULTS.clear()
@@ -867,6 +875,7 @@ def _visible_counts(visible: object) -> tuple[int, ...]:
 
 
 _WAITS: dict[tuple[object, ...], tuple[ValuedWait, ...]] = {}
+_NO_VISIBLE = (0,) * 34
 
 
 def valued_waits(
@@ -878,25 +887,27 @@ def valued_waits(
     """Every winning tile of a ready hand with its fan on a discard and self-drawn."""
     if context is not None and not isinstance(context, Mapping):
         raise MahjongError("bad_context", "context must be a mapping of key to value")
-    try:
-        key: tuple[object, ...] | None = (
+    key: tuple[object, ...] | None
+    if visible is None and not context:
+        key = (hand, o, None)
+    else:
+        key = (
             hand, o,
             visible if visible is None or isinstance(visible, str)
             else tuple(visible),  # type: ignore[arg-type]
             *(context.items() if context else ()),
         )
-        hash(key)
-    except TypeError:
-        key = None
-    if key is not None:
+    try:
         hit = _WAITS.get(key)
-        if hit is not None:
-            return hit
-    h = _hand(hand)
+    except TypeError:
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    h = hand if type(hand) is Hand else _hand(hand)
     if h.concealed_count + 3 * len(h.melds) != 13:
         raise MahjongError("wrong_tile_count",
                            "a waiting hand has 13 tiles (kongs count 3) before the winning tile")
-    vis = _visible_counts(visible)
+    vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
     if context:
         dctx = _parse_context({k: v for k, v in context.items() if k not in _SELF_ONLY}, False)
         sctx = _parse_context({k: v for k, v in context.items() if k not in _DISCARD_ONLY}, True)
@@ -922,8 +933,8 @@ def valued_waits(
             if a is None:
                 a = _analyse(h, t)
             try:
-                rd = _result(a, dctx, o, h, t)
-                rs = _result(a, sctx, o, h, t)
+                rd = a.results.get((dctx, o)) or _result(a, dctx, o, h, t)
+                rs = a.results.get((sctx, o)) or _result(a, sctx, o, h, t)
             except MahjongError as exc:
                 if exc.code == "not_a_win":
                     continue
