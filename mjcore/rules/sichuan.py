@@ -888,16 +888,16 @@ def valued_waits(
     if context is not None and not isinstance(context, Mapping):
         raise MahjongError("bad_context", "context must be a mapping of key to value")
     key: tuple[object, ...] | None
-    if visible is None and not context:
-        key = (hand, o, None)
-    else:
-        key = (
-            hand, o,
-            visible if visible is None or isinstance(visible, str)
-            else tuple(visible),  # type: ignore[arg-type]
-            *(context.items() if context else ()),
-        )
     try:
+        if visible is None and not context:
+            key = (hand, o, None)
+        else:
+            key = (
+                hand, o,
+                visible if visible is None or isinstance(visible, str)
+                else tuple(visible),  # type: ignore[arg-type]
+                *(context.items() if context else ()),
+            )
         hit = _WAITS.get(key)
     except TypeError:
         key, hit = None, None
