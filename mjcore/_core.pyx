@@ -27,6 +27,9 @@ from .errors import MahjongError
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(object)
+
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
@@ -1314,7 +1317,12 @@ def decomposition_for(hand, int words):
                 Py_INCREF(o)
                 PyTuple_SET_ITEM(chows, ic, o)
                 ic += 1
-    return tuple.__new__(_decomposition_type, (pair, chows, pungs))
+    # tuples of ints cannot be in a cycle: untracked now, the collector skips them
+    PyObject_GC_UnTrack(chows)
+    PyObject_GC_UnTrack(pungs)
+    dec = tuple.__new__(_decomposition_type, (pair, chows, pungs))
+    PyObject_GC_UnTrack(dec)
+    return dec
 
 
 cdef enum:
