@@ -29,6 +29,7 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(object)
+    int PyObject_IS_GC(object)
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -1401,6 +1402,15 @@ cdef void _init_words() except *:
     memset(hon_words, 0, NHON)
 
 _init_words()
+
+
+def _untrack(obj):
+    """``obj`` itself, no longer followed by the cycle collector. Only for immutable containers
+    that can never be part of a cycle (memo keys and answers): a rule set's memo tables hold
+    tens of thousands of them, and each full collection would walk every one."""
+    if PyObject_IS_GC(obj):
+        PyObject_GC_UnTrack(obj)
+    return obj
 
 
 # ---------------------------------------------------------------- batch entry points

@@ -25,6 +25,7 @@ from mjcore._core import (
     PROFILE_QIDUI,
     PROFILE_SUITS,
     PROFILE_TERMINAL,
+    _untrack,
     decomposition_for,
     hand_profile,
 )
@@ -830,7 +831,8 @@ def score(
     if key is not None:
         if len(_RESULTS) > _CACHE_LIMIT:
             _RESULTS.clear()
-        _RESULTS[key] = result
+        # memo key and answer are immutable and acyclic: kept out of the cycle collector
+        _RESULTS[_untrack(key)] = _untrack(result)
     return result
 
 
@@ -940,13 +942,14 @@ def valued_waits(
                     continue
                 raise
             unseen = 4 - allc[t] - vis[t]
-            out.append(_new(ValuedWait, (w.tile, t, rd[0], rs[0], unseen if unseen > 0 else 0,
-                                         rd[3], rs[3])))
+            out.append(_untrack(_new(ValuedWait, (w.tile, t, rd[0], rs[0],
+                                                  unseen if unseen > 0 else 0, rd[3], rs[3]))))
     result = tuple(out)
     if key is not None:
         if len(_WAITS) > _CACHE_LIMIT:
             _WAITS.clear()
-        _WAITS[key] = result
+        # memo key and answer are immutable and acyclic: kept out of the cycle collector
+        _WAITS[_untrack(key)] = _untrack(result)
     return result
 
 
