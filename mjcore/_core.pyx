@@ -354,6 +354,48 @@ cdef class HandBase:
         return self._hash == o._hash and self.counts == o.counts and self.melds == o.melds
 
 
+def _count_runs(str text, list counts):
+    """Add the tiles of plain suit runs ("123m44z") to the 34 ``counts``; returns False, adding
+    nothing, if the text holds anything else (the Python parser then says what is wrong)."""
+    cdef int add[34]
+    cdef int ranks[64]
+    cdef int npend = 0, base, top, k, t
+    cdef Py_UCS4 ch
+    if len(counts) != 34:
+        return False
+    memset(add, 0, sizeof(add))
+    for ch in text:
+        if c'1' <= ch <= c'9':
+            if npend == 64:
+                return False
+            ranks[npend] = <int> ch - 48
+            npend += 1
+            continue
+        if ch == c'm':
+            base, top = 0, 9
+        elif ch == c'p':
+            base, top = 9, 9
+        elif ch == c's':
+            base, top = 18, 9
+        elif ch == c'z':
+            base, top = 27, 7
+        else:
+            return False
+        if npend == 0:
+            return False
+        for k in range(npend):
+            if ranks[k] > top:
+                return False
+            add[base + ranks[k] - 1] += 1
+        npend = 0
+    if npend:
+        return False
+    for t in range(34):
+        if add[t]:
+            counts[t] += add[t]
+    return True
+
+
 # Set by mjcore.hand at import: the Hand class, to turn text into hands.
 _hand_type = None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from ._core import HandBase
+from ._core import HandBase, _count_runs
 from .errors import MahjongError
 from .tiles import MAX_TEXT, MELD_KINDS, NUM_KINDS, format_counts, format_tiles, parse_tiles
 from .tiles import tile_to_text as _tile_text
@@ -99,6 +99,12 @@ class Hand(HandBase):
             counts_t = tuple(counts)
         except TypeError:
             raise MahjongError("bad_tile", "counts must be a sequence of 34 ints") from None
+        if not melds:
+            try:  # the compiled checks pass almost every hand; on failure, the ones below say why
+                HandBase.__init__(self, counts_t, (), counts_t)
+                return
+            except MahjongError:
+                pass
         if len(counts_t) != NUM_KINDS:
             raise MahjongError("wrong_tile_count", f"counts must have 34 entries, got {len(counts_t)}")
         try:
@@ -142,8 +148,9 @@ class Hand(HandBase):
                 else:
                     if melds:
                         raise MahjongError("bad_notation", f"concealed tiles at {pos} come after the melds")
-                    for t in parse_tiles(token, pos):
-                        counts[t] += 1
+                    if not _count_runs(token, counts):
+                        for t in parse_tiles(token, pos):
+                            counts[t] += 1
             pos += len(token) + 1
         return cls(counts, melds)
 
