@@ -1147,6 +1147,18 @@ cdef uint8_t* suit_words = NULL   # per suit key: mask of words over its splits 
 cdef uint8_t* hon_words = NULL
 
 
+cdef inline int _choice_word(int word, int k, int runs, int lo, bint seqs) noexcept nogil:
+    """The word after taking k pungs and ``runs`` runs at rank lo: runs set W_CHOW, and a set
+    without a 1 or 9 (honour pungs have neither rank, so seqs tells them apart) W_SIMPLE."""
+    if k and seqs and lo != 0 and lo != 8:
+        word |= W_SIMPLE
+    if runs:
+        word |= W_CHOW
+        if lo != 0 and lo != 6:
+            word |= W_SIMPLE
+    return word
+
+
 cdef int _words_sets(int* d, int n, bint seqs, int lo, int word) noexcept nogil:
     """Mask of the words of every split of d[lo:] into sets (``word`` so far); 0 if none."""
     while lo < n and d[lo] == 0:
@@ -1160,13 +1172,7 @@ cdef int _words_sets(int* d, int n, bint seqs, int lo, int word) noexcept nogil:
         runs = c - 3 * k
         if runs > 0 and (not seqs or lo + 2 >= n or d[lo + 1] < runs or d[lo + 2] < runs):
             continue
-        w = word
-        if k and seqs and lo != 0 and lo != 8:
-            w |= W_SIMPLE
-        if runs:
-            w |= W_CHOW
-            if lo != 0 and lo != 6:
-                w |= W_SIMPLE
+        w = _choice_word(word, k, runs, lo, seqs)
         d[lo] -= 3 * k + runs
         if runs:
             d[lo + 1] -= runs
@@ -1253,13 +1259,7 @@ cdef int _first_sets(int* d, int n, bint seqs, int lo, int base, int word, int a
         runs = c - 3 * k
         if runs > 0 and (not seqs or lo + 2 >= n or d[lo + 1] < runs or d[lo + 2] < runs):
             continue
-        w = word
-        if k and seqs and lo != 0 and lo != 8:
-            w |= W_SIMPLE
-        if runs:
-            w |= W_CHOW
-            if lo != 0 and lo != 6:
-                w |= W_SIMPLE
+        w = _choice_word(word, k, runs, lo, seqs)
         d[lo] -= 3 * k + runs
         if runs:
             d[lo + 1] -= runs
