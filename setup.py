@@ -8,7 +8,9 @@ extensions = [
         "mjcore._core",
         ["mjcore/_core.pyx"],
         extra_compile_args=["-O3"],
-    )
+    ),
+    # the wire format of the service's hot methods (service/servicer.py)
+    Extension("service._wire", ["service/_wire.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(

@@ -77,12 +77,8 @@ def options_dict(typed: Message) -> dict[str, object]:
     return out
 
 
-def options_of(ruleset: Any, msg: pb2.RulesetOptions, cache: dict[bytes, Any]) -> Any:
-    """Resolve preset + typed options with the rule set (cached per serialized message)."""
-    key = msg.SerializeToString(deterministic=True)
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
+def options_of(ruleset: Any, msg: pb2.RulesetOptions) -> Any:
+    """Resolve preset + typed options with the rule set."""
     which = msg.WhichOneof("options")
     if which is not None and which != ruleset.name:
         raise FieldError(
@@ -91,10 +87,7 @@ def options_of(ruleset: Any, msg: pb2.RulesetOptions, cache: dict[bytes, Any]) -
             f"options for rule set {which!r} given for rule set {ruleset.name!r}",
         )
     values = options_dict(getattr(msg, which)) if which is not None else None
-    resolved = ruleset.resolve_options(values, msg.preset or None)
-    if len(cache) < 1024:
-        cache[key] = resolved
-    return resolved
+    return ruleset.resolve_options(values, msg.preset or None)
 
 
 #: Tile text -> id for every valid two-character tile text (the fast path; anything else
@@ -353,24 +346,40 @@ def decomposition_bytes(d: Any) -> bytes:
     return bytes((0x22, 6 + len(ch) + len(pu), 0x08, d.pair, 0x12, len(ch), *ch, 0x1A, len(pu), *pu))
 
 
-def fill_score_result(out: pb2.ScoreResult, r: Any, summary_only: bool = False) -> None:
-    """Write an engine ``ScoreResult`` into the empty message ``out`` (one MergeFromString of
-    cached summary bytes plus the encoded decomposition; payments through the message API)."""
+_PAYMENTS: dict[tuple[tuple[int, int, int], ...], bytes] = {}
+
+
+def _payments_bytes(payments: tuple[tuple[int, int, int], ...]) -> bytes:
+    """``ScoreResult.payments`` and ``total`` on the wire (few distinct values: cached)."""
+    b = _PAYMENTS.get(payments)
+    if b is None:
+        msg = pb2.ScoreResult(total=sum(amount for _, _, amount in payments))
+        for frm, to, amount in payments:
+            msg.payments.add(from_seat=frm, to_seat=to, amount=amount, reason="win", event_index=-1)
+        b = msg.SerializeToString()
+        if len(_PAYMENTS) >= _SUMMARY_LIMIT:
+            _PAYMENTS.clear()
+        _PAYMENTS[payments] = b
+    return b
+
+
+def score_result_bytes(r: Any, summary_only: bool = False) -> bytes:
+    """An engine ``ScoreResult`` as a serialized ``ScoreResult`` message: the cached summary,
+    then (unless ``summary_only``) the encoded decomposition and the cached payments."""
     b = _summary_bytes(r)
     if summary_only:
-        out.MergeFromString(b)
-        return
+        return b
     d = r.decomposition
     if d is not None and type(d) is not str:
         b += decomposition_bytes(d)
-    out.MergeFromString(b)
     if r.payments:
-        total = 0
-        pay = out.payments.add
-        for frm, to, amount in r.payments:
-            pay(from_seat=frm, to_seat=to, amount=amount, reason="win", event_index=-1)
-            total += amount
-        out.total = total
+        b += _payments_bytes(r.payments)
+    return b
+
+
+def fill_score_result(out: pb2.ScoreResult, r: Any, summary_only: bool = False) -> None:
+    """Write an engine ``ScoreResult`` into the empty message ``out``."""
+    out.MergeFromString(score_result_bytes(r, summary_only))
 
 
 def score_result_pb(r: Any, summary_only: bool = False) -> pb2.ScoreResult:

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent import futures
 from pathlib import Path
 from types import FrameType
@@ -32,8 +32,8 @@ from grpc_reflection.v1alpha import reflection
 from service.config import ServerConfig, parse_config
 from service.interceptors import Guard, GuardedRegistrar
 from service.observability import metrics, setup_logging, start_metrics_server
-from service.pb import SERVICE_NAME, pb2_grpc
-from service.servicer import MahjongRulesServicer
+from service.pb import SERVICE_NAME
+from service.servicer import MahjongRulesServicer, method_handlers
 
 log = logging.getLogger("service")
 
@@ -81,8 +81,9 @@ def create_server(
     )
     # Every handler is wrapped by the guard once, here (no per-call interceptor pipeline).
     guarded: Any = GuardedRegistrar(server, Guard(metrics() if record else None, config.auth_token))
-    add_servicer: Callable[[Any, Any], None] = pb2_grpc.add_MahjongRulesServicer_to_server
-    add_servicer(MahjongRulesServicer(), guarded)
+    handlers = method_handlers(MahjongRulesServicer())
+    guarded.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
+    guarded.add_registered_method_handlers(SERVICE_NAME, handlers)
     if extra_handlers:
         guarded.add_generic_rpc_handlers(tuple(extra_handlers))
     health_servicer = health.HealthServicer()

@@ -8,15 +8,19 @@ answers INTERNAL.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
+from types import MappingProxyType
 from typing import Any, NoReturn
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from mjcore import MahjongError
+from service import _wire
 from service import convert as cv
 from service.errors import CODE_FIELDS, FieldError, abort_invalid
-from service.pb import pb2, pb2_grpc
+from service.pb import pb2
 
 DEADLINE_CHECK_EVERY = 64  # items between deadline checks in bulk calls
 
@@ -67,82 +71,120 @@ def _abort(
     abort_invalid(context, exc.code, exc.message, field)
 
 
-class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
+class MahjongRulesServicer:
     """Hot paths (Score, Waits, the bulk loop) do only what the request needs: the rule set and
     its default options are looked up once per rule-set name, hand text and tile text go to the
-    engine as they are, and error fields are worked out only when there is an error."""
+    engine as they are, and error fields are worked out only when there is an error.
+
+    ``Score``, ``ScoreBatch`` and ``ScoreStream`` take and return bytes (see
+    :func:`method_handlers`): the common request is read and the reply written by
+    ``service._wire``; any other request goes through the generated classes, which define
+    the answer. Both paths give the same answers (tests/service/test_wire.py)."""
 
     def __init__(self) -> None:
+        # rule set name -> serialized RulesetOptions -> resolved options
         self._options_cache: dict[str, dict[bytes, Any]] = {}
         # request.ruleset ("" or a known name) -> (rule set, its default options)
         self._defaults: dict[str, tuple[Any, Any]] = {}
+        # serialized WinContext -> the engine's context mapping (read-only: shared)
+        self._contexts: dict[bytes, Any] = {}
+        # id(engine result) -> (result, its serialized ScoreResult), per summary_only
+        self._encoded: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
 
     # ------------------------------------------------------------------ helpers
     def _ruleset_and_options(self, request: Any) -> tuple[Any, Any]:
         """The rule set and resolved options of a request with ``ruleset`` and ``options``."""
-        name = request.ruleset
-        has_options = request.HasField("options")
-        if not has_options:
+        options = request.options.SerializeToString() if request.HasField("options") else None
+        return self._resolve(request.ruleset, options)
+
+    def _resolve(self, name: str, options: bytes | None) -> tuple[Any, Any]:
+        """The rule set called ``name`` ("" = the default) and the given serialized
+        ``RulesetOptions`` resolved (None = not given)."""
+        if options is None:
             hit = self._defaults.get(name)
             if hit is not None:
                 return hit
         ruleset = _rules().get_ruleset(cv.ruleset_name(name))
-        if not has_options:
+        if options is None:
             pair = (ruleset, ruleset.resolve_options())
             self._defaults[name] = pair  # only known names get here: bounded
             return pair
         cache = self._options_cache.setdefault(ruleset.name, {})
-        try:
-            resolved = cv.options_of(ruleset, request.options, cache)
-        except MahjongError as e:
-            raise FieldError("options", e.code, e.message) from None
+        resolved = cache.get(options)
+        if resolved is None:
+            try:
+                resolved = cv.options_of(ruleset, pb2.RulesetOptions.FromString(options))
+            except MahjongError as e:
+                raise FieldError("options", e.code, e.message) from None
+            if len(cache) < 1024:
+                cache[options] = resolved
         return ruleset, resolved
 
-    def _score_items(
-        self,
-        ruleset: Any,
-        options: Any,
-        items: Any,
-        summary_only: bool,
-        context: grpc.ServicerContext,
-        outcomes: Any,
-    ) -> None:
-        """Score each item into ``outcomes`` (a repeated ScoreOutcome field), in order.
+    def _context(self, data: bytes) -> Any:
+        """The engine context of a serialized WinContext (cached: few distinct contexts)."""
+        ctx = self._contexts.get(data)
+        if ctx is None:
+            ctx = MappingProxyType(cv.context_of(pb2.WinContext.FromString(data)))
+            if len(self._contexts) >= 4096:
+                self._contexts.clear()
+            self._contexts[data] = ctx
+        return ctx
 
-        The common item (hand text, tile text, optional context, no error) takes the short
-        path; anything else (structured hands, tile ids, errors) the general one."""
-        if len(items) > cv.MAX_BATCH_ITEMS:
-            raise FieldError(
-                "items", "too_many_items", f"{len(items)} items; at most {cv.MAX_BATCH_ITEMS} per message"
-            )
-        score = ruleset.engine.score
-        fill = cv.fill_score_result
-        context_of = cv.context_of
-        tiles = cv.TILE_IDS
-        add = outcomes.add
-        check_every = DEADLINE_CHECK_EVERY
-        i = 0
-        for item in items:
-            i += 1
-            if i % check_every == 0:
-                remaining = context.time_remaining()
-                if remaining is not None and remaining <= 0:
-                    context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"deadline passed after {i - 1} items")
-            text = item.hand.text
-            tile = tiles.get(item.win_tile.text)
-            if text and tile is not None:
+    def _bulk(self, data: bytes, context: grpc.ServicerContext, message: Any) -> bytes:
+        """A serialized ScoreBatchRequest or ScoreStreamRequest (``message``) answered with
+        the serialized response (both responses have the same layout)."""
+        with _Aborter(context, "items"):
+            head = _wire.read_bulk_head(data)
+            if head is not None:
+                name, options, summary_only, count = head
+                ruleset, resolved = self._resolve(name, options)
+                _check_count(count)
                 try:
-                    ctx = context_of(item.context) if item.HasField("context") else None
-                    result = score(text, tile, item.self_drawn, ctx, options)
-                except (FieldError, MahjongError):
-                    pass  # the general path below reports it
-                else:
-                    fill(add(id=item.id).result, result, summary_only)
-                    continue
-            self._score_item(item, score, options, add, summary_only)
+                    out = self._score_bulk(data, ruleset.engine.score, resolved, summary_only, context)
+                except DecodeError:
+                    out = None  # an item the classes refuse: the general path says why
+                if out is not None:
+                    return out
+            request = _parse(message, data, context)
+            ruleset, resolved = self._ruleset_and_options(request)
+            _check_count(len(request.items))
+            response = pb2.ScoreBatchResponse()
+            for i, item in enumerate(request.items):
+                if (i + 1) % DEADLINE_CHECK_EVERY == 0:
+                    _check_deadline(context, i)
+                entry = self._score_item(item, ruleset.engine.score, resolved, request.summary_only)
+                response.outcomes.add().MergeFromString(entry)
+            serialized: bytes = response.SerializeToString()
+            return serialized
+        raise AssertionError("unreachable")  # the aborter raised
+
+    def _score_bulk(
+        self, data: bytes, score: Any, options: Any, summary_only: bool, context: grpc.ServicerContext
+    ) -> bytes | None:
+        """The items of a well-formed bulk request through ``service._wire``: None if an item
+        turns out malformed."""
+
+        def fallback(item: bytes) -> bytes:
+            return self._score_item(pb2.ScoreItem.FromString(item), score, options, summary_only)
+
+        out: bytes | None = _wire.score_bulk(
+            data,
+            score,
+            options,
+            self._context,
+            self._contexts,
+            functools.partial(cv.score_result_bytes, summary_only=summary_only),
+            self._encoded[summary_only],
+            fallback,
+            _REFUSED,
+            functools.partial(_check_deadline, context),
+            DEADLINE_CHECK_EVERY,
+        )
+        return out
 
     @staticmethod
-    def _score_item(item: Any, score: Any, options: Any, add: Any, summary_only: bool) -> None:
+    def _score_item(item: pb2.ScoreItem, score: Any, options: Any, summary_only: bool) -> bytes:
+        """One item's serialized ScoreOutcome: its result, or the error naming the field."""
         hand_msg = item.hand
         try:
             hand = cv.hand_arg(hand_msg, "hand")
@@ -152,35 +194,43 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
             ctx = cv.context_of(item.context) if item.HasField("context") else None
             result = score(hand, tile, item.self_drawn, ctx, options)
         except FieldError as e:
-            add(id=item.id, error=pb2.ItemError(code=e.code, message=e.message, field=e.field))
-            return
+            error = pb2.ItemError(code=e.code, message=e.message, field=e.field)
         except MahjongError as e:
             f = CODE_FIELDS.get(e.code) or "hand"
             if f == "hand" and e.code in cv.HAND_CODES:
                 f = cv.hand_field(hand_msg, "hand")
-            add(id=item.id, error=pb2.ItemError(code=e.code, message=e.message, field=f))
-            return
-        cv.fill_score_result(add(id=item.id).result, result, summary_only)
+            error = pb2.ItemError(code=e.code, message=e.message, field=f)
+        else:
+            head: bytes = pb2.ScoreOutcome(id=item.id).SerializeToString()
+            return head + _wire.field_bytes(2, cv.score_result_bytes(result, summary_only))
+        failed: bytes = pb2.ScoreOutcome(id=item.id, error=error).SerializeToString()
+        return failed
 
     # ------------------------------------------------------------------ RPCs
-    def Score(self, request: pb2.ScoreRequest, context: grpc.ServicerContext) -> pb2.ScoreResponse:
+    def Score(self, data: bytes, context: grpc.ServicerContext) -> bytes:
+        fast = _wire.read_score_request(data)
+        if fast is not None:
+            name, options, text, tile, self_drawn, ctx_bytes = fast
+            try:
+                ruleset, resolved = self._resolve(name, options)
+                ctx = self._context(ctx_bytes) if ctx_bytes is not None else None
+                result = ruleset.engine.score(text, tile, self_drawn, ctx, resolved)
+            except _REFUSED:
+                pass  # the general path below reports it, naming the field
+            else:
+                return _wire.field_bytes(1, cv.score_result_bytes(result))
+        request = _parse(pb2.ScoreRequest, data, context)
         try:
-            ruleset, options = self._ruleset_and_options(request)
-            hand_msg = request.hand
-            hand = hand_msg.text or cv.hand_arg(hand_msg, "hand")
-            win = request.win_tile
-            tile = cv.TILE_IDS.get(win.text)
-            if tile is None:
-                if not request.HasField("win_tile"):
-                    raise FieldError("win_tile", "bad_tile", "win_tile not set")
-                tile = cv.tile_of(win, "win_tile")
+            ruleset, resolved = self._ruleset_and_options(request)
+            hand = cv.hand_arg(request.hand, "hand")
+            if not request.HasField("win_tile"):
+                raise FieldError("win_tile", "bad_tile", "win_tile not set")
+            tile = cv.tile_of(request.win_tile, "win_tile")
             ctx = cv.context_of(request.context) if request.HasField("context") else None
-            result = ruleset.engine.score(hand, tile, request.self_drawn, ctx, options)
+            result = ruleset.engine.score(hand, tile, request.self_drawn, ctx, resolved)
         except (FieldError, MahjongError) as e:
             _abort(context, e, "hand", {**_hand_fields(request.hand), "bad_tile": "win_tile"})
-        out = pb2.ScoreResponse()
-        cv.fill_score_result(out.result, result)
-        return out
+        return _wire.field_bytes(1, cv.score_result_bytes(result))
 
     def Waits(self, request: pb2.WaitsRequest, context: grpc.ServicerContext) -> pb2.WaitsResponse:
         try:
@@ -245,23 +295,60 @@ class MahjongRulesServicer(pb2_grpc.MahjongRulesServicer):
         with _Aborter(context, "ruleset"):
             return cv.description_pb(_rules().describe_ruleset(cv.ruleset_name(request.ruleset)))
 
-    def ScoreBatch(
-        self, request: pb2.ScoreBatchRequest, context: grpc.ServicerContext
-    ) -> pb2.ScoreBatchResponse:
-        with _Aborter(context, "items"):
-            ruleset, options = self._ruleset_and_options(request)
-            out = pb2.ScoreBatchResponse()
-            self._score_items(ruleset, options, request.items, request.summary_only, context, out.outcomes)
-            return out
+    def ScoreBatch(self, data: bytes, context: grpc.ServicerContext) -> bytes:
+        return self._bulk(data, context, pb2.ScoreBatchRequest)
 
-    def ScoreStream(
-        self, request_iterator: Iterator[pb2.ScoreStreamRequest], context: grpc.ServicerContext
-    ) -> Iterator[pb2.ScoreStreamResponse]:
-        for request in request_iterator:
-            with _Aborter(context, "items"):
-                ruleset, options = self._ruleset_and_options(request)
-                out = pb2.ScoreStreamResponse()
-                self._score_items(
-                    ruleset, options, request.items, request.summary_only, context, out.outcomes
-                )
-            yield out
+    def ScoreStream(self, requests: Iterator[bytes], context: grpc.ServicerContext) -> Iterator[bytes]:
+        for data in requests:
+            yield self._bulk(data, context, pb2.ScoreStreamRequest)
+
+
+# Methods served from and to bytes (service._wire); the others get parsed requests.
+RAW_METHODS = frozenset(("Score", "ScoreBatch", "ScoreStream"))
+_REFUSED = (FieldError, MahjongError, DecodeError)
+
+
+def method_handlers(servicer: MahjongRulesServicer) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+    """The handlers of every ``MahjongRules`` method. Every request arrives as bytes: the
+    methods in ``RAW_METHODS`` read them themselves, the others get the parsed message, and a
+    request that is not a valid message is INVALID_ARGUMENT (grpcio would say INTERNAL)."""
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+    for m in pb2.DESCRIPTOR.services_by_name["MahjongRules"].methods:
+        behavior = getattr(servicer, m.name)
+        serialize = None
+        if m.name not in RAW_METHODS:
+            behavior = _parsing(behavior, getattr(pb2, m.input_type.name))
+            serialize = getattr(pb2, m.output_type.name).SerializeToString
+        if m.client_streaming and m.server_streaming:
+            handlers[m.name] = grpc.stream_stream_rpc_method_handler(behavior, None, serialize)
+        else:
+            assert not m.client_streaming and not m.server_streaming, m.name
+            handlers[m.name] = grpc.unary_unary_rpc_method_handler(behavior, None, serialize)
+    return handlers
+
+
+def _parsing(behavior: Any, message: Any) -> Any:
+    def handler(data: bytes, context: grpc.ServicerContext) -> Any:
+        return behavior(_parse(message, data, context), context)
+
+    return handler
+
+
+def _parse(message: Any, data: bytes, context: grpc.ServicerContext) -> Any:
+    """``data`` as a ``message``; INVALID_ARGUMENT if it is not one."""
+    try:
+        return message.FromString(data)
+    except DecodeError as e:
+        abort_invalid(context, "bad_request", f"not a valid {message.DESCRIPTOR.full_name}: {e}", "")
+
+
+def _check_count(count: int) -> None:
+    if count > cv.MAX_BATCH_ITEMS:
+        limit = cv.MAX_BATCH_ITEMS
+        raise FieldError("items", "too_many_items", f"{count} items; at most {limit} per message")
+
+
+def _check_deadline(context: grpc.ServicerContext, done: int) -> None:
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"deadline passed after {done} items")

@@ -317,7 +317,7 @@ def test_internal_error_is_logged_with_request(
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(convert, "fill_score_result", boom)
+    monkeypatch.setattr(convert, "score_result_bytes", boom)
     with caplog.at_level(logging.ERROR, logger="service"):
         with pytest.raises(grpc.RpcError) as ei:
             stub.Score(SCORE, timeout=5)

@@ -1,0 +1,503 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The protobuf wire format of the hot methods, read and written without message objects.
+
+``Score``, ``ScoreBatch`` and ``ScoreStream`` are served from the request's bytes: the common
+request (hands and tiles as text, known fields only) is read here and the reply written here,
+so no message object is built per hand. Whatever this reader does not take (structured
+hands, tile ids without text, unknown or repeated singular fields, anything malformed) is
+reported back, and the caller uses the generated classes instead, which define the answer
+(see ``service.servicer``). Nothing here knows mahjong: the engine is passed in.
+
+Field numbers (protos/mahjong/v1/mahjong_rules.proto):
+  ScoreRequest  ruleset 1, options 2, hand 3, win_tile 4, self_drawn 5, context 6
+  ScoreItem     id 1, hand 2, win_tile 3, self_drawn 4, context 5
+  ScoreBatchRequest / ScoreStreamRequest  ruleset 1, options 2, items 3, summary_only 4
+  ScoreBatchResponse / ScoreStreamResponse  outcomes 1;  ScoreOutcome  id 1, result 2
+  Hand  text 1, structured 2;  Tile  id 1, text 2
+"""
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.long cimport PyLong_FromVoidPtr
+from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
+from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+DEF MAX_FIELD = 536870911  # 2**29 - 1, the largest field number
+
+# Fields seen once already (a repeated singular message field merges: left to the classes).
+DEF SEEN_HAND = 1
+DEF SEEN_TILE = 2
+DEF SEEN_CTX = 4
+DEF SEEN_OPTIONS = 8
+
+
+cdef struct Fields:
+    Py_ssize_t id_s, id_e          # ScoreItem.id
+    Py_ssize_t text_s, text_e      # Hand.text
+    Py_ssize_t ctx_s, ctx_e        # the WinContext's bytes
+    Py_ssize_t rs_s, rs_e          # ScoreRequest.ruleset
+    Py_ssize_t opt_s, opt_e        # ScoreRequest.options
+    Py_ssize_t tile_s, tile_e      # Tile.text
+    int tile_id                    # Tile.id (0 when absent)
+    int has_tile
+    int self_drawn
+    int unusual                    # well formed, but not for this reader
+    int seen
+
+
+cdef inline Py_ssize_t _varint(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, uint64_t* out) noexcept nogil:
+    """Read the varint at ``p[i]``: the index after it, or -1 if it is truncated or too long."""
+    cdef uint64_t v = 0
+    cdef int shift = 0
+    cdef uint8_t b
+    while i < end and shift < 64:
+        b = p[i]
+        i += 1
+        v |= (<uint64_t>(b & 0x7F)) << shift
+        if b < 0x80:
+            out[0] = v
+            return i
+        shift += 7
+    return -1
+
+
+cdef inline Py_ssize_t _delimited(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, Py_ssize_t* start) noexcept nogil:
+    """Read a length prefix at ``p[i]``: the end of the payload (its start in ``start``), or -1."""
+    cdef uint64_t n
+    i = _varint(p, i, end, &n)
+    if i < 0 or n > <uint64_t>(end - i):
+        return -1
+    start[0] = i
+    return i + <Py_ssize_t>n
+
+
+cdef inline Py_ssize_t _skip(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, int wire_type) noexcept nogil:
+    """Skip a field's value: the index after it, or -1 (groups and bad wire types included:
+    the generated classes decide about those)."""
+    cdef uint64_t v = 0
+    cdef Py_ssize_t s = 0
+    if wire_type == 0:
+        return _varint(p, i, end, &v)
+    if wire_type == 1:
+        return i + 8 if end - i >= 8 else -1
+    if wire_type == 2:
+        return _delimited(p, i, end, &s)
+    if wire_type == 5:
+        return i + 4 if end - i >= 4 else -1
+    return -1
+
+
+cdef inline Py_ssize_t _key(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, int* field, int* wire_type) noexcept nogil:
+    cdef uint64_t k
+    i = _varint(p, i, end, &k)
+    if i < 0 or k >> 3 == 0 or k >> 3 > MAX_FIELD:
+        return -1
+    field[0] = <int>(k >> 3)
+    wire_type[0] = <int>(k & 7)
+    return i
+
+
+cdef int _read_hand(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, Fields* f) noexcept nogil:
+    cdef int field, wt
+    cdef Py_ssize_t s = 0
+    while i < end:
+        i = _key(p, i, end, &field, &wt)
+        if i < 0:
+            return -1
+        if field == 1 and wt == 2:
+            i = _delimited(p, i, end, &s)
+            f.text_s = s
+            f.text_e = i
+        else:
+            i = _skip(p, i, end, wt)
+            f.unusual = 1  # a structured hand, or a field this reader does not know
+        if i < 0:
+            return -1
+    return 0
+
+
+cdef int _read_tile(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, Fields* f) noexcept nogil:
+    cdef int field, wt
+    cdef Py_ssize_t s = 0
+    cdef uint64_t v = 0
+    f.has_tile = 1
+    while i < end:
+        i = _key(p, i, end, &field, &wt)
+        if i < 0:
+            return -1
+        if field == 1 and wt == 0:
+            i = _varint(p, i, end, &v)
+            if v >= 34:
+                f.unusual = 1
+            f.tile_id = <int>v if v < 34 else 0
+        elif field == 2 and wt == 2:
+            i = _delimited(p, i, end, &s)
+            f.tile_s = s
+            f.tile_e = i
+        else:
+            i = _skip(p, i, end, wt)
+            f.unusual = 1
+        if i < 0:
+            return -1
+    return 0
+
+
+cdef int _read_score(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, bint request, Fields* f) noexcept nogil:
+    """Read a ScoreItem (``request`` false) or a ScoreRequest into ``f``: 0, or -1 if malformed."""
+    cdef int field, wt, off = 1 if request else 0
+    cdef Py_ssize_t s = 0, e = 0
+    cdef uint64_t v = 0
+    f.id_s = f.id_e = f.text_s = f.text_e = f.ctx_s = f.ctx_e = -1
+    f.rs_s = f.rs_e = f.opt_s = f.opt_e = f.tile_s = f.tile_e = -1
+    f.tile_id = 0
+    f.has_tile = 0
+    f.self_drawn = 0
+    f.unusual = 0
+    f.seen = 0
+    while i < end:
+        i = _key(p, i, end, &field, &wt)
+        if i < 0:
+            return -1
+        if wt == 0 and field == 4 + off:
+            i = _varint(p, i, end, &v)
+            f.self_drawn = v != 0
+        elif wt == 2 and 1 <= field <= 5 + off:
+            e = _delimited(p, i, end, &s)
+            if e < 0:
+                return -1
+            i = e
+            if field == 1 and not request:
+                f.id_s = s
+                f.id_e = e
+            elif field == 1:
+                f.rs_s = s
+                f.rs_e = e
+            elif field == 2 and request:
+                if f.seen & SEEN_OPTIONS:
+                    f.unusual = 1
+                f.seen |= SEEN_OPTIONS
+                f.opt_s = s
+                f.opt_e = e
+            elif field == 2 + off:
+                if f.seen & SEEN_HAND:
+                    f.unusual = 1
+                f.seen |= SEEN_HAND
+                if _read_hand(p, s, e, f) < 0:
+                    return -1
+            elif field == 3 + off:
+                if f.seen & SEEN_TILE:
+                    f.unusual = 1
+                f.seen |= SEEN_TILE
+                if _read_tile(p, s, e, f) < 0:
+                    return -1
+            elif field == 5 + off:
+                if f.seen & SEEN_CTX:
+                    f.unusual = 1
+                f.seen |= SEEN_CTX
+                f.ctx_s = s
+                f.ctx_e = e
+            else:
+                f.unusual = 1  # a wire type that does not match the field
+        else:
+            i = _skip(p, i, end, wt)
+            f.unusual = 1
+        if i < 0:
+            return -1
+    return 0
+
+
+cdef inline int _tile_from(const uint8_t* p, Fields* f) noexcept nogil:
+    """The win tile's id when the Tile is the common kind (two-character text such as "5p", or
+    no text and an id below 34), else -1."""
+    cdef uint8_t rank, suit
+    if not f.has_tile:
+        return -1
+    if f.tile_s < 0 or f.tile_e == f.tile_s:
+        return f.tile_id
+    if f.tile_e - f.tile_s != 2:
+        return -1
+    rank = p[f.tile_s]
+    suit = p[f.tile_s + 1]
+    if rank < 0x31 or rank > 0x39:
+        return -1
+    if suit == 0x6D:  # m
+        return rank - 0x31
+    if suit == 0x70:  # p
+        return 9 + rank - 0x31
+    if suit == 0x73:  # s
+        return 18 + rank - 0x31
+    if suit == 0x7A and rank <= 0x37:  # z, 1-7
+        return 27 + rank - 0x31
+    return -1
+
+
+cdef inline bint _common(const uint8_t* p, Fields* f, int* tile) noexcept nogil:
+    """Whether the fast path takes this request or item: known fields, a text hand, a tile."""
+    if f.unusual or f.text_s < 0 or f.text_e == f.text_s:
+        return False
+    tile[0] = _tile_from(p, f)
+    return tile[0] >= 0
+
+
+cdef inline bint _ascii(const uint8_t* p, Py_ssize_t s, Py_ssize_t e) noexcept nogil:
+    while s < e:
+        if p[s] >= 0x80:
+            return False
+        s += 1
+    return True
+
+
+cdef object _text(const uint8_t* p, Py_ssize_t s, Py_ssize_t e):
+    return PyUnicode_DecodeUTF8(<const char*>p + s, e - s, NULL)
+
+
+cdef object _slice(const uint8_t* p, Py_ssize_t s, Py_ssize_t e):
+    return PyBytes_FromStringAndSize(<const char*>p + s, e - s)
+
+
+def read_score_request(bytes data):
+    """A ScoreRequest the fast path takes, as (ruleset, options bytes or None, hand text, win
+    tile id, self_drawn, context bytes or None); None for anything else (the caller parses
+    it with the generated class, which also reports malformed bytes)."""
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
+    cdef Fields f
+    cdef int tile
+    if _read_score(p, 0, PyBytes_GET_SIZE(data), True, &f) < 0 or not _common(p, &f, &tile):
+        return None
+    try:
+        ruleset = _text(p, f.rs_s, f.rs_e) if f.rs_s >= 0 else ""
+        text = PyUnicode_DecodeASCII(<const char*>p + f.text_s, f.text_e - f.text_s, NULL)
+    except UnicodeDecodeError:
+        return None
+    return (
+        ruleset,
+        _slice(p, f.opt_s, f.opt_e) if f.opt_s >= 0 else None,
+        text,
+        tile,
+        bool(f.self_drawn),
+        _slice(p, f.ctx_s, f.ctx_e) if f.ctx_s >= 0 else None,
+    )
+
+
+def read_bulk_head(bytes data):
+    """A ScoreBatchRequest/ScoreStreamRequest's (ruleset, options bytes or None, summary_only,
+    number of items); None when the message is malformed or repeats ``options``."""
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t i = 0, end = PyBytes_GET_SIZE(data), s = 0, e = 0, rs_s = -1, rs_e = -1
+    cdef Py_ssize_t opt_s = -1, opt_e = -1, n = 0
+    cdef int field, wt, summary = 0
+    cdef uint64_t v = 0
+    while i < end:
+        i = _key(p, i, end, &field, &wt)
+        if i < 0:
+            return None
+        if wt == 2 and field <= 3:
+            e = _delimited(p, i, end, &s)
+            if e < 0:
+                return None
+            i = e
+            if field == 1:
+                rs_s, rs_e = s, e
+            elif field == 2:
+                if opt_s >= 0:
+                    return None  # merged by the classes
+                opt_s, opt_e = s, e
+            else:
+                n += 1
+        elif wt == 0 and field == 4:
+            i = _varint(p, i, end, &v)
+            summary = v != 0
+        else:
+            i = _skip(p, i, end, wt)
+        if i < 0:
+            return None
+    try:
+        ruleset = _text(p, rs_s, rs_e) if rs_s >= 0 else ""
+    except UnicodeDecodeError:
+        return None
+    return ruleset, _slice(p, opt_s, opt_e) if opt_s >= 0 else None, bool(summary), n
+
+
+# ---------------------------------------------------------------- writing
+
+cdef struct Buffer:
+    char* data
+    Py_ssize_t size, cap
+
+
+cdef int _reserve(Buffer* b, Py_ssize_t extra) except -1:
+    cdef Py_ssize_t cap
+    cdef char* grown
+    if b.size + extra <= b.cap:
+        return 0
+    cap = max(b.cap * 2, b.size + extra, 4096)
+    grown = <char*>realloc(b.data, cap)
+    if grown == NULL:
+        raise MemoryError()
+    b.data = grown
+    b.cap = cap
+    return 0
+
+
+cdef inline int _varint_size(uint64_t v) noexcept nogil:
+    cdef int n = 1
+    while v >= 0x80:
+        v >>= 7
+        n += 1
+    return n
+
+
+cdef inline void _put_varint(Buffer* b, uint64_t v) noexcept nogil:
+    while v >= 0x80:
+        b.data[b.size] = <char>((v & 0x7F) | 0x80)
+        b.size += 1
+        v >>= 7
+    b.data[b.size] = <char>v
+    b.size += 1
+
+
+cdef inline void _put(Buffer* b, const char* s, Py_ssize_t n) noexcept nogil:
+    memcpy(b.data + b.size, s, n)
+    b.size += n
+
+
+cdef int _put_outcome(Buffer* b, const uint8_t* p, Fields* f, bytes result) except -1:
+    """``outcomes`` entry: ScoreOutcome{id, result}."""
+    cdef Py_ssize_t idn = f.id_e - f.id_s if f.id_s >= 0 else 0
+    cdef Py_ssize_t rn = PyBytes_GET_SIZE(result)
+    cdef Py_ssize_t body = 1 + _varint_size(rn) + rn
+    if idn:
+        body += 1 + _varint_size(idn) + idn
+    _reserve(b, 1 + 10 + body)
+    b.data[b.size] = 0x0A
+    b.size += 1
+    _put_varint(b, body)
+    if idn:
+        b.data[b.size] = 0x0A
+        b.size += 1
+        _put_varint(b, idn)
+        _put(b, <const char*>p + f.id_s, idn)
+    b.data[b.size] = 0x12
+    b.size += 1
+    _put_varint(b, rn)
+    _put(b, PyBytes_AS_STRING(result), rn)
+    return 0
+
+
+cdef int _put_entry(Buffer* b, bytes entry) except -1:
+    """``outcomes`` entry from a whole serialized ScoreOutcome."""
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(entry)
+    _reserve(b, 1 + 10 + n)
+    b.data[b.size] = 0x0A
+    b.size += 1
+    _put_varint(b, n)
+    _put(b, PyBytes_AS_STRING(entry), n)
+    return 0
+
+
+def field_bytes(int field, bytes payload):
+    """``payload`` as length-delimited field ``field`` (e.g. ScoreResponse.result)."""
+    cdef Buffer b
+    b.data = NULL
+    b.size = b.cap = 0
+    try:
+        _reserve(&b, 16 + PyBytes_GET_SIZE(payload))
+        _put_varint(&b, (<uint64_t>field << 3) | 2)
+        _put_varint(&b, PyBytes_GET_SIZE(payload))
+        _put(&b, PyBytes_AS_STRING(payload), PyBytes_GET_SIZE(payload))
+        return PyBytes_FromStringAndSize(b.data, b.size)
+    finally:
+        free(b.data)
+
+
+def score_bulk(
+    bytes data,
+    object score,
+    object options,
+    object context_of,
+    dict contexts,
+    object encode,
+    dict encoded,
+    object fallback,
+    tuple refused,
+    object check_deadline,
+    int check_every,
+):
+    """The serialized ScoreBatchResponse (or ScoreStreamResponse: same layout) for the items
+    of ``data``, in order; None if ``data`` is malformed.
+
+    Per common item: ``score(text, tile, self_drawn, context, options)``, its result written
+    as ``encode(result)`` (kept in ``encoded`` by the result's identity, so a result the
+    engine remembered is encoded once). A context comes from ``context_of(its bytes)``, kept in
+    ``contexts``. An item the reader does not take, or one whose scoring raises one of the
+    ``refused`` exceptions, is answered by ``fallback(item bytes)``: a serialized
+    ScoreOutcome. ``check_deadline(items done)`` is called every ``check_every`` items.
+    """
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t i = 0, end = PyBytes_GET_SIZE(data), s = 0, e = 0, done = 0
+    cdef int field, wt, tile
+    cdef Fields f
+    cdef Buffer b
+    cdef object text, ctx, result, key, hit, entry
+    b.data = NULL
+    b.size = b.cap = 0
+    try:
+        _reserve(&b, 64 * 1024)
+        while i < end:
+            i = _key(p, i, end, &field, &wt)
+            if i < 0:
+                return None
+            if field != 3 or wt != 2:
+                i = _skip(p, i, end, wt)
+                if i < 0:
+                    return None
+                continue
+            e = _delimited(p, i, end, &s)
+            if e < 0 or _read_score(p, s, e, False, &f) < 0:
+                return None
+            i = e
+            if f.id_s >= 0 and not _ascii(p, f.id_s, f.id_e):
+                try:
+                    _text(p, f.id_s, f.id_e)  # the classes refuse a string that is not UTF-8
+                except UnicodeDecodeError:
+                    return None
+            done += 1
+            if done % check_every == 0:
+                check_deadline(done - 1)
+            result = None
+            if _common(p, &f, &tile):
+                try:
+                    text = PyUnicode_DecodeASCII(<const char*>p + f.text_s, f.text_e - f.text_s, NULL)
+                    ctx = None
+                    if f.ctx_s >= 0:
+                        key = _slice(p, f.ctx_s, f.ctx_e)
+                        ctx = contexts.get(key)
+                        if ctx is None:
+                            ctx = context_of(key)
+                            if len(contexts) >= 4096:
+                                contexts.clear()
+                            contexts[key] = ctx
+                    result = score(text, tile, bool(f.self_drawn), ctx, options)
+                except refused:
+                    result = None
+                except UnicodeDecodeError:
+                    result = None
+            if result is None:
+                entry = fallback(_slice(p, s, e))
+                _put_entry(&b, entry)
+                continue
+            key = PyLong_FromVoidPtr(<void*>result)
+            hit = encoded.get(key)
+            # the entry holds the result, so its id cannot be reused while the entry lives
+            if hit is not None and (<tuple>hit)[0] is result:
+                entry = (<tuple>hit)[1]
+            else:
+                entry = encode(result)
+                if len(encoded) >= 65536:
+                    encoded.clear()
+                encoded[key] = (result, entry)
+            _put_outcome(&b, p, &f, entry)
+        return PyBytes_FromStringAndSize(b.data, b.size)
+    finally:
+        free(b.data)
