@@ -801,6 +801,7 @@ def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
 
 
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
+_CONTEXTS: dict[tuple[object, ...], _Ctx] = {}  # (self-drawn, *context key) -> parsed context
 
 
 def score(
@@ -813,9 +814,9 @@ def score(
     """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
     key: tuple[object, ...] | None
     if context is None:
-        key = (hand, win_tile, self_drawn, o)
+        key = (hand, win_tile, type(win_tile), self_drawn, o)
     elif isinstance(context, Mapping):
-        key = (hand, win_tile, self_drawn, o, *context.items())
+        key = (hand, win_tile, type(win_tile), self_drawn, o, *_context_key(context))
     else:
         raise MahjongError("bad_context", "context must be a mapping of key to value")
     try:
@@ -826,8 +827,19 @@ def score(
         return hit
     h = hand if type(hand) is Hand else _hand(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
-    result = _evaluate(h, tile, _parse_context(context, self_drawn) if context
-                       else _DEFAULT_CTX[bool(self_drawn)], o)
+    if not context:
+        ctx = _DEFAULT_CTX[bool(self_drawn)]
+    elif key is None:
+        ctx = _parse_context(context, self_drawn)
+    else:
+        ctx_key = (bool(self_drawn), *key[5:])
+        ctx = _CONTEXTS.get(ctx_key)
+        if ctx is None:
+            ctx = _parse_context(context, self_drawn)  # raises for a bad context: not kept
+            if len(_CONTEXTS) >= 4096:
+                _CONTEXTS.clear()
+            _CONTEXTS[ctx_key] = ctx
+    result = _evaluate(h, tile, ctx, o)
     if key is not None:
         if len(_RESULTS) > _CACHE_LIMIT:
             _RESULTS.clear()
@@ -836,8 +848,15 @@ def score(
     return result
 
 
+def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
+    """A context's part of a memo key: its items and the types of its values (``True``, ``1``
+    and ``1.0`` are equal, but only some of them are valid where a flag or a seat goes)."""
+    return (*context.items(), *map(type, context.values()))
+
+
 def clear_caches() -> None:
     """Forget every memoised analysis, score and wait list (for cold benchmarks)."""
+    _CONTEXTS.clear()
     _PARSED.clear()
     _SHARED.clear()
     _MELD_INFO.clear()
@@ -898,7 +917,7 @@ def valued_waits(
                 hand, o,
                 visible if visible is None or isinstance(visible, str)
                 else tuple(visible),  # type: ignore[arg-type]
-                *(context.items() if context else ()),
+                *(_context_key(context) if context else ()),
             )
         hit = _WAITS.get(key)
     except TypeError:

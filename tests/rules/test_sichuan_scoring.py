@@ -336,3 +336,24 @@ def test_result_is_frozen() -> None:
     r = sc("123m456m789m234p55p", "5p")
     with pytest.raises(AttributeError):
         r.fan = 3  # type: ignore[misc]
+
+
+def test_memo_does_not_confuse_equal_values_of_other_types() -> None:
+    """True == 1 == 1.0, but a seat must be an int and a flag a bool: a memoised answer for
+    one must not be given for the other."""
+    from mjcore import rules
+
+    hand = "123m456m789m234p55p"
+    ctx = {"winner": 1, "discarder": 2}
+    assert rules.score(hand, win_tile="5p", context=ctx).payments
+    for bad in ({"winner": True, "discarder": 2}, {"winner": 1.0, "discarder": 2}):
+        with pytest.raises(MahjongError) as ei:
+            rules.score(hand, win_tile="5p", context=bad)
+        assert ei.value.code == "bad_context"
+    rules.score(hand, win_tile=13, context={"last_tile": True})
+    with pytest.raises(MahjongError) as ei:
+        rules.score(hand, win_tile=13, context={"last_tile": 1})
+    assert ei.value.code == "bad_context"
+    rules.score(hand, win_tile=13)
+    with pytest.raises(MahjongError):
+        rules.score(hand, win_tile=13.0)  # type: ignore[arg-type]
