@@ -15,7 +15,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
 DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_CONCURRENT = 256
-DEFAULT_THREADS = 10
+DEFAULT_THREADS = 4
 DEFAULT_GRACE_S = 10.0
 DEFAULT_DRAIN_S = 1.0
 DEFAULT_GC_GEN0 = 50_000
@@ -31,7 +31,9 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     #: Worker processes sharing the port with SO_REUSEPORT; 0 = one per core.
     workers: int = 0
-    #: Threads per worker process serving calls (CPU-bound work: about ten is best).
+    #: Threads per worker process serving unary calls. The work is Python, on one core at a
+    #: time, so more threads only pass the interpreter lock to each other (docs/service.md,
+    #: "Threads"). Streaming calls (ScoreStream, health Watch) get threads of their own.
     threads: int = DEFAULT_THREADS
     #: Largest message accepted or sent, in bytes.
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
@@ -106,7 +108,7 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
         "--threads",
         type=int,
         default=ev("THREADS", d.threads),
-        help="threads per process [MAHJONG_THREADS]",
+        help="threads per process for unary calls [MAHJONG_THREADS]",
     )
     p.add_argument(
         "--max-message-bytes",

@@ -15,6 +15,7 @@ import hmac
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent import futures
 from typing import Any, cast
 
 import grpc
@@ -41,9 +42,18 @@ def _request_repr(request: Any) -> str:
 class Guard:
     """Wraps method handlers with the checks, the metrics and the INTERNAL mapping."""
 
-    def __init__(self, metrics: Metrics | None, token: str | None) -> None:
+    def __init__(
+        self,
+        metrics: Metrics | None,
+        token: str | None,
+        stream_pool: futures.ThreadPoolExecutor | None = None,
+    ) -> None:
         self._metrics = metrics
         self._expected = f"Bearer {token}".encode() if token else None
+        # Calls with a streaming response hold a thread while they stay open; grpcio runs a
+        # behaviour that carries ``experimental_thread_pool`` on that pool instead of the
+        # server's, so open streams never take the threads unary calls need.
+        self._stream_pool = stream_pool
 
     # -- checks -------------------------------------------------------------------------
     def _authorized(self, context: grpc.ServicerContext) -> bool:
@@ -77,6 +87,10 @@ class Guard:
         context.abort(grpc.StatusCode.INTERNAL, f"internal error in {method} (a bug; it was logged)")
 
     # -- wrapping -----------------------------------------------------------------------
+    def _on_stream_pool(self, behavior: Any) -> None:
+        if self._stream_pool is not None:
+            behavior.experimental_thread_pool = self._stream_pool
+
     def wrap(self, method: str, h: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
         """``h`` with the guard around its behaviour (same (de)serializers)."""
         deser, ser = h.request_deserializer, h.response_serializer
@@ -137,6 +151,7 @@ class Guard:
                     raise
                 done(context, start)
 
+            self._on_stream_pool(us)
             return grpc.unary_stream_rpc_method_handler(us, deser, ser)
         if h.stream_unary is not None:
             inner_su = h.stream_unary
@@ -174,6 +189,7 @@ class Guard:
                 raise
             done(context, start)
 
+        self._on_stream_pool(ss)
         return grpc.stream_stream_rpc_method_handler(ss, deser, ser)
 
 

@@ -47,6 +47,7 @@ from typing import Any
 
 import grpc
 
+from service.config import DEFAULT_THREADS
 from service.pb import pb2
 
 SERVICE = "/mahjong.v1.MahjongRules/"
@@ -599,7 +600,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--no-baseline", action="store_true", help="skip the empty-handler baseline")
     p.add_argument("--no-metrics", action="store_true", help="start the service without /metrics")
-    p.add_argument("--threads", type=int, default=10, help="server threads (both servers)")
+    p.add_argument(
+        "--threads", type=int, default=DEFAULT_THREADS, help="server threads for unary calls (both servers)"
+    )
     p.add_argument("--rss-every", type=float, default=0.0, help="print the server's RSS every N seconds")
     p.add_argument("--json", action="store_true", help="print JSON rows")
     p.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)

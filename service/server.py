@@ -80,7 +80,10 @@ def create_server(
         maximum_concurrent_rpcs=config.max_concurrent_calls,
     )
     # Every handler is wrapped by the guard once, here (no per-call interceptor pipeline).
-    guarded: Any = GuardedRegistrar(server, Guard(metrics() if record else None, config.auth_token))
+    # One thread per open streaming call, at most one per call the server admits.
+    stream_pool = futures.ThreadPoolExecutor(config.max_concurrent_calls, thread_name_prefix="mahjong-stream")
+    guard = Guard(metrics() if record else None, config.auth_token, stream_pool)
+    guarded: Any = GuardedRegistrar(server, guard)
     handlers = method_handlers(MahjongRulesServicer())
     guarded.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     guarded.add_registered_method_handlers(SERVICE_NAME, handlers)

@@ -833,12 +833,13 @@ def score(
         ctx = _parse_context(context, self_drawn)
     else:
         ctx_key = (bool(self_drawn), *key[5:])
-        ctx = _CONTEXTS.get(ctx_key)
-        if ctx is None:
-            ctx = _parse_context(context, self_drawn)  # raises for a bad context: not kept
+        known = _CONTEXTS.get(ctx_key)
+        if known is None:
+            known = _parse_context(context, self_drawn)  # raises for a bad context: not kept
             if len(_CONTEXTS) >= 4096:
                 _CONTEXTS.clear()
-            _CONTEXTS[ctx_key] = ctx
+            _CONTEXTS[ctx_key] = known
+        ctx = known
     result = _evaluate(h, tile, ctx, o)
     if key is not None:
         if len(_RESULTS) > _CACHE_LIMIT:

@@ -13,7 +13,7 @@ from service.pb import pb2
 from service.server import create_server, shutdown
 
 SLOW_METHOD = "/test.Slow/Sleep"
-BASE = ServerConfig(host="127.0.0.1", port=0, reuse_port=False, threads=10, grace_seconds=5.0)
+BASE = ServerConfig(host="127.0.0.1", port=0, reuse_port=False, grace_seconds=5.0)
 
 
 def _sleep(request: bytes, context: grpc.ServicerContext) -> bytes:

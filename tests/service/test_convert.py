@@ -201,7 +201,9 @@ def test_bulk_short_path_equals_general_path() -> None:
     a = pb2.ScoreBatchResponse.FromString(
         svc.ScoreBatch(pb2.ScoreBatchRequest(items=fast + bad).SerializeToString(), call)
     )
-    b = pb2.ScoreBatchResponse.FromString(svc.ScoreBatch(pb2.ScoreBatchRequest(items=slow).SerializeToString(), call))
+    b = pb2.ScoreBatchResponse.FromString(
+        svc.ScoreBatch(pb2.ScoreBatchRequest(items=slow).SerializeToString(), call)
+    )
     for x, y in zip(a.outcomes[: len(slow)], b.outcomes, strict=True):
         assert x == y
     errors = {o.id: (o.error.code, o.error.field) for o in a.outcomes[len(slow) :]}

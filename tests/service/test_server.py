@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from concurrent import futures
 from pathlib import Path
 
@@ -264,6 +265,36 @@ def test_concurrency_cap() -> None:
         assert stub.Score(SCORE, timeout=5).result.multiplier == 1  # room again
         ch.close()
     finally:
+        r.stop(0)
+
+
+def test_open_streams_leave_unary_calls_their_threads() -> None:
+    """Open ScoreStream calls and a health Watch (one thread each while open) run on the
+    stream pool: with 2 server threads and 6 streams open, unary calls are still answered."""
+    r = start(threads=2)
+    try:
+        ch, stub = _stub(r.target)
+        release = threading.Event()
+        item = pb2.ScoreItem(id="a", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
+
+        def requests() -> Iterator[pb2.ScoreStreamRequest]:
+            yield pb2.ScoreStreamRequest(items=[item])
+            release.wait(60)  # the stream stays open, its server thread waiting for more
+
+        streams = [stub.ScoreStream(requests(), timeout=8) for _ in range(6)]
+        firsts = [next(s) for s in streams]  # every stream is being served now
+        assert all(f.outcomes[0].result.multiplier == 1 for f in firsts)
+        watch = health_pb2_grpc.HealthStub(ch).Watch(health_pb2.HealthCheckRequest(service=""), timeout=30)
+        assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        for _ in range(20):
+            assert stub.Score(SCORE, timeout=3).result.multiplier == 1
+        release.set()
+        for s in streams:
+            assert list(s) == []
+        watch.cancel()
+        ch.close()
+    finally:
+        release.set()
         r.stop(0)
 
 
