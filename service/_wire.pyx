@@ -62,10 +62,16 @@ cdef inline Py_ssize_t _varint(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, u
     return -1
 
 
+cdef inline Py_ssize_t _varint32(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, uint64_t* out) noexcept nogil:
+    """A tag or a length: a varint of at most 5 bytes (as the protobuf runtime requires)."""
+    cdef Py_ssize_t stop = i + 5 if end - i > 5 else end
+    return _varint(p, i, stop, out)
+
+
 cdef inline Py_ssize_t _delimited(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, Py_ssize_t* start) noexcept nogil:
     """Read a length prefix at ``p[i]``: the end of the payload (its start in ``start``), or -1."""
-    cdef uint64_t n
-    i = _varint(p, i, end, &n)
+    cdef uint64_t n = 0
+    i = _varint32(p, i, end, &n)
     if i < 0 or n > <uint64_t>(end - i):
         return -1
     start[0] = i
@@ -89,13 +95,48 @@ cdef inline Py_ssize_t _skip(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, int
 
 
 cdef inline Py_ssize_t _key(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, int* field, int* wire_type) noexcept nogil:
-    cdef uint64_t k
-    i = _varint(p, i, end, &k)
+    cdef uint64_t k = 0
+    i = _varint32(p, i, end, &k)
     if i < 0 or k >> 3 == 0 or k >> 3 > MAX_FIELD:
         return -1
     field[0] = <int>(k >> 3)
     wire_type[0] = <int>(k & 7)
     return i
+
+
+cdef bint _utf8(const uint8_t* p, Py_ssize_t s, Py_ssize_t e) noexcept nogil:
+    """Whether ``p[s:e]`` is valid UTF-8 (no overlong forms, surrogates or values past
+    U+10FFFF): the protobuf runtime refuses a message with any other string."""
+    cdef uint8_t b, b1
+    cdef int n
+    while s < e:
+        b = p[s]
+        if b < 0x80:
+            s += 1
+            continue
+        if 0xC2 <= b <= 0xDF:
+            n = 1
+        elif 0xE0 <= b <= 0xEF:
+            n = 2
+        elif 0xF0 <= b <= 0xF4:
+            n = 3
+        else:
+            return False
+        if e - s <= n:
+            return False
+        b1 = p[s + 1]
+        if (b1 & 0xC0) != 0x80:
+            return False
+        if (b == 0xE0 and b1 < 0xA0) or (b == 0xED and b1 > 0x9F):
+            return False  # overlong, or a surrogate
+        if (b == 0xF0 and b1 < 0x90) or (b == 0xF4 and b1 > 0x8F):
+            return False  # overlong, or past U+10FFFF
+        if n >= 2 and (p[s + 2] & 0xC0) != 0x80:
+            return False
+        if n == 3 and (p[s + 3] & 0xC0) != 0x80:
+            return False
+        s += n + 1
+    return True
 
 
 cdef int _read_hand(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, Fields* f) noexcept nogil:
@@ -107,6 +148,8 @@ cdef int _read_hand(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, Fields* f) n
             return -1
         if field == 1 and wt == 2:
             i = _delimited(p, i, end, &s)
+            if i < 0 or not _utf8(p, s, i):
+                return -1
             f.text_s = s
             f.text_e = i
         else:
@@ -133,6 +176,8 @@ cdef int _read_tile(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, Fields* f) n
             f.tile_id = <int>v if v < 34 else 0
         elif field == 2 and wt == 2:
             i = _delimited(p, i, end, &s)
+            if i < 0 or not _utf8(p, s, i):
+                return -1
             f.tile_s = s
             f.tile_e = i
         else:
@@ -167,6 +212,8 @@ cdef int _read_score(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, bint reques
             if e < 0:
                 return -1
             i = e
+            if field == 1 and not _utf8(p, s, e):
+                return -1
             if field == 1 and not request:
                 f.id_s = s
                 f.id_e = e
@@ -240,14 +287,6 @@ cdef inline bint _common(const uint8_t* p, Fields* f, int* tile) noexcept nogil:
     return tile[0] >= 0
 
 
-cdef inline bint _ascii(const uint8_t* p, Py_ssize_t s, Py_ssize_t e) noexcept nogil:
-    while s < e:
-        if p[s] >= 0x80:
-            return False
-        s += 1
-    return True
-
-
 cdef object _text(const uint8_t* p, Py_ssize_t s, Py_ssize_t e):
     return PyUnicode_DecodeUTF8(<const char*>p + s, e - s, NULL)
 
@@ -298,6 +337,8 @@ def read_bulk_head(bytes data):
                 return None
             i = e
             if field == 1:
+                if not _utf8(p, s, e):
+                    return None
                 rs_s, rs_e = s, e
             elif field == 2:
                 if opt_s >= 0:
@@ -457,11 +498,6 @@ def score_bulk(
             if e < 0 or _read_score(p, s, e, False, &f) < 0:
                 return None
             i = e
-            if f.id_s >= 0 and not _ascii(p, f.id_s, f.id_e):
-                try:
-                    _text(p, f.id_s, f.id_e)  # the classes refuse a string that is not UTF-8
-                except UnicodeDecodeError:
-                    return None
             done += 1
             if done % check_every == 0:
                 check_deadline(done - 1)

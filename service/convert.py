@@ -55,21 +55,25 @@ def ruleset_name(name: str) -> str:
     return name or DEFAULT_RULESET
 
 
-def _enum_text(field: Any, value: int) -> str:
+def _enum_text(field: Any, value: int, where: str) -> str:
     """ZIMO_BONUS_BASE -> "base" (strip the enum's own prefix)."""
-    name: str = field.enum_type.values_by_number[value].name
+    known = field.enum_type.values_by_number.get(value)
+    if known is None:  # proto3 keeps enum numbers this build does not know
+        raise FieldError(f"{where}.{field.name}", "bad_option", f"{value} is not a {field.enum_type.name}")
+    name: str = known.name
     prefix = field.enum_type.name
     # CamelCase enum name -> UPPER_SNAKE prefix
     snake = "".join("_" + c if c.isupper() and i else c for i, c in enumerate(prefix)).upper() + "_"
     return name[len(snake) :].lower() if name.startswith(snake) else name.lower()
 
 
-def options_dict(typed: Message) -> dict[str, object]:
-    """The set fields of a typed options message as engine option values."""
+def options_dict(typed: Message, where: str = "options") -> dict[str, object]:
+    """The set fields of a typed options message (the request field ``where``) as engine
+    option values."""
     out: dict[str, object] = {}
     for field, value in typed.ListFields():
         if field.enum_type is not None:
-            out[field.name] = _enum_text(field, value)
+            out[field.name] = _enum_text(field, value, where)
         elif field.name == "cap_fan" and value == 0:
             out[field.name] = None
         else:
@@ -86,7 +90,7 @@ def options_of(ruleset: Any, msg: pb2.RulesetOptions) -> Any:
             "bad_option",
             f"options for rule set {which!r} given for rule set {ruleset.name!r}",
         )
-    values = options_dict(getattr(msg, which)) if which is not None else None
+    values = options_dict(getattr(msg, which), f"options.{which}") if which is not None else None
     return ruleset.resolve_options(values, msg.preset or None)
 
 

@@ -137,12 +137,14 @@ class MahjongRulesServicer:
             head = _wire.read_bulk_head(data)
             if head is not None:
                 name, options, summary_only, count = head
-                ruleset, resolved = self._resolve(name, options)
-                _check_count(count)
                 try:
+                    ruleset, resolved = self._resolve(name, options)
+                    _check_count(count)
                     out = self._score_bulk(data, ruleset.engine.score, resolved, summary_only, context)
-                except DecodeError:
-                    out = None  # an item the classes refuse: the general path says why
+                except _REFUSED:
+                    # the general path says why, and a malformed message comes first (as the
+                    # classes find it before the rule set, the options or the count)
+                    out = None
                 if out is not None:
                     return out
             request = _parse(message, data, context)

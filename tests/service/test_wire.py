@@ -897,10 +897,9 @@ def break_request(node: Node, rng: random.Random, skip: tuple[str, ...] = ()) ->
         n, fd = rng.choice(strings)
         bad = rng.choice(["", "5", "局"]).encode() + rng.choice(_BAD_UTF8)
         old = [i for i, e in enumerate(n) if e[0] == fd.number]
-        assert len(old) <= 1  # one occurrence (the fast path checks the last one only)
-        if old:
+        if old and rng.random() < 0.5:
             n[old[0]] = [fd.number, 2, bad]
-        else:
+        else:  # maybe a second occurrence, before or after the good one: refused either way
             insert_at_random(n, rng, [fd.number, 2, bad])
         return f"utf8:{fd.name}", encode(node)
     n, _ = rng.choice(targets)
@@ -913,14 +912,13 @@ def break_request(node: Node, rng: random.Random, skip: tuple[str, ...] = ()) ->
 
 def test_malformed_bulk_requests(counting: Counting) -> None:
     """Cut, garbled or not UTF-8: the same answer as the classes' parse, or INVALID_ARGUMENT
-    when they refuse it, never another exception. (Malformed ``options`` are tested on their
-    own below: known bug.)"""
+    when they refuse it, never another exception."""
     rng = random.Random(99)
     seen: dict[str, int] = {}
     refused = 0
     for n in range(1500):
         req = random_bulk(rng, pb2.ScoreBatchRequest, 12)
-        how, data = break_request(tree(req, rng), rng, skip=("options",))
+        how, data = break_request(tree(req, rng), rng)
         seen[how.split(":")[0]] = seen.get(how.split(":")[0], 0) + 1
         want = check_bulk(counting, data, stream=n % 2 == 1)
         refused += want == BAD_REQUEST
@@ -1012,15 +1010,17 @@ def test_max_batch_items(counting: Counting) -> None:
     for stream in (False, True):
         want = check_bulk(counting, one * limit, stream)
         assert isinstance(want, list) and len(want) == limit
+        assert counting.parsed == 0 and counting.slow_items == 0  # all on the fast path
+        # a refused message goes to the general path, which finds a malformed one first
         assert check_bulk(counting, one * (limit + 1), stream) == Abort(INVALID, "too_many_items")
-    assert counting.parsed == 0 and counting.slow_items == 0  # all on the fast path
+        counting.parsed = 0
     # the general path (options twice: the classes merge them) has the same cap
     options = pb2.ScoreBatchRequest(options=pb2.RulesetOptions(preset="chengdu")).SerializeToString()
     assert check_bulk(counting, options * 2 + one * (limit + 1)) == Abort(INVALID, "too_many_items")
     assert counting.parsed == 1
 
 
-# --------------------------------------------------------------------------- known bugs
+# ------------------------------------------------------------------ regressions (found by these tests)
 
 _ITEM = pb2.ScoreItem(id="a", hand=pb2.Hand(text="123m456m789m234p55p"), win_tile=pb2.Tile(text="5p"))
 
@@ -1029,20 +1029,15 @@ def _ld(number: int, payload: bytes) -> bytes:
     return key(number, 2) + varint(len(payload)) + payload
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=DecodeError,
-    reason="bug: ScoreBatch/ScoreStream resolve the options bytes with RulesetOptions.FromString "
-    "outside the DecodeError handling: malformed options escape as DecodeError (INTERNAL) "
-    "instead of INVALID_ARGUMENT",
-)
 @pytest.mark.parametrize(
     "options",
     [b"\x10", _ld(1, b"\xff"), _ld(2, b"\x08"), b"\x0e"],
     ids=["cut_varint", "preset_not_utf8", "sichuan_cut", "wire_type_6"],
 )
 @pytest.mark.parametrize("stream", [False, True])
-def test_bug_malformed_bulk_options(options: bytes, stream: bool, counting: Counting) -> None:
+def test_malformed_bulk_options_are_invalid_argument(
+    options: bytes, stream: bool, counting: Counting
+) -> None:
     assert check_bulk(counting, _ld(2, options) + _ld(3, _ITEM.SerializeToString()), stream) == BAD_REQUEST
 
 
@@ -1061,15 +1056,10 @@ def _dup_utf8_cases() -> list[tuple[str, str, bytes]]:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a string field sent twice whose first value is not UTF-8: the classes refuse the "
-    "message (DecodeError), the fast path reads only the last value and answers",
-)
 @pytest.mark.parametrize(
     ("method", "field", "data"), _dup_utf8_cases(), ids=[f"{m}-{f}" for m, f, _ in _dup_utf8_cases()]
 )
-def test_bug_superseded_invalid_utf8(method: str, field: str, data: bytes, counting: Counting) -> None:
+def test_superseded_invalid_utf8_is_refused(method: str, field: str, data: bytes, counting: Counting) -> None:
     if method == "bulk":
         assert check_bulk(counting, data) == BAD_REQUEST
     else:
@@ -1088,13 +1078,8 @@ def _overlong_cases() -> list[tuple[str, bytes]]:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: the fast path reads tags and length prefixes of up to 10 bytes; the classes (upb) "
-    "refuse those longer than 5 bytes, so the fast path answers a message the classes refuse",
-)
 @pytest.mark.parametrize(("name", "data"), _overlong_cases(), ids=[n for n, _ in _overlong_cases()])
-def test_bug_overlong_tag_or_length(name: str, data: bytes, counting: Counting) -> None:
+def test_overlong_tag_or_length_is_refused(name: str, data: bytes, counting: Counting) -> None:
     message = pb2.ScoreRequest if name.startswith("unary") else pb2.ScoreBatchRequest
     with pytest.raises(DecodeError):
         message.FromString(data)
@@ -1104,14 +1089,8 @@ def test_bug_overlong_tag_or_length(name: str, data: bytes, counting: Counting) 
         assert check_unary(counting, data) == BAD_REQUEST
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: ScoreBatch/ScoreStream check the rule set, options and item count before an item "
-    "is found malformed; the classes refuse the whole message (INVALID_ARGUMENT bad_request), the "
-    "fast path answers NOT_FOUND unknown_ruleset / bad_option / too_many_items",
-)
 @pytest.mark.parametrize("head", ["ruleset", "options", "count"])
-def test_bug_request_checks_before_item_decode(head: str, counting: Counting) -> None:
+def test_malformed_item_reported_before_request_checks(head: str, counting: Counting) -> None:
     bad_item = _ld(3, _ld(1, b"\xff"))
     if head == "ruleset":
         data = _ld(1, b"nope") + bad_item
@@ -1122,14 +1101,8 @@ def test_bug_request_checks_before_item_decode(head: str, counting: Counting) ->
     assert check_bulk(counting, data) == BAD_REQUEST
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="bug (service/convert.py options_dict/_enum_text): an enum option value this build does "
-    "not know (proto3 enums are open) raises KeyError (INTERNAL) instead of INVALID_ARGUMENT",
-)
 @pytest.mark.parametrize("method", ["bulk", "unary"])
-def test_bug_unknown_enum_option(method: str) -> None:
+def test_unknown_enum_option_is_invalid_argument(method: str) -> None:
     options = pb2.RulesetOptions(sichuan=pb2.SichuanOptions(zimo_bonus=9))  # type: ignore[arg-type]
     svc = MahjongRulesServicer()
     ctx = FakeContext()
