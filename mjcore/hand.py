@@ -128,10 +128,11 @@ class Hand(HandBase):
     @classmethod
     def parse(cls, text: str) -> Hand:
         """``Hand.parse("234m345m66p peng:888p angang:9999p")``."""
-        if isinstance(text, Hand):
-            return text
-        if not isinstance(text, str):
-            raise MahjongError("bad_notation", f"a hand is text or a Hand, not {type(text).__name__}")
+        if type(text) is not str:
+            if isinstance(text, Hand):
+                return text
+            if not isinstance(text, str):
+                raise MahjongError("bad_notation", f"a hand is text or a Hand, not {type(text).__name__}")
         if len(text) > MAX_TEXT:
             raise MahjongError("bad_notation", f"hand text is {len(text)} characters, more than {MAX_TEXT}")
         counts = [0] * NUM_KINDS

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from types import MappingProxyType
 from typing import Any, NoReturn
 
 import grpc
@@ -86,7 +85,7 @@ class MahjongRulesServicer:
         self._options_cache: dict[str, dict[bytes, Any]] = {}
         # request.ruleset ("" or a known name) -> (rule set, its default options)
         self._defaults: dict[str, tuple[Any, Any]] = {}
-        # serialized WinContext -> the engine's context mapping (read-only: shared)
+        # serialized WinContext -> the engine's context mapping (shared: never changed)
         self._contexts: dict[bytes, Any] = {}
         # id(engine result) -> (result, its serialized ScoreResult), per summary_only
         self._encoded: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
@@ -124,7 +123,8 @@ class MahjongRulesServicer:
         """The engine context of a serialized WinContext (cached: few distinct contexts)."""
         ctx = self._contexts.get(data)
         if ctx is None:
-            ctx = MappingProxyType(cv.context_of(pb2.WinContext.FromString(data)))
+            # shared by every call with these bytes: nothing may change it (the engine only reads)
+            ctx = cv.context_of(pb2.WinContext.FromString(data))
             if len(self._contexts) >= 4096:
                 self._contexts.clear()
             self._contexts[data] = ctx

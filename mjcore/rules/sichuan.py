@@ -103,7 +103,7 @@ def _plus(hand: Hand, tile: int) -> Hand:
 def _hand(hand: object) -> Hand:
     if isinstance(hand, Hand):
         return hand
-    if isinstance(hand, str):
+    if type(hand) is str or isinstance(hand, str):
         parsed = _PARSED.get(hand)
         if parsed is None:
             parsed = Hand.parse(hand)
@@ -815,7 +815,7 @@ def score(
     key: tuple[object, ...] | None
     if context is None:
         key = (hand, win_tile, type(win_tile), self_drawn, o)
-    elif isinstance(context, Mapping):
+    elif type(context) is dict or isinstance(context, Mapping):  # (the ABC check is slow)
         key = (hand, win_tile, type(win_tile), self_drawn, o, *_context_key(context))
     else:
         raise MahjongError("bad_context", "context must be a mapping of key to value")
