@@ -35,6 +35,7 @@ import json
 import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -660,12 +661,17 @@ def main(argv: list[str] | None = None) -> int:
         with RssSampler(server_pid, a.rss_every):
             for scen in scenarios:
                 measured = {who: Result(f"{scen}/{who}") for who, _ in targets}
+                paired: list[float] = []  # service / baseline in each round (same conditions)
                 for _ in range(rounds if scen != "batch-cold" else 1):
+                    rates = {}
                     for who, _ in targets:
                         cpu = functools.partial(_cpu_seconds, pids.get(who))
                         span = seconds if scen == "batch-cold" else seconds / rounds
                         r = _measure(scen, channels[who], who, wl, a, span, cursor, cpu)
                         measured[who].add(r)
+                        rates[who] = r.item_rate
+                    if rates.get("baseline"):
+                        paired.append(rates["service"] / rates["baseline"])
                 ratio = None
                 if "baseline" in measured and measured["baseline"].item_rate:
                     ratio = measured["service"].item_rate / measured["baseline"].item_rate
@@ -673,11 +679,17 @@ def main(argv: list[str] | None = None) -> int:
                     row = r.row()
                     if who == "service" and ratio is not None:
                         row["vs_baseline"] = round(ratio, 3)
+                        row["vs_baseline_rounds"] = [round(x, 3) for x in paired]
                     rows.append(row)
                     if a.json:
                         print(json.dumps(row), flush=True)
                         continue
-                    shown = f"  = {ratio:.0%} of baseline" if who == "service" and ratio is not None else ""
+                    shown = ""
+                    if who == "service" and ratio is not None:
+                        shown = f"  = {ratio:.0%} of baseline"
+                        if len(paired) > 1:
+                            each = " ".join(f"{x:.0%}" for x in paired)
+                            shown += f" (rounds: {each}; median {statistics.median(paired):.0%})"
                     cpu = row["server_cpu_us_per_item"]
                     print(
                         f"{row['scenario']:<20} {row['calls']:>8} calls {row['calls_per_s']:>9.1f} calls/s "
