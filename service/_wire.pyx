@@ -530,7 +530,7 @@ def score_bulk(
                 entry = (<tuple>hit)[1]
             else:
                 entry = encode(result)
-                if len(encoded) >= 65536:
+                if len(encoded) >= 50000:  # about the engine's own memo: mostly results it holds anyway
                     encoded.clear()
                 encoded[key] = (result, entry)
             _put_outcome(&b, p, &f, entry)
