@@ -188,6 +188,13 @@ cdef int _read_tile(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, Fields* f) n
     return 0
 
 
+cdef inline void _once(Fields* f, int seen_bit) noexcept nogil:
+    """Note a singular message field; sent twice, the classes merge the two: theirs to do."""
+    if f.seen & seen_bit:
+        f.unusual = 1
+    f.seen |= seen_bit
+
+
 cdef int _read_score(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, bint request, Fields* f) noexcept nogil:
     """Read a ScoreItem (``request`` false) or a ScoreRequest into ``f``: 0, or -1 if malformed."""
     cdef int field, wt, off = 1 if request else 0
@@ -221,27 +228,19 @@ cdef int _read_score(const uint8_t* p, Py_ssize_t i, Py_ssize_t end, bint reques
                 f.rs_s = s
                 f.rs_e = e
             elif field == 2 and request:
-                if f.seen & SEEN_OPTIONS:
-                    f.unusual = 1
-                f.seen |= SEEN_OPTIONS
+                _once(f, SEEN_OPTIONS)
                 f.opt_s = s
                 f.opt_e = e
             elif field == 2 + off:
-                if f.seen & SEEN_HAND:
-                    f.unusual = 1
-                f.seen |= SEEN_HAND
+                _once(f, SEEN_HAND)
                 if _read_hand(p, s, e, f) < 0:
                     return -1
             elif field == 3 + off:
-                if f.seen & SEEN_TILE:
-                    f.unusual = 1
-                f.seen |= SEEN_TILE
+                _once(f, SEEN_TILE)
                 if _read_tile(p, s, e, f) < 0:
                     return -1
             elif field == 5 + off:
-                if f.seen & SEEN_CTX:
-                    f.unusual = 1
-                f.seen |= SEEN_CTX
+                _once(f, SEEN_CTX)
                 f.ctx_s = s
                 f.ctx_e = e
             else:
