@@ -381,17 +381,6 @@ def score_result_bytes(r: Any, summary_only: bool = False) -> bytes:
     return b
 
 
-def fill_score_result(out: pb2.ScoreResult, r: Any, summary_only: bool = False) -> None:
-    """Write an engine ``ScoreResult`` into the empty message ``out``."""
-    out.MergeFromString(score_result_bytes(r, summary_only))
-
-
-def score_result_pb(r: Any, summary_only: bool = False) -> pb2.ScoreResult:
-    out = pb2.ScoreResult()
-    fill_score_result(out, r, summary_only)
-    return out
-
-
 def wait_pb(w: Any) -> pb2.Wait:
     return pb2.Wait(
         tile_id=w.id,

@@ -57,7 +57,7 @@ def _hands(n: int) -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize("summary_only", [False, True])
-def test_fill_score_result_matches_message_api(summary_only: bool) -> None:
+def test_score_result_bytes_match_message_api(summary_only: bool) -> None:
     seen = 0
     for i, (text, win, _) in enumerate(_hands(400)):
         ctx: dict[str, object] | None = None
@@ -70,8 +70,7 @@ def test_fill_score_result_matches_message_api(summary_only: bool) -> None:
             r = RS.engine.score(text, win, self_drawn, ctx, OPTIONS)
         except Exception:  # noqa: BLE001 - a random hand the rule set refuses
             continue
-        got = pb2.ScoreResult()
-        cv.fill_score_result(got, r, summary_only)
+        got = pb2.ScoreResult.FromString(cv.score_result_bytes(r, summary_only))
         want = _reference_result(r, summary_only)
         assert got == want, (text, win)
         assert got.SerializeToString(deterministic=True) == want.SerializeToString(deterministic=True)
