@@ -37,7 +37,21 @@ from service.servicer import MahjongRulesServicer, method_handlers
 
 log = logging.getLogger("service")
 
-_HEALTH: dict[int, health.HealthServicer] = {}
+
+
+class _Health(health.HealthServicer):
+    """The standard health service, plus ending the open ``Watch`` calls at shutdown: a watch
+    never ends by itself, so without this every shutdown would wait the whole grace period
+    whenever a client checks health (as the recommended client config does)."""
+
+    def end_watches(self) -> None:
+        with self._lock:
+            ends = [send for sends in self._send_response_callbacks.values() for send in sends]
+        for send in ends:
+            send(None)  # None closes the watch's response stream
+
+
+_HEALTH: dict[int, _Health] = {}
 
 
 def server_options(config: ServerConfig) -> list[tuple[str, int]]:
@@ -89,7 +103,7 @@ def create_server(
     guarded.add_registered_method_handlers(SERVICE_NAME, handlers)
     if extra_handlers:
         guarded.add_generic_rpc_handlers(tuple(extra_handlers))
-    health_servicer = health.HealthServicer()
+    health_servicer = _Health()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, guarded)
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -120,6 +134,7 @@ def shutdown(server: grpc.Server, grace: float, drain: float = 0.0) -> threading
         hs.enter_graceful_shutdown()
         if drain > 0:
             time.sleep(drain)
+        hs.end_watches()
     stopped: threading.Event = server.stop(grace)
     return stopped
 

@@ -460,7 +460,12 @@ def test_sigterm_drains_in_flight_stream_and_exits_0() -> None:
         got = []
         gate.release()
         got.append(next(replies))
+        # an open health watch (a thread of the stream pool) must not keep the process alive
+        watch = health_pb2_grpc.HealthStub(ch).Watch(health_pb2.HealthCheckRequest(service=""), timeout=60)
+        assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
         proc.send_signal(signal.SIGTERM)
+        stopping = time.monotonic()
+        assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
         time.sleep(0.5)
         for _ in range(5):  # the stream in flight keeps working while the server drains
             gate.release()
@@ -468,7 +473,9 @@ def test_sigterm_drains_in_flight_stream_and_exits_0() -> None:
         assert [o.id for r in got for o in r.outcomes] == [it.id for m in sent for it in m.items]
         with pytest.raises(StopIteration):
             next(replies)
+        assert list(watch) == []  # the watch was ended, not left to the grace period
         assert proc.wait(15) == 0
+        assert time.monotonic() - stopping < 6  # drain (1 s) + the stream, not the 10 s grace
         ch.close()
     finally:
         if proc.poll() is None:
