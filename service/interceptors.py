@@ -19,6 +19,7 @@ from concurrent import futures
 from typing import Any, cast
 
 import grpc
+from google.protobuf import descriptor_pool, message_factory
 
 from service.observability import Metrics
 
@@ -31,9 +32,18 @@ _UNAUTHENTICATED = "missing or wrong 'authorization: Bearer <token>'"
 _LATE = "deadline passed before the call started"
 
 
-def _request_repr(request: Any) -> str:
+def _request_repr(request: Any, method: str) -> str:
+    """The request for a log line; one that came as bytes (the methods that read the wire
+    format themselves) is shown parsed, as its method's input message."""
     try:
-        text = str(request) if not isinstance(request, bytes) else repr(request[:200])
+        if isinstance(request, bytes):
+            try:
+                service, name = method.strip("/").split("/")
+                found = descriptor_pool.Default().FindServiceByName(service).FindMethodByName(name)
+                request = message_factory.GetMessageClass(found.input_type).FromString(request)
+            except Exception:  # noqa: BLE001 - not parseable: show the bytes
+                request = repr(request[:MAX_LOGGED_REQUEST])
+        text = str(request)
     except Exception:  # noqa: BLE001 - logging must not fail
         text = repr(type(request))
     return text if len(text) <= MAX_LOGGED_REQUEST else text[:MAX_LOGGED_REQUEST] + "...(truncated)"
@@ -80,9 +90,9 @@ class Guard:
             "internal error in %s: %r; request: %s",
             method,
             exc,
-            _request_repr(request),
+            _request_repr(request, method),
             exc_info=exc,
-            extra={"fields": {"method": method, "request": _request_repr(request)}},
+            extra={"fields": {"method": method, "request": _request_repr(request, method)}},
         )
         context.abort(grpc.StatusCode.INTERNAL, f"internal error in {method} (a bug; it was logged)")
 
