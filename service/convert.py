@@ -100,9 +100,13 @@ TILE_IDS: dict[str, int] = {tile_to_text(t): t for t in range(34)}
 
 
 def tile_of(msg: pb2.Tile, field: str) -> int:
-    if msg.text:
+    text = msg.text
+    if text:
+        fast = TILE_IDS.get(text)
+        if fast is not None:
+            return fast
         try:
-            return tile_from_text(msg.text)
+            return tile_from_text(text)
         except MahjongError as e:
             raise FieldError(field, e.code, e.message) from None
     if msg.id >= 34:
@@ -213,7 +217,10 @@ def table_view_of(msg: pb2.TableView, field: str = "state") -> tb.TableView:
         raise FieldError(f"{field}.phase", "bad_state", "phase not set")
     if msg.seat > 3:
         raise FieldError(f"{field}.seat", "bad_state", f"seat {msg.seat} is not in 0..3")
-    won = won_seats(msg.won_seats, f"{field}.won_seats")
+    active: tuple[int, ...] = _ALL_SEATS
+    if msg.won_seats:
+        won = won_seats(msg.won_seats, f"{field}.won_seats")
+        active = tuple(s for s in range(4) if s not in won)
     return tb.TableView(
         seat=msg.seat,
         hand=hand_of(msg.hand, f"{field}.hand"),
@@ -233,7 +240,7 @@ def table_view_of(msg: pb2.TableView, field: str = "state") -> tb.TableView:
         guoshui_fan=msg.guoshui_fan if msg.HasField("guoshui_fan") else None,
         first_draw=msg.first_draw,
         any_meld=msg.any_meld,
-        active_seats=tuple(s for s in range(4) if s not in won),
+        active_seats=active,
     )
 
 
@@ -241,8 +248,13 @@ def move_of(msg: pb2.Move, field: str = "move") -> tb.Move:
     kind = _MOVE_KINDS.get(msg.kind)
     if kind is None:
         raise FieldError(f"{field}.kind", "bad_move", "move kind not set")
-    tiles = tuple(tile_of(t, f"{field}.tiles[{i}]") for i, t in enumerate(msg.tiles))
-    return tb.Move(kind, tiles, _SUITS.get(msg.suit))
+    tiles: list[int] = []
+    for t in msg.tiles:
+        tile = TILE_IDS.get(t.text)
+        if tile is None:  # an id, or text that is not a tile (the error names the place)
+            tile = tile_of(t, f"{field}.tiles[{len(tiles)}]")
+        tiles.append(tile)
+    return tb.Move(kind, tuple(tiles), _SUITS.get(msg.suit))
 
 
 def events_of(msgs: Sequence[pb2.Event], field: str = "events") -> list[Any]:
