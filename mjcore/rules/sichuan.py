@@ -103,7 +103,7 @@ def _plus(hand: Hand, tile: int) -> Hand:
 def _hand(hand: object) -> Hand:
     if isinstance(hand, Hand):
         return hand
-    if type(hand) is str or isinstance(hand, str):
+    if isinstance(hand, str):
         parsed = _PARSED.get(hand)
         if parsed is None:
             parsed = Hand.parse(hand)
@@ -832,7 +832,7 @@ def score(
     elif key is None:
         ctx = _parse_context(context, self_drawn)
     else:
-        ctx_key = (bool(self_drawn), *key[5:])
+        ctx_key = (bool(self_drawn), *key[5:])  # key[5:]: the context's part (_context_key)
         known = _CONTEXTS.get(ctx_key)
         if known is None:
             known = _parse_context(context, self_drawn)  # raises for a bad context: not kept
