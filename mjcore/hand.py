@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from . import _core
 from ._core import HandBase, _count_runs
 from .errors import MahjongError
 from .tiles import MAX_TEXT, MELD_KINDS, NUM_KINDS, format_counts, format_tiles, parse_tiles
@@ -190,3 +191,15 @@ class Hand(HandBase):
 
     def __reduce__(self) -> tuple[type[Hand], tuple[tuple[int, ...], tuple[Meld, ...]]]:
         return (Hand, (self.counts, self.melds))
+
+
+def _valued_waits(hand: object, **kwargs: object) -> object:
+    from mjcore.rules import valued_waits  # the rule sets build on the core: loaded on first use
+
+    return valued_waits(hand, **kwargs)  # type: ignore[arg-type]
+
+
+# the compiled core builds these types in its answers
+_core._register_hand_type(Hand)
+_core._register_decomposition_type(Decomposition)
+_core._register_waits([Wait(_tile_text(t), t) for t in range(NUM_KINDS)], _valued_waits)

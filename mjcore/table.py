@@ -1,70 +1,45 @@
 """The table state a stateless move check or a settlement needs.
 
 The engine keeps no state: a game server sends, with every question, the view of the
-acting seat (``TableView``) or the hand's event log (``DingQue``, ``Kong``, ``Win``,
-``WallEmpty``). These are small frozen dataclasses of plain values plus ``Hand``.
+acting seat (``TableView``) or the hand's event log (``HandStart``, ``Kong``, ``Win``,
+``WallEmpty`` and the rule set's own events). These are small frozen dataclasses of plain
+values plus ``Hand``.
 
-Phases of a ``TableView`` (what the acting seat may do now):
+A ``TableView`` has a part every rule set reads and a part of the rule set's own
+(``rules``: e.g. ``mjcore.rules.sichuan.SichuanView`` with the 缺门). Phases every rule set
+knows (a rule set may add its own, such as Sichuan's ``exchange`` and ``ding_que``):
 
-``exchange``  换三张: pass three tiles of one suit (option ``exchange_three``).
-``ding_que``  定缺: declare the suit to void.
-``turn``      the seat's own turn with 3n+2 concealed tiles (after a draw, a kong's
-              replacement draw or a peng): discard, angang, bugang, or a self-drawn hu.
-``claim``     another seat's discard (``pending_tile`` from ``pending_from``) is open to
-              claims: hu, gang, peng or pass.
-``rob``       another seat's ``bugang`` (``pending_kind="bugang"``) may be robbed: hu or
-              pass only (``pending_kind="angang"`` asks whether an angang can be robbed:
-              it cannot).
-``wait``      nothing to do (another seat is acting).
-``ended``     the hand is over.
+``turn``   the seat's own turn with 3n+2 concealed tiles (after a draw, a kong's replacement
+           draw or a claim): discard, concealed or added kong, or a self-drawn hu.
+``claim``  another seat's discard (``pending_tile`` from ``pending_from``) is open to claims.
+``rob``    another seat's ``bugang`` (``pending_kind="bugang"``) may be robbed: hu or pass
+           only (``pending_kind="angang"`` asks whether an angang can be robbed).
+``wait``   nothing to do (another seat is acting).
+``ended``  the hand is over.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from mjcore import Hand, MahjongError
+from mjcore.errors import MahjongError
+from mjcore.hand import Hand
+from mjcore.tiles import tile_id
+from mjcore.tiles import tile_to_text as tile_text
 
-SUITS: tuple[str, ...] = ("m", "p", "s")
-PHASES: tuple[str, ...] = ("exchange", "ding_que", "turn", "claim", "rob", "wait", "ended")
-MOVE_KINDS: tuple[str, ...] = (
-    "exchange",
-    "ding_que",
-    "discard",
-    "peng",
-    "gang",
-    "angang",
-    "bugang",
-    "hu",
-    "pass",
-    "chi",
-)
-
-
-def _tile_id(tile: int | str) -> int:
-    if isinstance(tile, bool):
-        raise MahjongError("bad_tile", f"not a tile: {tile!r}")
-    if isinstance(tile, int):
-        if 0 <= tile < 34:
-            return tile
-        raise MahjongError("bad_tile", f"tile id {tile} is outside 0-33")
-    if isinstance(tile, str) and len(tile) == 2 and tile[0] in "123456789" and tile[1] in "mpsz":
-        return "mpsz".index(tile[1]) * 9 + int(tile[0]) - 1
-    raise MahjongError("bad_tile", f"not a tile: {tile!r}")
-
-
-def _tile_text(tile: int) -> str:
-    return f"{tile % 9 + 1}{'mpsz'[tile // 9]}"
+PHASES: tuple[str, ...] = ("turn", "claim", "rob", "wait", "ended")
+PENDING_KINDS: tuple[str, ...] = ("discard", "bugang", "angang")
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One move: ``kind`` (see ``MOVE_KINDS``), the ``tiles`` it uses (tile ids) and, for
-    ``ding_que``, the ``suit`` (``m``, ``p`` or ``s``).
+    """One move: ``kind`` (the rule set lists its kinds), the ``tiles`` it uses (tile ids) and,
+    for a declaration such as Sichuan's ``ding_que``, the ``suit``.
 
-    ``discard``/``peng``/``gang``/``angang``/``bugang`` name one tile; ``exchange`` three;
-    ``hu`` and ``pass`` none (a ``hu`` may name the winning tile); ``chi`` three."""
+    ``discard``/``peng``/``gang``/``angang``/``bugang`` name one tile; ``chi`` the three tiles
+    of the sequence; ``hu`` and ``pass`` none (a ``hu`` may name the winning tile)."""
 
     kind: str
     tiles: tuple[int, ...] = ()
@@ -78,11 +53,11 @@ class Move:
     @classmethod
     def make(cls, kind: str, *tiles: int | str, suit: str | None = None) -> Move:
         """Build a move from tile ids or texts: ``Move.make("discard", "5p")``."""
-        return cls(kind, tuple(_tile_id(t) for t in tiles), suit)
+        return cls(kind, tuple(tile_id(t) for t in tiles), suit)
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """``"discard 5p"``, ``"exchange 1m 2m 3m"``, ``"ding_que s"``, ``"pass"``."""
+        """``"discard 5p"``, ``"chi 3m 4m 5m"``, ``"ding_que s"``, ``"pass"``."""
         parts = text.split()
         if not parts:
             raise MahjongError("bad_move", "empty move text")
@@ -92,7 +67,7 @@ class Move:
         return cls.make(kind, *rest)
 
     def to_text(self) -> str:
-        parts = [self.kind, *(_tile_text(t) for t in self.tiles)]
+        parts = [self.kind, *(tile_text(t) for t in self.tiles)]
         if self.suit is not None:
             parts.append(self.suit)
         return " ".join(parts)
@@ -107,36 +82,30 @@ class TableView:
 
     seat:            the acting seat (0-3)
     hand:            its concealed tiles and declared melds
-    phase:           see the module docstring
+    phase:           see the module docstring (or the rule set's own phases)
     dealer:          the dealer's seat
-    missing_suit:    its declared 缺门 (``m``/``p``/``s``) or ``None`` before 定缺
-    has_won:         the seat has already won this hand (血战: it no longer plays)
     pending_tile:    the tile open to claims in ``claim``/``rob`` phases
     pending_from:    the seat that discarded it (or made the bugang)
     pending_kind:    ``discard``, ``bugang`` or ``angang``
     pending_after_kong: the pending discard was made right after the discarder's kong
                      replacement draw (杠上炮)
-    drawn_tile:      in ``turn``: the tile just drawn (``None`` after a peng); the
-                     dealer's first turn passes its 14th tile or any tile
-    drew:            in ``turn``: the turn began with a draw (self-drawn hu possible);
-                     False after a peng
-    after_kong:      in ``turn``: the draw was a kong replacement (杠上花)
-    kong_feeder:     in ``turn`` after a 直杠 on a discard: the seat that fed it (点杠花)
-    wall_count:      tiles left in the wall
-    guoshui_fan:     the fan of a discard win this seat declined since its last draw
-                     (过水), or ``None``
-    first_draw:      the seat is on its first draw of the hand (dealer: its dealt 14) and
+    drawn_tile:      in ``turn``: the tile just drawn (``None`` after a claim); the dealer's
+                     first turn passes its 14th tile or any tile
+    drew:            in ``turn``: the turn began with a draw (self-drawn hu possible)
+    after_kong:      in ``turn``: the draw was a kong replacement (杠上开花)
+    kong_feeder:     in ``turn`` after a 直杠 on a discard: the seat that fed it
+    wall_count:      tiles left in the wall now (``None``: not told, far from the end)
+    first_draw:      the seat is on its first draw of the hand (dealer: its dealt tiles) and
                      has made no kong
-    any_meld:        anyone has made a peng or kong this hand (no 地胡 after that)
-    active_seats:    seats that have not won yet (still playing)
+    any_meld:        anyone has claimed or konged this hand (no 地胡 after that)
+    active_seats:    seats still playing (in 血战, those that have not won)
+    rules:           the rule set's own part of the view (``None``: its defaults)
     """
 
     seat: int
     hand: Hand
     phase: str
     dealer: int = 0
-    missing_suit: str | None = None
-    has_won: bool = False
     pending_tile: int | None = None
     pending_from: int | None = None
     pending_kind: str = "discard"
@@ -145,28 +114,68 @@ class TableView:
     drew: bool = True
     after_kong: bool = False
     kong_feeder: int | None = None
-    wall_count: int = 55
-    guoshui_fan: int | None = None
+    wall_count: int | None = None
     first_draw: bool = False
     any_meld: bool = False
     active_seats: tuple[int, ...] = (0, 1, 2, 3)
+    rules: Any = None
 
     def replace(self, **changes: Any) -> TableView:
         """A copy with some fields changed."""
-        values = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        values.update(changes)
-        return TableView(**values)
+        return dataclasses.replace(self, **changes)
+
+    def check(self, phases: tuple[str, ...] = PHASES) -> TableView:
+        """Refuse a malformed view with ``MahjongError('bad_state')`` (the view is input)."""
+        def bad(message: str) -> MahjongError:
+            return MahjongError("bad_state", message)
+
+        if not isinstance(self.phase, str) or self.phase not in phases:
+            raise bad(f"unknown phase {self.phase!r:.40} (one of {', '.join(phases)})")
+        if type(self.seat) is not int or not 0 <= self.seat < 4:
+            raise bad(f"seat must be 0-3, got {self.seat!r:.40}")
+        if not isinstance(self.pending_kind, str) or self.pending_kind not in PENDING_KINDS:
+            raise bad(f"pending_kind must be one of {', '.join(PENDING_KINDS)}, got "
+                      f"{self.pending_kind!r:.40}")
+        for name in ("pending_tile", "drawn_tile"):
+            value = getattr(self, name)
+            if value is not None and not (type(value) is int and 0 <= value < 34):
+                raise bad(f"{name} must be a tile id, got {value!r:.40}")
+        if not isinstance(self.hand, Hand):
+            raise bad("the view's hand must be a Hand")
+        if self.wall_count is not None and (type(self.wall_count) is not int
+                                            or not 0 <= self.wall_count <= 144):
+            raise bad(f"wall_count must be a count 0-144, got {self.wall_count!r:.40}")
+        if self.phase in ("claim", "rob") and self.pending_tile is None:
+            raise bad(f"phase {self.phase} needs a pending_tile")
+        for name in ("dealer", "pending_from", "kong_feeder"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or not 0 <= value < 4):
+                raise bad(f"{name} must be a seat 0-3, got {value!r:.40}")
+        active = self.active_seats
+        if not isinstance(active, tuple | list) or len(active) > 4 or not all(
+                type(x) is int and 0 <= x < 4 for x in active):
+            raise bad(f"active_seats must be seats 0-3, got {active!r:.40}")
+        return self
+
+
+def view_tile(value: int | str | None, what: str) -> int | None:
+    """A view's tile argument from an id or text (``None`` stays ``None``)."""
+    if value is None:
+        return None
+    try:
+        return tile_id(value)
+    except MahjongError:
+        raise MahjongError("bad_state", f"{what} is not a tile: {value!r:.40}") from None
 
 
 # --------------------------------------------------------------------------- events
 
 
 @dataclass(frozen=True, slots=True)
-class DingQue:
-    """Seat ``seat`` declared ``suit`` as its 缺门."""
+class HandStart:
+    """Optional first event: who is dealer (default 0)."""
 
-    seat: int
-    suit: str
+    dealer: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,11 +195,12 @@ class Win:
     """Seat ``seat`` won with ``hand`` (concealed incl. the winning tile, plus melds).
 
     ``discarder``: the seat whose discard (or robbed bugang) was won, ``None`` for a
-    self-draw. ``context``: the scoring flags (after_kong, after_kong_discard,
-    robbing_kong, last_tile, heavenly, earthly, missing_suit) as ``(key, value)`` pairs or
-    a dict. ``kong_feeder``: for a 杠上花 after a 直杠, the seat that fed the kong.
-    Consecutive wins on the same discard (same discarder and tile, nothing between them)
-    are one 一炮多响."""
+    self-draw. ``discard``: which discard of the hand the win answers (any number the table
+    gives each discard, e.g. its turn number): wins on the same discard are one 一炮多响; two
+    wins on two discards of the same tile are not. When ``None``, consecutive wins on the
+    same discarder and tile are taken as one discard. ``context``: the rule set's scoring
+    context as ``(key, value)`` pairs or a dict. ``kong_feeder``: for a win on a kong's
+    replacement draw after a 直杠, the seat that fed the kong."""
 
     seat: int
     hand: Hand | str
@@ -199,6 +209,7 @@ class Win:
     discarder: int | None = None
     context: tuple[tuple[str, Any], ...] | dict[str, Any] = ()
     kong_feeder: int | None = None
+    discard: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,13 +218,3 @@ class WallEmpty:
     still playing, ``None`` for seats that have won."""
 
     hands: tuple[Hand | str | None, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HandStart:
-    """Optional first event: who is dealer (default 0)."""
-
-    dealer: int = 0
-
-
-Event = DingQue | Kong | Win | WallEmpty | HandStart

@@ -83,3 +83,15 @@ def format_tiles(tiles: list[int] | tuple[int, ...]) -> str:
 
 def format_counts(counts: tuple[int, ...] | list[int]) -> str:
     return format_tiles([t for t in range(NUM_KINDS) for _ in range(counts[t])])
+
+
+def tile_id(tile: object, what: str = "tile") -> int:
+    """A tile id from an id (0-33) or text (``"5p"``); ``MahjongError('bad_tile')`` otherwise."""
+    if type(tile) is int:
+        if 0 <= tile < NUM_KINDS:
+            return tile
+    elif isinstance(tile, str):
+        t = _IDS.get(tile)
+        if t is not None:
+            return t
+    raise MahjongError("bad_tile", f"{what} is not a tile: {tile!r:.40}")

@@ -53,7 +53,7 @@ def test_unknown_ruleset() -> None:
 def test_bad_options(options: dict[str, object]) -> None:
     """§6: every option is validated; a bad one raises bad_option with its name."""
     with pytest.raises(MahjongError) as err:
-        score("123m456m789m234p55p", win_tile="5p", options=options)
+        score("123m456m789m234p55p", win_tile="5p", ruleset="sichuan", options=options)
     assert err.value.code == "bad_option"
     assert next(iter(options)) in err.value.message
 
@@ -66,15 +66,15 @@ def test_option_values_accepted() -> None:
 
 def test_defaults_and_caching() -> None:
     """Resolved options are cached: the same object for the same input."""
-    assert resolve_options() is resolve_options()
+    assert resolve_options("sichuan") is resolve_options("sichuan")
     assert resolve_options("sichuan", {"base": 2}) is resolve_options("sichuan", {"base": 2})
-    d = resolve_options().as_dict()
+    d = resolve_options("sichuan").as_dict()
     assert d["cap_fan"] is None and d["zimo_bonus"] == "base" and d["huazhu_pay"] == 16
 
 
 def test_presets() -> None:
     """§6: chengdu = defaults; modern = cap 3, 龙七对 3, 直杠 2, 金钩钓/海底/换三张 on."""
-    assert resolve_options("sichuan", preset="chengdu").as_dict() == resolve_options().as_dict()
+    assert resolve_options("sichuan", preset="chengdu").as_dict() == resolve_options("sichuan").as_dict()
     m = resolve_options("sichuan", preset="modern")
     assert (m.cap_fan, m.longqidui_fan, m.zhigang_pay) == (3, 3, 2)
     assert m.jingoudiao and m.haidilaoyue and m.haidipao and m.exchange_three
@@ -83,7 +83,7 @@ def test_presets() -> None:
     with pytest.raises(MahjongError) as err:
         resolve_options("sichuan", preset="tokyo")
     assert err.value.code == "bad_option"
-    r = score("1111m2222m55m66m88m", win_tile="5m", preset="modern")
+    r = score("1111m2222m55m66m88m", win_tile="5m", ruleset="sichuan", preset="modern")
     assert r.fan == 3
 
 
@@ -95,13 +95,13 @@ def test_describe_is_plain_data() -> None:
     assert ids[0] == "pinghu" and "qinglongqidui" in ids and len(ids) == 13
     lqd = next(p for p in d["patterns"] if p["id"] == "longqidui")
     assert lqd["name"] == "龙七对" and lqd["fan"] == 4 and lqd["value_option"] == "longqidui_fan"
-    assert [a["id"] for a in d["addons"]][:2] == ["gen", "gangshanghua"]
+    assert [a["id"] for a in d["extras"]][:2] == ["gen", "gangshanghua"]
     opts = {o["name"]: o for o in d["options"]}
     assert opts["zimo_bonus"]["values"] == ["base", "fan", "none"]
     assert opts["cap_fan"]["none_allowed"] and opts["cap_fan"]["default"] is None
     assert all(o["description"] for o in d["options"])
     assert set(d["presets"]) == {"chengdu", "modern"}
-    assert d["tiles"] == 108 and d["claims"] == ["peng", "gang"] and not d["honours"]
+    assert d["tiles"] == 108 and d["claims"] == ["peng", "gang", "hu"] and not d["honours"]
     codes = {r["id"] for r in d["reason_codes"]}
     assert {"guoshui", "must_win", "cannot_rob_angang", "chi_not_allowed"} <= codes
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mjcore import MahjongError
-from mjcore.rules import largest_wait, valued_waits
+from sichuan_api import largest_wait, valued_waits
 
 
 def by_tile(hand: str, **kw: object) -> dict[str, object]:

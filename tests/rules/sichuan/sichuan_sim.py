@@ -13,20 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mjcore import Hand, Meld
-from mjcore.rules import legal_moves, resolve_options, score, settle, validate_move
-from mjcore.rules._base import Ledger
+from sichuan_api import legal_moves, resolve_options, score, settle, validate_move
+from mjcore.rules import Ledger
 from mjcore.rules.sichuan import win_context
-from mjcore.table import (
-    MOVE_KINDS,
-    SUITS,
-    DingQue,
-    HandStart,
-    Kong,
-    Move,
-    TableView,
-    WallEmpty,
-    Win,
-)
+from mjcore.rules.sichuan import DingQue
+from mjcore.rules.sichuan.moves import MOVE_KINDS
+from mjcore.rules.sichuan.scoring import SUITS
+from mjcore.table import HandStart, Kong, Move, WallEmpty, Win
+from sichuan_api import TableView
 
 
 class SimError(AssertionError):

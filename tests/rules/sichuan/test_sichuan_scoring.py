@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from mjcore import Hand, MahjongError
-from mjcore.rules import score
+from sichuan_api import score
 
 
 def pats(result: Any) -> list[list[Any]]:
@@ -266,7 +266,7 @@ def test_dian_gang_hua_options() -> None:
 def test_no_discarder_no_payments() -> None:
     """Decision: a discard win without a discarder in the context lists no payments."""
     r = sc("111m123m456p789p55p", "5p")
-    assert r.payments == () and r.amount == 2
+    assert r.payments == () and r.multiplier == 2
 
 
 # ---------------------------------------------------------------- inputs
@@ -341,7 +341,7 @@ def test_result_is_frozen() -> None:
 def test_memo_does_not_confuse_equal_values_of_other_types() -> None:
     """True == 1 == 1.0, but a seat must be an int and a flag a bool: a memoised answer for
     one must not be given for the other."""
-    from mjcore import rules
+    import sichuan_api as rules
 
     hand = "123m456m789m234p55p"
     ctx = {"winner": 1, "discarder": 2}

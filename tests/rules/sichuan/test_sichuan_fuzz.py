@@ -7,8 +7,11 @@ import random
 from typing import Any
 
 from mjcore import Hand, MahjongError
-from mjcore.rules import (
-    describe_ruleset,
+from mjcore.rules import describe_ruleset
+from mjcore.rules.sichuan import SichuanView
+from mjcore.table import Kong, Move, WallEmpty, Win
+from sichuan_api import (
+    TableView,
     largest_wait,
     legal_moves,
     score,
@@ -16,7 +19,6 @@ from mjcore.rules import (
     validate_move,
     valued_waits,
 )
-from mjcore.table import Kong, Move, TableView, WallEmpty, Win
 
 WRONG: list[Any] = [None, 5, -1, 2**70, 3.5, "", "x", "5q", b"5p", [], [1, 2], {}, {"a": 1},
                     (1,), object(), True, float("nan"), ["5p"], {"winner": "x"}, [None] * 34,
@@ -62,11 +64,12 @@ def test_wrong_types_everywhere() -> None:
         call(bad, "move suit", validate_move, view.replace(phase="ding_que"),
              Move("ding_que", (), x))
         for field in ("seat", "hand", "phase", "pending_tile", "pending_kind", "wall_count",
-                      "missing_suit", "drawn_tile", "guoshui_fan", "active_seats", "dealer"):
-            try:
+                      "missing_suit", "drawn_tile", "guoshui_fan", "active_seats", "dealer",
+                      "rules"):
+            if field in ("missing_suit", "guoshui_fan"):
+                v = view.replace(rules=SichuanView(**{field: x}))
+            else:
                 v = view.replace(**{field: x})
-            except MahjongError:
-                continue
             call(bad, f"view.{field}", validate_move, v, Move("pass"))
             call(bad, f"view.{field} legal", legal_moves, v)
         call(bad, "settle events", settle, x)

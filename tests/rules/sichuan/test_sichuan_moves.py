@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from mjcore import Hand
-from mjcore.rules import legal_moves, validate_move
-from mjcore.table import Move, TableView
+from sichuan_api import legal_moves, validate_move
+from mjcore.table import Move
+from sichuan_api import TableView
 
 
 def view(hand: str, phase: str = "turn", **kw: Any) -> TableView:
@@ -112,15 +113,18 @@ def test_guoshui() -> None:
 
 
 def test_must_win() -> None:
-    """§2 must_win: with 4 or fewer wall tiles a seat that can win may not pass."""
-    v = claim(READY, "1p", wall_count=4)
+    """§2 must_win: a win on one of the wall's last four tiles (drawn when 4 or fewer were left
+    before the draw, so at most 3 are left now, or the discard of such a tile) must be taken."""
+    v = claim(READY, "1p", wall_count=3)
     assert code(v, "pass") == "must_win"
     assert legal_moves(v) == (Move("hu"),)
     assert code(v, "pass", {"last_four_must_win": False}) == "ok"
-    assert code(claim(READY, "1p", wall_count=5), "pass") == "ok"
+    # the discarded tile was drawn with five left before the draw: not one of the last four
+    assert code(claim(READY, "1p", wall_count=4), "pass") == "ok"
     # Decision: on one's own turn too, the self-drawn win must be taken
-    v = view("123m456m789m234p55p", wall_count=2, drawn_tile=13)
+    v = view("123m456m789m234p55p", wall_count=3, drawn_tile=13)
     assert code(v, "discard 1m") == "must_win"
+    assert code(view("123m456m789m234p55p", wall_count=4, drawn_tile=13), "discard 1m") == "ok"
 
 
 def test_no_tiles_left() -> None:
@@ -218,8 +222,10 @@ def test_malformed_view_is_bad_state() -> None:
 
     from mjcore import MahjongError
 
-    for changes in ({"phase": "lunch"}, {"seat": 5}, {"missing_suit": "z"},
-                    {"pending_kind": "chi"}, {"wall_count": -1}):
+    from mjcore.rules.sichuan import SichuanView
+
+    for changes in ({"phase": "lunch"}, {"seat": 5}, {"rules": SichuanView(missing_suit="z")},
+                    {"rules": "s"}, {"pending_kind": "chi"}, {"wall_count": -1}):
         v = view(READY + "9m").replace(**changes)
         with pytest.raises(MahjongError) as err:
             validate_move(v, Move.parse("discard 9m"))
@@ -230,7 +236,7 @@ def test_malformed_view_is_bad_state() -> None:
 
 def test_claim_priority() -> None:
     """§2 claim priority: hu beats gang/peng; several seats may all hu (一炮多响)."""
-    from mjcore.rules import resolve_claims
+    from mjcore.rules.sichuan import resolve_claims
 
     hu, peng, gang, pas = Move("hu"), Move("peng", (4,)), Move("gang", (4,)), Move("pass")
     assert resolve_claims(1, {2: peng, 3: hu, 0: hu}) == ((3, hu), (0, hu))

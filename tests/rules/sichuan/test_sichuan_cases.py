@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from mjcore import MahjongError
-from mjcore.rules import score
+from sichuan_api import score
 
-CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "sichuan.jsonl"
+CASES_FILE = Path(__file__).resolve().parents[2] / "cases" / "sichuan.jsonl"
 CASES: list[dict[str, Any]] = [
     json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()
 ]

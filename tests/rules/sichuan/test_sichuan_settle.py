@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from mjcore import MahjongError
-from mjcore.rules import settle
-from mjcore.table import DingQue, HandStart, Kong, WallEmpty, Win
+from sichuan_api import settle
+from mjcore.rules.sichuan import DingQue
+from mjcore.table import HandStart, Kong, WallEmpty, Win
 
 READY_P = "123m456m789m23p55p"  # ready on 1p/4p (pinghu), no s tiles
 READY_BIG = "111m555m777m33p66p"  # ready on 3p/6p, 对对胡 1

@@ -9,7 +9,7 @@ from typing import Any
 from sichuan_sim import winning_hand
 
 from mjcore import Hand, MahjongError
-from mjcore.rules import score
+from sichuan_api import score
 
 
 def sets_of(counts: list[int]) -> list[list[tuple[str, int]]]:

@@ -1,0 +1,301 @@
+"""The fan table as data, and the combination policies that turn it into a value.
+
+A rule set's table is its patterns (``PatternSpec``: a predicate over one reading of the hand
+plus the win context), its extras (``ExtraSpec``: counted add-ons such as 根 or 自摸), its
+floors (``FloorSpec``: conditions that raise the value to a minimum without adding to it)
+and one ``Policy`` that says how they combine. Every field here is used by scoring, and
+``describe()`` shows exactly these fields, so a client can show the table without
+hard-coding it.
+
+Policies (``Policy.kind``):
+
+``highest_plus_extras``  the one highest pattern (patterns it supersedes dropped first) plus
+                         the extras, then the cap (Sichuan).
+``capped_base``          a ``special`` pattern counts alone (the highest; ties by table
+                         order). Otherwise one ``inside`` base pattern (the highest; ties by
+                         table order) plus the extras, capped; then floors (Guangdong 爆胡).
+``additive``             every pattern that holds and is not superseded adds up, plus extras
+                         (Wuhan 大胡).
+``shape_times_event``    the value is a shape pattern's value times the product of the event
+                         extras' values (Hangzhou).
+
+In every policy a ``flat`` pattern (天胡, 天和 …) replaces the whole score when its value is at
+least the ordinary one. A ``cap_exempt`` pattern's value is not capped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from mjcore.rules.common.results import PatternHit
+
+POLICIES: dict[str, str] = {
+    "highest_plus_extras": "the one highest pattern (superseded ones dropped) plus the extras, "
+    "then the cap",
+    "capped_base": "a special pattern alone (the highest); else one inside base pattern plus the "
+    "extras, capped; then floors raise the value to the floor value",
+    "additive": "every pattern that holds and is not superseded adds up, plus the extras",
+    "shape_times_event": "a shape pattern's value times the product of the event extras",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PatternSpec:
+    """One row of a fan table.
+
+    ``predicate(reading, context, options)`` says whether the pattern holds for one reading
+    of the hand. ``value_option`` names the option whose value replaces ``fan``;
+    ``enabled_by`` a boolean option that must be on for the pattern to exist; ``supersedes``
+    the patterns it replaces when both hold (不重复计算); ``flat`` patterns replace the whole
+    score; ``cap_exempt`` patterns are not capped; ``absorbs`` lists extras the pattern
+    already contains (龙七对 holds one 根); ``klass`` is ``inside`` or ``special`` for the
+    ``capped_base`` policy; ``shape`` the winning shape it needs (``any`` for all)."""
+
+    id: str
+    name: str
+    fan: int
+    description: str
+    predicate: Callable[[Any, Any, Any], bool]
+    shape: str = "standard"
+    klass: str = "inside"
+    supersedes: tuple[str, ...] = ()
+    flat: bool = False
+    cap_exempt: bool = False
+    absorbs: tuple[tuple[str, int], ...] = ()
+    value_option: str | None = None
+    enabled_by: str | None = None
+
+    def value(self, options: Any) -> int:
+        return self.fan if self.value_option is None else int(getattr(options, self.value_option))
+
+    def enabled(self, options: Any) -> bool:
+        return self.enabled_by is None or bool(getattr(options, self.enabled_by))
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "fan": self.fan, "description": self.description,
+            "shape": self.shape, "class": self.klass, "supersedes": list(self.supersedes),
+            "flat": self.flat, "cap_exempt": self.cap_exempt,
+            "absorbs": [{"id": a, "count": n} for a, n in self.absorbs],
+            "value_option": self.value_option, "enabled_by": self.enabled_by,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraSpec:
+    """An extra (add-on) that stacks on the pattern: ``count(reading, context, options)`` says
+    how many times it applies, each time adding ``fan`` (or, for ``shape_times_event``,
+    multiplying by it). ``context=False`` marks extras that depend on the hand alone."""
+
+    id: str
+    name: str
+    fan: int
+    description: str
+    count: Callable[[Any, Any, Any], int]
+    enabled_by: str | None = None
+    value_option: str | None = None
+    each: bool = False
+    context: bool = True
+
+    def value(self, options: Any) -> int:
+        return self.fan if self.value_option is None else int(getattr(options, self.value_option))
+
+    def enabled(self, options: Any) -> bool:
+        return self.enabled_by is None or bool(getattr(options, self.enabled_by))
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "fan": self.fan, "description": self.description,
+            "enabled_by": self.enabled_by, "value_option": self.value_option,
+            "per_occurrence": self.each, "depends_on_context": self.context,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FloorSpec:
+    """A condition that raises the value to the policy's floor value (保底); listed with 0."""
+
+    id: str
+    name: str
+    description: str
+    holds: Callable[[Any, Any, Any], bool]
+    enabled_by: str | None = None
+
+    def enabled(self, options: Any) -> bool:
+        return self.enabled_by is None or bool(getattr(options, self.enabled_by))
+
+    def describe(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "description": self.description,
+                "enabled_by": self.enabled_by}
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How a table's entries combine: ``kind`` (see ``POLICIES``), the option holding the cap
+    (``None``: no cap; an option value of ``None`` also means no cap) and the option holding
+    the value floors raise to."""
+
+    kind: str
+    cap_option: str | None = None
+    floor_option: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in POLICIES:
+            raise ValueError(f"unknown policy {self.kind!r}")
+
+    def cap(self, options: Any) -> int | None:
+        return None if self.cap_option is None else getattr(options, self.cap_option)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind, "description": POLICIES[self.kind],
+                "cap_option": self.cap_option, "floor_option": self.floor_option}
+
+
+class Valued(NamedTuple):
+    """One reading's value under a table: ``value`` (final), ``raw`` (sum of the listed
+    contributions), ``hits`` (what is listed) and ``rank`` (table position of the main
+    pattern, for tie-breaks: lower is earlier)."""
+
+    value: int
+    raw: int
+    hits: tuple[PatternHit, ...]
+    rank: int
+
+
+@dataclass(frozen=True)
+class FanTable:
+    """A rule set's whole table: policy, patterns, extras and floors."""
+
+    policy: Policy
+    patterns: tuple[PatternSpec, ...]
+    extras: tuple[ExtraSpec, ...] = ()
+    floors: tuple[FloorSpec, ...] = ()
+
+    def __post_init__(self) -> None:
+        ids = [p.id for p in self.patterns]
+        if len(set(ids)) != len(ids):
+            raise ValueError("pattern ids repeat")
+        for p in self.patterns:
+            unknown = set(p.supersedes) - set(ids)
+            if unknown:
+                raise ValueError(f"{p.id} supersedes unknown patterns {sorted(unknown)}")
+            if p.klass not in ("inside", "special"):
+                raise ValueError(f"{p.id}: class must be inside or special")
+
+    def pattern(self, id_: str) -> PatternSpec:
+        for p in self.patterns:
+            if p.id == id_:
+                return p
+        raise KeyError(id_)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy.describe(),
+            "patterns": [p.describe() for p in self.patterns],
+            "extras": [e.describe() for e in self.extras],
+            "floors": [f.describe() for f in self.floors],
+        }
+
+    # ------------------------------------------------------------------ evaluation
+    def matching(self, reading: Any, ctx: Any, options: Any) -> list[tuple[int, PatternSpec]]:
+        """(table position, spec) of every enabled pattern that holds, superseded ones
+        dropped, flat patterns excluded."""
+        found = [(i, p) for i, p in enumerate(self.patterns)
+                 if not p.flat and p.enabled(options) and p.predicate(reading, ctx, options)]
+        dropped = {s for _, p in found for s in p.supersedes}
+        return [(i, p) for i, p in found if p.id not in dropped]
+
+    def extra_hits(self, reading: Any, ctx: Any, options: Any,
+                   absorbs: tuple[tuple[str, int], ...] = ()) -> list[PatternHit]:
+        hits = []
+        for e in self.extras:
+            if not e.enabled(options):
+                continue
+            n = e.count(reading, ctx, options)
+            for aid, k in absorbs:
+                if aid == e.id:
+                    n -= k
+            if n > 0:
+                hits.append(PatternHit(e.id, e.name, n * e.value(options)))
+        return hits
+
+    def evaluate(self, reading: Any, ctx: Any, options: Any) -> Valued | None:
+        """The value of one reading (``None`` when no pattern holds)."""
+        kind = self.policy.kind
+        found = self.matching(reading, ctx, options)
+        cap = self.policy.cap(options)
+        value: Valued | None
+        if kind == "capped_base":
+            value = self._capped_base(found, reading, ctx, options, cap)
+        elif not found:
+            value = None
+        elif kind == "highest_plus_extras":
+            i, best = max(found, key=lambda ip: (ip[1].value(options) - sum(
+                n for _, n in ip[1].absorbs), ip[1].value(options), -ip[0]))
+            hits = [PatternHit(best.id, best.name, best.value(options))]
+            hits += self.extra_hits(reading, ctx, options, best.absorbs)
+            raw = sum(h.fan for h in hits)
+            capped = raw if cap is None or best.cap_exempt else min(raw, cap)
+            value = Valued(capped, raw, tuple(hits), i)
+        elif kind == "additive":
+            hits = [PatternHit(p.id, p.name, p.value(options)) for _, p in found]
+            hits += self.extra_hits(reading, ctx, options)
+            raw = sum(h.fan for h in hits)
+            exempt = any(p.cap_exempt for _, p in found)
+            value = Valued(raw if cap is None or exempt else min(raw, cap), raw, tuple(hits),
+                           found[0][0])
+        else:  # shape_times_event
+            i, best = max(found, key=lambda ip: (ip[1].value(options), -ip[0]))
+            hits = [PatternHit(best.id, best.name, best.value(options))]
+            hits += self.extra_hits(reading, ctx, options)
+            product = 1
+            for h in hits:
+                product *= h.fan
+            value = Valued(product if cap is None else min(product, cap), product, tuple(hits), i)
+        return self._flat(value, reading, ctx, options)
+
+    def _capped_base(self, found: list[tuple[int, PatternSpec]], reading: Any, ctx: Any,
+                     options: Any, cap: int | None) -> Valued | None:
+        specials = [(i, p) for i, p in found if p.klass == "special"]
+        if specials:
+            i, best = max(specials, key=lambda ip: (ip[1].value(options), -ip[0]))
+            fan = best.value(options)
+            hits = [PatternHit(best.id, best.name, fan)]
+            value = Valued(fan, fan, tuple(hits), i)
+        else:
+            inside = [(i, p) for i, p in found if p.klass == "inside"]
+            if not inside:
+                return None
+            i, base = max(inside, key=lambda ip: (ip[1].value(options), -ip[0]))
+            hits = [PatternHit(base.id, base.name, base.value(options))]
+            hits += self.extra_hits(reading, ctx, options)
+            raw = sum(h.fan for h in hits)
+            capped = raw if cap is None or base.cap_exempt else min(raw, cap)
+            value = Valued(capped, raw, tuple(hits), i)
+        floors = [f for f in self.floors if f.enabled(options) and f.holds(reading, ctx, options)]
+        if floors:
+            floor = int(getattr(options, self.policy.floor_option or "", 0) or 0)
+            value = Valued(max(value.value, floor), value.raw,
+                           value.hits + tuple(PatternHit(f.id, f.name, 0) for f in floors),
+                           value.rank)
+        return value
+
+    def _flat(self, value: Valued | None, reading: Any, ctx: Any, options: Any) -> Valued | None:
+        for i, p in enumerate(self.patterns):
+            if p.flat and p.enabled(options) and p.predicate(reading, ctx, options):
+                fan = p.value(options)
+                if value is None or fan >= value.value:
+                    return Valued(fan, fan, (PatternHit(p.id, p.name, fan),), i)
+        return value
+
+
+def best_reading(values: list[tuple[Valued, Any]]) -> tuple[Valued, Any] | None:
+    """The reading worth most: highest value, then highest raw, then the earlier main pattern
+    in table order, then the first listed."""
+    best: tuple[Valued, Any] | None = None
+    for v, r in values:
+        if best is None or (v.value, v.raw, -v.rank) > (best[0].value, best[0].raw, -best[0].rank):
+            best = (v, r)
+    return best
