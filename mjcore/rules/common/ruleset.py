@@ -15,6 +15,7 @@ from mjcore.errors import MahjongError
 from mjcore.rules.common.options import OptionResolver, Options, OptionValue
 from mjcore.rules.common.results import VALUE_UNITS, Ledger, MoveCheck, ScoreResult, ValuedWait
 from mjcore.rules.common.table import FanTable
+from mjcore.table import PHASES
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,7 @@ class Ruleset:
     engine: Engine
     view: type | None = None  # the rule set's part of a TableView (None: it has none)
     events: tuple[type, ...] = ()  # event types of its own, beside the common ones
+    phases: tuple[str, ...] = PHASES  # a TableView's phases (the common ones, and its own)
     resolver: OptionResolver = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -139,6 +141,7 @@ class Ruleset:
                                for k, v in values.items()}
                         for name, values in self.presets.items()},
             "context_keys": [c.describe() for c in self.context_keys],
+            "phases": list(self.phases),
             "move_kinds": [m.describe() for m in self.move_kinds],
             "reason_codes": [r.describe() for r in self.reason_codes],
             "ledger_reasons": [r.describe() for r in self.ledger_reasons],

@@ -12,6 +12,7 @@ from mjcore.rules.common.claims import resolve_claims as _resolve_claims
 from mjcore.rules.common.ruleset import Described, Engine, Ruleset, register
 from mjcore.rules.sichuan.moves import (
     MOVE_DESCRIPTIONS,
+    PHASES,
     REASON_CODES,
     SichuanView,
     legal_moves,
@@ -56,6 +57,7 @@ RULESET = register(Ruleset(
     engine=Engine(score, valued_waits, validate_move, legal_moves, settle),
     view=SichuanView,
     events=(DingQue,),
+    phases=PHASES,
 ))
 
 __all__ = ["RULESET", "DingQue", "Described", "SichuanOptions", "SichuanView", "clear_caches",
