@@ -2,20 +2,29 @@
 
 Each ``*_of`` function reads one request field and raises :class:`FieldError` or lets the
 engine's ``MahjongError`` through; the servicer attributes the error to the field.
+
+A rule set's own messages (options, win context, view part, events: generated from its
+declarations by ``service.protogen``) are mapped to and from the engine's dicts by field name
+(:func:`typed_dict`, :func:`fill`), with no code per option or key: the field's proto type
+says how its value reads (an enum is the engine's text, a SeatList a tuple of seats, ...).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, cast
 
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from mjcore import Hand, MahjongError, Meld, tile_from_text, tile_to_text
 from mjcore import table as tb
-from service.errors import FieldError
-from service.pb import pb2
+from mjcore.rules.common.results import VALUE_UNITS
+
+from .errors import FieldError
+from .pb import pb2
 
 DEFAULT_RULESET = "sichuan"
 MAX_BATCH_ITEMS = 10_000
@@ -30,23 +39,125 @@ _MELD_KINDS: dict[int, str] = {
 }
 _SUITS: dict[int, str] = {pb2.SUIT_M: "m", pb2.SUIT_P: "p", pb2.SUIT_S: "s"}
 _SUIT_PB: dict[str, Any] = {v: k for k, v in _SUITS.items()}
-_PHASES: dict[int, str] = {
-    pb2.PHASE_EXCHANGE: "exchange",
-    pb2.PHASE_DING_QUE: "ding_que",
-    pb2.PHASE_TURN: "turn",
-    pb2.PHASE_CLAIM: "claim",
-    pb2.PHASE_ROB: "rob",
-    pb2.PHASE_WAIT: "wait",
-    pb2.PHASE_ENDED: "ended",
-}
 _PENDING: dict[int, str] = {
     pb2.PENDING_KIND_UNSPECIFIED: "discard",
     pb2.PENDING_KIND_DISCARD: "discard",
     pb2.PENDING_KIND_BUGANG: "bugang",
     pb2.PENDING_KIND_ANGANG: "angang",
 }
-_MOVE_KINDS = {v: pb2.MoveKind.Name(v)[len("MOVE_KIND_") :].lower() for v in pb2.MoveKind.values() if v}
-_MOVE_KIND_PB: dict[str, Any] = {name: v for v, name in _MOVE_KINDS.items()}
+_KONG_KINDS: dict[int, str] = {
+    pb2.KONG_KIND_GANG: "gang",
+    pb2.KONG_KIND_BUGANG: "bugang",
+    pb2.KONG_KIND_ANGANG: "angang",
+}
+UNITS: dict[str, Any] = {u: pb2.ValueUnit.Value(f"VALUE_UNIT_{u.upper()}") for u in VALUE_UNITS}
+_ALL_SEATS = (0, 1, 2, 3)
+
+# --------------------------------------------------------------------------- rule-set messages
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(name))
+
+
+def enum_texts(enum: EnumDescriptor) -> dict[int, str]:
+    """Enum number -> the engine's text: the value's name without the enum's prefix, in lower
+    case (SUIT_M -> "m", ZIMO_BONUS_FAN -> "fan"); a wind is its tile (WIND_EAST -> "1z").
+    The zero value (*_UNSPECIFIED, "not set") has no text."""
+    if enum.full_name == "mahjong.v1.Wind":
+        return {n: f"{n}z" for n in range(1, 5)}
+    prefix = _snake(enum.name).upper() + "_"
+    return {v.number: v.name.removeprefix(prefix).lower() for v in enum.values if v.number}
+
+
+_Decode = Callable[[Any, str, str], object]  # (value, field path, error code) -> engine value
+
+
+def _enum_decoder(enum: EnumDescriptor, none_at_zero: bool = False) -> _Decode:
+    texts = enum_texts(enum)
+
+    def decode(value: int, field: str, code: str) -> object:
+        text = texts.get(value)
+        if text is None:
+            if value == 0 and none_at_zero:
+                return None
+            # proto3 keeps enum numbers this build does not know
+            raise FieldError(field, code, f"{value} is not a {enum.name}")
+        return text
+
+    return decode
+
+
+def _decoder(fd: FieldDescriptor) -> _Decode | None:
+    """How a field's value reads for the engine (None: as it is)."""
+    if fd.enum_type is not None:
+        return _enum_decoder(fd.enum_type)
+    msg = fd.message_type
+    if msg is None:
+        return None
+    name = msg.full_name.removeprefix("mahjong.v1.")
+    if name == "IntOrNone":
+        return lambda m, f, c: m.value if m.HasField("value") else None
+    if name == "IntList":
+        return lambda m, f, c: tuple(m.values)
+    if name == "Ratio":
+        return lambda m, f, c: (m.numerator, m.denominator)
+    if name == "SeatList":
+        return lambda m, f, c: tuple(None if s == -1 else s for s in m.seats)
+    if name == "RelativeSeatList":
+        one = _enum_decoder(pb2.RelativeSeat.DESCRIPTOR, none_at_zero=True)
+        return lambda m, f, c: tuple(one(v, f"{f}.seats[{i}]", c) for i, v in enumerate(m.seats))
+    raise TypeError(f"no engine value for a {name} field ({fd.full_name})")
+
+
+_DECODERS: dict[Descriptor, dict[str, _Decode | None]] = {}
+
+
+def typed_dict(msg: Message, code: str, where: str) -> dict[str, object]:
+    """The set fields of a rule set's typed message (options, context, view part, event) as the
+    engine's ``{name: value}``; ``code`` is the error code for a value no engine value reads
+    as (an enum number this build does not know) and ``where`` the message's field path."""
+    desc = msg.DESCRIPTOR
+    table = _DECODERS.get(desc)
+    if table is None:
+        table = {fd.name: _decoder(fd) for fd in desc.fields}
+        _DECODERS[desc] = table
+    out: dict[str, object] = {}
+    for fd, value in msg.ListFields():
+        decode = table[fd.name]
+        out[fd.name] = value if decode is None else decode(value, f"{where}.{fd.name}", code)
+    return out
+
+
+def fill(msg: Message, values: Mapping[str, object]) -> Message:
+    """Set ``msg``'s fields from the engine's ``{name: value}`` (the inverse of
+    :func:`typed_dict`, e.g. for a preset); returns ``msg``."""
+    for name, value in values.items():
+        fd = msg.DESCRIPTOR.fields_by_name[name]
+        if fd.enum_type is not None:
+            numbers = {t: n for n, t in enum_texts(fd.enum_type).items()}
+            setattr(msg, name, numbers[str(value)])
+            continue
+        if fd.message_type is None:
+            setattr(msg, name, value)
+            continue
+        sub: Any = getattr(msg, name)
+        sub.SetInParent()
+        kind = fd.message_type.name
+        if kind == "IntOrNone" and value is not None:
+            sub.value = value
+        elif kind == "IntList":
+            sub.values.extend(cast(Iterable[int], value))
+        elif kind == "Ratio":
+            ratio = Fraction(cast(Any, value))
+            sub.numerator, sub.denominator = ratio.numerator, ratio.denominator
+        elif kind == "SeatList":
+            sub.seats.extend(-1 if s is None else s for s in cast(Iterable[Any], value))
+        elif kind == "RelativeSeatList":
+            numbers = {t: n for n, t in enum_texts(pb2.RelativeSeat.DESCRIPTOR).items()}
+            sub.seats.extend(0 if s is None else numbers[s] for s in cast(Iterable[Any], value))
+    return msg
+
 
 # --------------------------------------------------------------------------- requests
 
@@ -55,43 +166,28 @@ def ruleset_name(name: str) -> str:
     return name or DEFAULT_RULESET
 
 
-def _enum_text(field: Any, value: int, where: str) -> str:
-    """ZIMO_BONUS_BASE -> "base" (strip the enum's own prefix)."""
-    known = field.enum_type.values_by_number.get(value)
-    if known is None:  # proto3 keeps enum numbers this build does not know
-        raise FieldError(f"{where}.{field.name}", "bad_option", f"{value} is not a {field.enum_type.name}")
-    name: str = known.name
-    prefix = field.enum_type.name
-    # CamelCase enum name -> UPPER_SNAKE prefix
-    snake = "".join("_" + c if c.isupper() and i else c for i, c in enumerate(prefix)).upper() + "_"
-    return name[len(snake) :].lower() if name.startswith(snake) else name.lower()
-
-
-def options_dict(typed: Message, where: str = "options") -> dict[str, object]:
-    """The set fields of a typed options message (the request field ``where``) as engine
-    option values."""
-    out: dict[str, object] = {}
-    for field, value in typed.ListFields():
-        if field.enum_type is not None:
-            out[field.name] = _enum_text(field, value, where)
-        elif field.name == "cap_fan" and value == 0:
-            out[field.name] = None
-        else:
-            out[field.name] = value
-    return out
+def _rule_part(msg: Message, oneof: str, ruleset: str, code: str, where: str) -> Message | None:
+    """The member of ``msg``'s rule-set ``oneof`` (None when unset); it must be ``ruleset``'s."""
+    which = msg.WhichOneof(oneof)
+    if which is None:
+        return None
+    if which != ruleset:
+        raise FieldError(f"{where}.{which}", code, f"a {which} message given for rule set {ruleset!r}")
+    part: Message = getattr(msg, which)
+    return part
 
 
 def options_of(ruleset: Any, msg: pb2.RulesetOptions) -> Any:
     """Resolve preset + typed options with the rule set."""
-    which = msg.WhichOneof("options")
-    if which is not None and which != ruleset.name:
-        raise FieldError(
-            f"options.{which}",
-            "bad_option",
-            f"options for rule set {which!r} given for rule set {ruleset.name!r}",
-        )
-    values = options_dict(getattr(msg, which), f"options.{which}") if which is not None else None
+    typed = _rule_part(msg, "options", ruleset.name, "bad_option", "options")
+    values = typed_dict(typed, "bad_option", f"options.{ruleset.name}") if typed is not None else None
     return ruleset.resolve_options(values, msg.preset or None)
+
+
+def context_of(msg: pb2.WinContext, ruleset: str, field: str = "context") -> dict[str, object]:
+    """A WinContext as the engine's context mapping (only what is set; empty when unset)."""
+    typed = _rule_part(msg, "context", ruleset, "bad_context", field)
+    return {} if typed is None else typed_dict(typed, "bad_context", f"{field}.{ruleset}")
 
 
 #: Tile text -> id for every valid two-character tile text (the fast path; anything else
@@ -159,94 +255,57 @@ def hand_of(msg: pb2.Hand, field: str) -> Hand:
     raise FieldError(field, "bad_notation", "hand not set: give text or structured")
 
 
-def suit_of(value: int) -> str | None:
-    return _SUITS.get(value)
+def _seat(value: int, field: str, code: str) -> int:
+    if value > 3:
+        raise FieldError(field, code, f"seat {value} is not in 0..3")
+    return value
 
 
-def won_seats(values: Iterable[int], field: str) -> set[int]:
-    seats = set(values)
-    for s in seats:
-        if s > 3:
-            raise FieldError(field, "bad_context", f"seat {s} is not in 0..3")
-    return seats
+def _opt_seat(msg: Message, name: str, field: str, code: str) -> int | None:
+    return _seat(getattr(msg, name), f"{field}.{name}", code) if msg.HasField(name) else None
 
 
-_CONTEXT_FLAGS = frozenset(
-    ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heavenly", "earthly")
-)
-_ALL_SEATS = (0, 1, 2, 3)
+def _pending(value: int, field: str) -> str:
+    kind = _PENDING.get(value)
+    if kind is None:
+        raise FieldError(field, "bad_state", f"{value} is not a PendingKind")
+    return kind
 
 
-def context_of(msg: pb2.WinContext, field: str = "context") -> dict[str, object]:
-    """A WinContext as the engine's context mapping (only what is set).
-
-    Reads only the fields that are set (``ListFields``, in field-number order: the six flags,
-    the missing suit, then the seats), so an unset context costs one call."""
-    ctx: dict[str, object] = {}
-    seats = False
-    for fd, value in msg.ListFields():
-        name = fd.name
-        if name in _CONTEXT_FLAGS:
-            ctx[name] = True
-        elif name == "missing_suit":
-            suit = _SUITS.get(value)
-            if suit is not None:
-                ctx["missing_suit"] = suit
-        else:  # winner_seat, discarder_seat, won_seats or kong_feeder_seat (fields 8-11)
-            seats = True
-            break
-    if seats:
-        if msg.winner_seat > 3:
-            raise FieldError(f"{field}.winner_seat", "bad_context", f"seat {msg.winner_seat} is not in 0..3")
-        ctx["winner"] = msg.winner_seat
-        if msg.HasField("discarder_seat"):
-            ctx["discarder"] = msg.discarder_seat
-        if msg.won_seats:
-            won = won_seats(msg.won_seats, f"{field}.won_seats")
-            ctx["active_seats"] = tuple(s for s in range(4) if s not in won)
-        else:
-            ctx["active_seats"] = _ALL_SEATS
-        if msg.HasField("kong_feeder_seat"):
-            ctx["kong_feeder"] = msg.kong_feeder_seat
-    return ctx
-
-
-def table_view_of(msg: pb2.TableView, field: str = "state") -> tb.TableView:
-    phase = _PHASES.get(msg.phase)
-    if phase is None:
+def table_view_of(msg: pb2.TableView, ruleset: Any, field: str = "state") -> tb.TableView:
+    if not msg.phase:
         raise FieldError(f"{field}.phase", "bad_state", "phase not set")
-    if msg.seat > 3:
-        raise FieldError(f"{field}.seat", "bad_state", f"seat {msg.seat} is not in 0..3")
     active: tuple[int, ...] = _ALL_SEATS
     if msg.won_seats:
-        won = won_seats(msg.won_seats, f"{field}.won_seats")
+        won = {_seat(s, f"{field}.won_seats", "bad_state") for s in msg.won_seats}
         active = tuple(s for s in range(4) if s not in won)
+    part = _rule_part(msg, "rules", ruleset.name, "bad_state", field)
+    rules = None
+    if part is not None:
+        rules = ruleset.view(**typed_dict(part, "bad_state", f"{field}.{ruleset.name}"))
     return tb.TableView(
-        seat=msg.seat,
+        seat=_seat(msg.seat, f"{field}.seat", "bad_state"),
         hand=hand_of(msg.hand, f"{field}.hand"),
-        phase=phase,
+        phase=msg.phase,
         dealer=msg.dealer_seat,
-        missing_suit=_SUITS.get(msg.missing_suit),
-        has_won=msg.has_won,
         pending_tile=optional_tile(msg, "pending_tile", f"{field}.pending_tile"),
         pending_from=msg.pending_from_seat if msg.HasField("pending_from_seat") else None,
-        pending_kind=_PENDING[msg.pending_kind],
+        pending_kind=_pending(msg.pending_kind, f"{field}.pending_kind"),
         pending_after_kong=msg.pending_after_kong,
         drawn_tile=optional_tile(msg, "drawn_tile", f"{field}.drawn_tile"),
         drew=msg.drew if msg.HasField("drew") else True,
         after_kong=msg.after_kong,
         kong_feeder=msg.kong_feeder_seat if msg.HasField("kong_feeder_seat") else None,
-        wall_count=msg.wall_count if msg.HasField("wall_count") else 55,
-        guoshui_fan=msg.guoshui_fan if msg.HasField("guoshui_fan") else None,
+        wall_count=msg.wall_count if msg.HasField("wall_count") else None,
         first_draw=msg.first_draw,
         any_meld=msg.any_meld,
         active_seats=active,
+        rules=rules,
     )
 
 
 def move_of(msg: pb2.Move, field: str = "move") -> tb.Move:
-    kind = _MOVE_KINDS.get(msg.kind)
-    if kind is None:
+    if not msg.kind:
         raise FieldError(f"{field}.kind", "bad_move", "move kind not set")
     tiles: list[int] = []
     for t in msg.tiles:
@@ -254,64 +313,64 @@ def move_of(msg: pb2.Move, field: str = "move") -> tb.Move:
         if tile is None:  # an id, or text that is not a tile (the error names the place)
             tile = tile_of(t, f"{field}.tiles[{len(tiles)}]")
         tiles.append(tile)
-    return tb.Move(kind, tuple(tiles), _SUITS.get(msg.suit))
+    return tb.Move(msg.kind, tuple(tiles), _SUITS.get(msg.suit))
 
 
-def events_of(msgs: Sequence[pb2.Event], field: str = "events") -> list[Any]:
+def _rule_event(msg: Message, ruleset: Any, field: str) -> Any:
+    """One of the rule set's own events (its event types by snake-case class name)."""
+    which = msg.WhichOneof("event")
+    if which is None:
+        raise FieldError(field, "bad_event", "event not set")
+    types = {_snake(cls.__name__): cls for cls in ruleset.events}
+    values = typed_dict(getattr(msg, which), "bad_event", f"{field}.{which}")
+    try:
+        return types[which](**values)
+    except TypeError as e:  # a field left unset that the event needs
+        raise FieldError(f"{field}.{which}", "bad_event", str(e)) from None
+
+
+def events_of(msgs: Sequence[pb2.Event], ruleset: Any, field: str = "events") -> list[Any]:
     out: list[Any] = []
     for i, e in enumerate(msgs):
         f = f"{field}[{i}]"
-        if e.seat > 3:
-            raise FieldError(f"{f}.seat", "bad_event", f"seat {e.seat} is not in 0..3")
-        k = e.kind
-        if k == pb2.EVENT_KIND_DING_QUE:
-            suit = _SUITS.get(e.suit)
-            if suit is None:
-                raise FieldError(f"{f}.suit", "bad_event", "ding_que needs a suit")
-            out.append(tb.DingQue(e.seat, suit))
-        elif k in (pb2.EVENT_KIND_GANG, pb2.EVENT_KIND_BUGANG, pb2.EVENT_KIND_ANGANG):
-            if not e.HasField("tile"):
+        which = e.WhichOneof("event")
+        if which == "kong":
+            k, f = e.kong, f"{f}.kong"
+            kind = _KONG_KINDS.get(k.kind)
+            if kind is None:
+                raise FieldError(f"{f}.kind", "bad_event", "kong kind not set")
+            if not k.HasField("tile"):
                 raise FieldError(f"{f}.tile", "bad_event", "a kong needs its tile")
-            kind = pb2.EventKind.Name(k)[len("EVENT_KIND_") :].lower()
-            out.append(
-                tb.Kong(
-                    e.seat,
-                    kind,
-                    tile_of(e.tile, f"{f}.tile"),
-                    fed_by=e.from_seat if e.HasField("from_seat") else None,
-                    robbed=e.robbed,
-                )
-            )
-        elif k == pb2.EVENT_KIND_HU:
-            if not e.HasField("tile"):
-                raise FieldError(f"{f}.tile", "bad_event", "a win needs its winning tile")
-            ctx = context_of(e.context, f"{f}.context")
-            for key in ("winner", "discarder", "active_seats", "kong_feeder"):
-                ctx.pop(key, None)
+            fed_by = _opt_seat(k, "fed_by_seat", f, "bad_event")
+            seat = _seat(k.seat, f"{f}.seat", "bad_event")
+            out.append(tb.Kong(seat, kind, tile_of(k.tile, f"{f}.tile"), fed_by=fed_by, robbed=k.robbed))
+        elif which == "win":
+            w, f = e.win, f"{f}.win"
+            if not w.HasField("win_tile"):
+                raise FieldError(f"{f}.win_tile", "bad_event", "a win needs its winning tile")
             out.append(
                 tb.Win(
-                    e.seat,
-                    hand_of(e.hand, f"{f}.hand"),
-                    tile_of(e.tile, f"{f}.tile"),
-                    self_drawn=e.self_drawn,
-                    discarder=e.from_seat if e.HasField("from_seat") else None,
-                    context=ctx,
-                    kong_feeder=e.context.kong_feeder_seat
-                    if e.context.HasField("kong_feeder_seat")
-                    else None,
+                    _seat(w.seat, f"{f}.seat", "bad_event"),
+                    hand_of(w.hand, f"{f}.hand"),
+                    tile_of(w.win_tile, f"{f}.win_tile"),
+                    self_drawn=w.self_drawn,
+                    discarder=_opt_seat(w, "discarder_seat", f, "bad_event"),
+                    context=context_of(w.context, ruleset.name, f"{f}.context"),
+                    kong_feeder=_opt_seat(w, "kong_feeder_seat", f, "bad_event"),
+                    discard=w.discard if w.HasField("discard") else None,
                 )
             )
-        elif k == pb2.EVENT_KIND_WALL_EMPTY:
+        elif which == "wall_empty":
             hands: list[Hand | None] = [None, None, None, None]
-            for j, fh in enumerate(e.final_hands):
-                if fh.seat > 3:
-                    raise FieldError(
-                        f"{f}.final_hands[{j}].seat", "bad_event", f"seat {fh.seat} is not in 0..3"
-                    )
-                hands[fh.seat] = hand_of(fh.hand, f"{f}.final_hands[{j}].hand")
+            for j, fh in enumerate(e.wall_empty.final_hands):
+                g = f"{f}.wall_empty.final_hands[{j}]"
+                hands[_seat(fh.seat, f"{g}.seat", "bad_event")] = hand_of(fh.hand, f"{g}.hand")
             out.append(tb.WallEmpty(tuple(hands)))
+        elif which is None:
+            raise FieldError(f, "bad_event", "event not set")
         else:
-            raise FieldError(f"{f}.kind", "bad_event", "event kind not set")
+            part = _rule_part(e, "event", ruleset.name, "bad_event", f)
+            out.append(_rule_event(cast(Message, part), ruleset, f"{f}.{which}"))
     return out
 
 
@@ -323,31 +382,35 @@ _PATTERN_CACHE: dict[Any, pb2.PatternScore] = {}
 def pattern_pb(hit: Any) -> pb2.PatternScore:
     msg = _PATTERN_CACHE.get(hit)
     if msg is None:
-        msg = pb2.PatternScore(id=hit.id, fan=hit.fan, name=hit.name)
+        msg = pb2.PatternScore(id=hit.id, value=hit.fan, name=hit.name)
         if len(_PATTERN_CACHE) < 4096:
             _PATTERN_CACHE[hit] = msg
     return msg
 
 
-# The part of a ScoreResult that takes few distinct values (fan, multiplier, patterns, shape,
-# amount: they come from the rule set's fan table and options, not from the hand) is
+# The part of a ScoreResult that takes few distinct values (value, multiplier, patterns, shape,
+# unit, liability: they come from the rule set's table and options, not from the hand) is
 # serialized once per distinct value; the decomposition is encoded per result. Bounded.
 _SUMMARIES: dict[tuple[object, ...], bytes] = {}
 _SUMMARY_LIMIT = 4096
 
 
 def _summary_bytes(r: Any) -> bytes:
-    key = (r.fan, r.fan_uncapped, r.multiplier, r.shape, r.amount, r.patterns)
+    key = (r.value, r.value_uncapped, r.multiplier, r.shape, r.unit, r.liable, r.liable_seat, r.patterns)
     b = _SUMMARIES.get(key)
     if b is None:
-        b = pb2.ScoreResult(
-            fan=r.fan,
+        msg = pb2.ScoreResult(
+            value=r.value,
             multiplier=r.multiplier,
-            patterns=[pb2.PatternScore(id=p.id, fan=p.fan, name=p.name) for p in r.patterns],
-            fan_uncapped=r.fan_uncapped,
+            patterns=[pb2.PatternScore(id=p.id, value=p.fan, name=p.name) for p in r.patterns],
+            value_uncapped=r.value_uncapped,
             shape=r.shape,
-            amount_per_payer=r.amount,
-        ).SerializeToString()
+            unit=UNITS[r.unit],
+            liable=r.liable,
+        )
+        if r.liable_seat >= 0:
+            msg.liable_seat = r.liable_seat
+        b = msg.SerializeToString()
         if len(_SUMMARIES) >= _SUMMARY_LIMIT:
             _SUMMARIES.clear()
         _SUMMARIES[key] = b
@@ -397,8 +460,8 @@ def wait_pb(w: Any) -> pb2.Wait:
     return pb2.Wait(
         tile_id=w.id,
         tile=w.tile,
-        discard_fan=w.fan_discard,
-        self_drawn_fan=w.fan_self_drawn,
+        discard_value=w.fan_discard,
+        self_drawn_value=w.fan_self_drawn,
         unseen=w.unseen,
         discard_patterns=[pattern_pb(p) for p in w.patterns_discard],
         self_drawn_patterns=[pattern_pb(p) for p in w.patterns_self_drawn],
@@ -427,7 +490,7 @@ def waits_response(waits: Sequence[Any]) -> pb2.WaitsResponse:
         if w.fan_discard > best:
             best = w.fan_discard
     out: pb2.WaitsResponse = pb2.WaitsResponse.FromString(b"".join(parts))
-    out.max_discard_fan = best
+    out.max_discard_value = best
     return out
 
 
@@ -437,7 +500,7 @@ def tile_pb(t: int) -> pb2.Tile:
 
 def move_pb(m: Any) -> pb2.Move:
     return pb2.Move(
-        kind=_MOVE_KIND_PB.get(m.kind, pb2.MOVE_KIND_UNSPECIFIED),
+        kind=m.kind,
         tiles=[tile_pb(t) for t in m.tiles],
         suit=cast(Any, _SUIT_PB.get(m.suit, 0) if m.suit else 0),
         text=m.to_text(),
@@ -466,64 +529,82 @@ def _json(v: object) -> str:
     return json.dumps(v, ensure_ascii=False)
 
 
-def description_pb(d: dict[str, Any]) -> pb2.DescribeRulesetResponse:
+def _codes(target: Any, items: Iterable[Mapping[str, Any]]) -> None:
+    for c in items:
+        target.add(id=c["id"], description=c["description"])
+
+
+def description_pb(rs: Any) -> pb2.DescribeRulesetResponse:
+    """A rule set's ``describe()`` as the wire has it (options by field, presets as typed
+    options)."""
+    d = rs.describe()
+    policy = d["policy"]
     out = pb2.DescribeRulesetResponse(
         name=d["name"],
-        title=d.get("title", ""),
-        summary=d.get("summary", ""),
-        tile_count=d.get("tiles", 0),
-        suits=list(d.get("suits", ())),
-        honours=bool(d.get("honours")),
-        flowers=bool(d.get("flowers")),
-        wild_tiles=bool(d.get("wild_tiles")),
-        liabilities=bool(d.get("liabilities")),
-        claims=list(d.get("claims", ())),
-        shapes=list(d.get("shapes", ())),
-        value_unit=d.get("value_unit", ""),
+        title=d["title"],
+        summary=d["summary"],
+        unit=UNITS[d["unit"]],
+        hand_tiles=d["hand_tiles"],
+        claims=d["claims"],
+        policy=pb2.PolicyInfo(
+            kind=policy["kind"],
+            description=policy["description"],
+            cap_option=policy["cap_option"] or "",
+            floor_option=policy["floor_option"] or "",
+        ),
+        phases=d["phases"],
     )
-    for p in d.get("patterns", ()):
+    for p in d["patterns"]:
         out.patterns.add(
             id=p["id"],
             name=p["name"],
-            fan=p["fan"],
-            description=p.get("description", ""),
-            shape=p.get("shape", ""),
-            supersedes=list(p.get("supersedes", ())),
-            flat=bool(p.get("flat")),
-            value_option=p.get("value_option") or "",
-            enabled_by=p.get("enabled_by") or "",
-            cap_exempt=bool(p.get("cap_exempt")),
+            value=p["fan"],
+            description=p["description"],
+            shape=p["shape"],
+            pattern_class=p["class"],
+            supersedes=p["supersedes"],
+            flat=p["flat"],
+            cap_exempt=p["cap_exempt"],
+            absorbs=[pb2.AbsorbedExtra(extra_id=a["id"], count=a["count"]) for a in p["absorbs"]],
+            value_option=p["value_option"] or "",
+            enabled_by=p["enabled_by"] or "",
         )
-    for a in d.get("addons", ()):
-        out.add_ons.add(
-            id=a["id"],
-            name=a["name"],
-            fan=a["fan"],
-            description=a.get("description", ""),
-            enabled_by=a.get("enabled_by") or "",
-            per_occurrence=bool(a.get("per_occurrence")),
+    for e in d["extras"]:
+        out.extras.add(
+            id=e["id"],
+            name=e["name"],
+            value=e["fan"],
+            description=e["description"],
+            enabled_by=e["enabled_by"] or "",
+            value_option=e["value_option"] or "",
+            per_occurrence=e["per_occurrence"],
+            depends_on_context=e["depends_on_context"],
         )
-    for o in d.get("options", ()):
+    for f in d["floors"]:
+        out.floors.add(id=f["id"], name=f["name"], description=f["description"], enabled_by=f["enabled_by"] or "")
+    for o in d["options"]:
         info = out.options.add(
             name=o["name"],
-            kind=o.get("kind", ""),
-            default_json=_json(o.get("default")),
-            values_json=[_json(v) for v in o.get("values", ())],
-            none_allowed=bool(o.get("none_allowed")),
-            description=o.get("description", ""),
+            kind=o["kind"],
+            description=o["description"],
+            default_json=_json(o["default"]),
+            choices_json=[_json(v) for v in o.get("values", ())],
+            none_allowed=o["none_allowed"],
+            nondecreasing=o.get("nondecreasing", False),
         )
-        if o.get("minimum") is not None:
-            info.minimum = o["minimum"]
-        if o.get("maximum") is not None:
-            info.maximum = o["maximum"]
-    for name, values in d.get("presets", {}).items():
-        out.presets.add(name=name, options_json=_json(values))
-    for key, target in (
-        ("context_keys", out.context_keys),
-        ("move_kinds", out.move_kinds),
-        ("reason_codes", out.reason_codes),
-        ("ledger_reasons", out.ledger_reasons),
-    ):
-        for c in d.get(key, ()):
-            target.add(id=c["id"], description=c.get("description", ""))
+        for name in ("minimum", "maximum", "length"):
+            if o.get(name) is not None:
+                setattr(info, name, o[name])
+    for name, values in rs.presets.items():
+        typed = getattr(out.presets.add(name=name).options, rs.name)
+        typed.SetInParent()  # an empty preset (the defaults) still names its rule set
+        fill(typed, values)
+    for k in d["context_keys"]:
+        key = out.context_keys.add(id=k["id"], description=k["description"], kind=k["kind"])
+        for name in ("minimum", "maximum"):
+            if k.get(name) is not None:
+                setattr(key, name, k[name])
+    _codes(out.move_kinds, d["move_kinds"])
+    _codes(out.reason_codes, d["reason_codes"])
+    _codes(out.ledger_reasons, d["ledger_reasons"])
     return out

@@ -48,8 +48,8 @@ from typing import Any
 
 import grpc
 
-from service.config import DEFAULT_THREADS
-from service.pb import pb2
+from .config import DEFAULT_THREADS
+from .pb import pb2
 
 SERVICE = "/mahjong.v1.MahjongRules/"
 ALLOWED_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -143,7 +143,7 @@ def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0
     suit = {"m": pb2.SUIT_M, "p": pb2.SUIT_P, "s": pb2.SUIT_S}
     score, waits, validate = [], [], []
     for i, (text, win, missing) in enumerate(hands):
-        ctx = pb2.WinContext(winner_seat=i % 4, discarder_seat=(i + 1) % 4)
+        ctx = pb2.WinContext(sichuan=pb2.SichuanContext(winner=i % 4, discarder=(i + 1) % 4))
         score.append(
             pb2.ScoreRequest(
                 hand=pb2.Hand(text=text), win_tile=pb2.Tile(text=win), context=ctx
@@ -151,11 +151,15 @@ def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0
         )
         waits.append(pb2.WaitsRequest(hand=pb2.Hand(text=_minus(text, win))).SerializeToString())
         state = pb2.TableView(
-            seat=0, hand=pb2.Hand(text=text), phase=pb2.PHASE_TURN, missing_suit=suit[missing], wall_count=30
+            seat=0,
+            hand=pb2.Hand(text=text),
+            phase="turn",
+            wall_count=30,
+            sichuan=pb2.SichuanView(missing_suit=suit[missing]),
         )
         validate.append(
             pb2.ValidateMoveRequest(
-                state=state, move=pb2.Move(kind=pb2.MOVE_KIND_DISCARD, tiles=[pb2.Tile(text=win)])
+                state=state, move=pb2.Move(kind="discard", tiles=[pb2.Tile(text=win)])
             ).SerializeToString()
         )
     batch, stream = [], []
@@ -172,19 +176,19 @@ def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0
 # ------------------------------------------------------------------ baseline server
 
 
-def _pattern(pid: str, name: str, fan: int) -> pb2.PatternScore:
-    return pb2.PatternScore(id=pid, name=name, fan=fan)
+def _pattern(pid: str, name: str, value: int) -> pb2.PatternScore:
+    return pb2.PatternScore(id=pid, name=name, value=value)
 
 
 def _constant_result(payment: bool) -> pb2.ScoreResult:
     """A typical ScoreResult of the workload: one pattern, a decomposition (pair, four sets)
     and, when the request says who discarded, one payment."""
     r = pb2.ScoreResult(
-        fan=2,
+        value=2,
         multiplier=4,
-        fan_uncapped=2,
+        value_uncapped=2,
         shape="standard",
-        amount_per_payer=4,
+        unit=pb2.VALUE_UNIT_FAN,
         patterns=[_pattern("qingyise", "清一色", 2)],
         decomposition=pb2.Decomposition(pair_tile_id=4, chow_tile_ids=[0, 3, 6], pung_tile_ids=[8]),
     )
@@ -196,13 +200,13 @@ def _constant_result(payment: bool) -> pb2.ScoreResult:
 
 def _constant_waits() -> pb2.WaitsResponse:
     """Two waits with their patterns (the workload averages 2.2 waits a hand)."""
-    out = pb2.WaitsResponse(max_discard_fan=1)
+    out = pb2.WaitsResponse(max_discard_value=1)
     for tid, text in ((1, "2m"), (4, "5m")):
         out.waits.add(
             tile_id=tid,
             tile=text,
-            discard_fan=1,
-            self_drawn_fan=1,
+            discard_value=1,
+            self_drawn_value=1,
             unseen=3,
             discard_patterns=[_pattern("pinghu", "平胡", 0), _pattern("gen", "根", 1)],
             self_drawn_patterns=[_pattern("pinghu", "平胡", 0), _pattern("gen", "根", 1)],

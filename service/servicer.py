@@ -16,10 +16,11 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from mjcore import MahjongError
-from service import _wire
-from service import convert as cv
-from service.errors import CODE_FIELDS, FieldError, abort_invalid
-from service.pb import pb2
+
+from . import _wire
+from . import convert as cv
+from .errors import CODE_FIELDS, FieldError, abort_invalid
+from .pb import pb2
 
 DEADLINE_CHECK_EVERY = 64  # items between deadline checks in bulk calls
 
@@ -85,8 +86,9 @@ class MahjongRulesServicer:
         self._options_cache: dict[str, dict[bytes, Any]] = {}
         # request.ruleset ("" or a known name) -> (rule set, its default options)
         self._defaults: dict[str, tuple[Any, Any]] = {}
-        # serialized WinContext -> the engine's context mapping (shared: never changed)
-        self._contexts: dict[bytes, Any] = {}
+        # rule set name -> serialized WinContext -> the engine's context mapping (shared:
+        # never changed). Per rule set: the bytes are checked against it when first read.
+        self._contexts: dict[str, dict[bytes, Any]] = {}
         # id(engine result) -> (result, its serialized ScoreResult), per summary_only
         self._encoded: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
 
@@ -119,15 +121,23 @@ class MahjongRulesServicer:
                 cache[options] = resolved
         return ruleset, resolved
 
-    def _context(self, data: bytes) -> Any:
-        """The engine context of a serialized WinContext (cached: few distinct contexts)."""
-        ctx = self._contexts.get(data)
+    def _context_cache(self, ruleset: str) -> dict[bytes, Any]:
+        cache = self._contexts.get(ruleset)
+        if cache is None:  # only known rule sets get here: bounded
+            cache = self._contexts[ruleset] = {}
+        return cache
+
+    def _context(self, ruleset: str, data: bytes) -> Any:
+        """The engine context of a serialized WinContext for ``ruleset`` (cached: few distinct
+        contexts)."""
+        cache = self._context_cache(ruleset)
+        ctx = cache.get(data)
         if ctx is None:
             # shared by every call with these bytes: nothing may change it (the engine only reads)
-            ctx = cv.context_of(pb2.WinContext.FromString(data))
-            if len(self._contexts) >= 4096:
-                self._contexts.clear()
-            self._contexts[data] = ctx
+            ctx = cv.context_of(pb2.WinContext.FromString(data), ruleset)
+            if len(cache) >= 4096:
+                cache.clear()
+            cache[data] = ctx
         return ctx
 
     def _bulk(self, data: bytes, context: grpc.ServicerContext, message: Any) -> bytes:
@@ -140,7 +150,7 @@ class MahjongRulesServicer:
                 try:
                     ruleset, resolved = self._resolve(name, options)
                     _check_count(count)
-                    out = self._score_bulk(data, ruleset.engine.score, resolved, summary_only, context)
+                    out = self._score_bulk(data, ruleset, resolved, summary_only, context)
                 except _REFUSED:
                     # the general path says why, and a malformed message comes first (as the
                     # classes find it before the rule set, the options or the count)
@@ -154,27 +164,27 @@ class MahjongRulesServicer:
             for i, item in enumerate(request.items):
                 if (i + 1) % DEADLINE_CHECK_EVERY == 0:
                     _check_deadline(context, i)
-                entry = self._score_item(item, ruleset.engine.score, resolved, request.summary_only)
+                entry = self._score_item(item, ruleset, resolved, request.summary_only)
                 response.outcomes.add().MergeFromString(entry)
             serialized: bytes = response.SerializeToString()
             return serialized
         raise AssertionError("unreachable")  # the aborter raised
 
     def _score_bulk(
-        self, data: bytes, score: Any, options: Any, summary_only: bool, context: grpc.ServicerContext
+        self, data: bytes, ruleset: Any, options: Any, summary_only: bool, context: grpc.ServicerContext
     ) -> bytes | None:
         """The items of a well-formed bulk request through ``service._wire``: None if an item
         turns out malformed."""
 
         def fallback(item: bytes) -> bytes:
-            return self._score_item(pb2.ScoreItem.FromString(item), score, options, summary_only)
+            return self._score_item(pb2.ScoreItem.FromString(item), ruleset, options, summary_only)
 
         out: bytes | None = _wire.score_bulk(
             data,
-            score,
+            ruleset.engine.score,
             options,
-            self._context,
-            self._contexts,
+            functools.partial(self._context, ruleset.name),
+            self._context_cache(ruleset.name),
             functools.partial(cv.score_result_bytes, summary_only=summary_only),
             self._encoded[summary_only],
             fallback,
@@ -185,7 +195,7 @@ class MahjongRulesServicer:
         return out
 
     @staticmethod
-    def _score_item(item: pb2.ScoreItem, score: Any, options: Any, summary_only: bool) -> bytes:
+    def _score_item(item: pb2.ScoreItem, ruleset: Any, options: Any, summary_only: bool) -> bytes:
         """One item's serialized ScoreOutcome: its result, or the error naming the field."""
         hand_msg = item.hand
         try:
@@ -193,8 +203,8 @@ class MahjongRulesServicer:
             if not item.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
             tile = cv.tile_of(item.win_tile, "win_tile")
-            ctx = cv.context_of(item.context) if item.HasField("context") else None
-            result = score(hand, tile, item.self_drawn, ctx, options)
+            ctx = cv.context_of(item.context, ruleset.name) if item.HasField("context") else None
+            result = ruleset.engine.score(hand, tile, item.self_drawn, ctx, options)
         except FieldError as e:
             error = pb2.ItemError(code=e.code, message=e.message, field=e.field)
         except MahjongError as e:
@@ -215,7 +225,7 @@ class MahjongRulesServicer:
             name, options, text, tile, self_drawn, ctx_bytes = fast
             try:
                 ruleset, resolved = self._resolve(name, options)
-                ctx = self._context(ctx_bytes) if ctx_bytes is not None else None
+                ctx = self._context(ruleset.name, ctx_bytes) if ctx_bytes is not None else None
                 result = ruleset.engine.score(text, tile, self_drawn, ctx, resolved)
             except _REFUSED:
                 pass  # the general path below reports it, naming the field
@@ -228,7 +238,7 @@ class MahjongRulesServicer:
             if not request.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
             tile = cv.tile_of(request.win_tile, "win_tile")
-            ctx = cv.context_of(request.context) if request.HasField("context") else None
+            ctx = cv.context_of(request.context, ruleset.name) if request.HasField("context") else None
             result = ruleset.engine.score(hand, tile, request.self_drawn, ctx, resolved)
         except (FieldError, MahjongError) as e:
             _abort(context, e, "hand", {**_hand_fields(request.hand), "bad_tile": "win_tile"})
@@ -239,7 +249,7 @@ class MahjongRulesServicer:
             ruleset, options = self._ruleset_and_options(request)
             hand_msg = request.hand
             hand = hand_msg.text or cv.hand_arg(hand_msg, "hand")
-            ctx = cv.context_of(request.context) if request.HasField("context") else None
+            ctx = cv.context_of(request.context, ruleset.name) if request.HasField("context") else None
             visible: tuple[int, ...] | None = None
             if request.visible_tile_ids:
                 counts = [0] * 34
@@ -258,7 +268,7 @@ class MahjongRulesServicer:
     ) -> pb2.ValidateMoveResponse:
         with _Aborter(context, "state"):
             ruleset, options = self._ruleset_and_options(request)
-            state = cv.table_view_of(request.state)
+            state = cv.table_view_of(request.state, ruleset)
             move = cv.move_of(request.move)
             check = ruleset.engine.validate_move(state, move, options)
             return pb2.ValidateMoveResponse(legal=bool(check.ok), reason=check.code, message=check.message)
@@ -268,7 +278,7 @@ class MahjongRulesServicer:
     ) -> pb2.LegalMovesResponse:
         with _Aborter(context, "state"):
             ruleset, options = self._ruleset_and_options(request)
-            state = cv.table_view_of(request.state)
+            state = cv.table_view_of(request.state, ruleset)
             moves = ruleset.engine.legal_moves(state, options)
             return pb2.LegalMovesResponse(moves=[cv.move_pb(m) for m in moves])
 
@@ -277,7 +287,7 @@ class MahjongRulesServicer:
             ruleset, options = self._ruleset_and_options(request)
             if request.dealer_seat > 3:
                 raise FieldError("dealer_seat", "bad_event", f"seat {request.dealer_seat} is not in 0..3")
-            events = cv.events_of(request.events)
+            events = cv.events_of(request.events, ruleset)
             ledger = ruleset.engine.settle(events, options, request.dealer_seat)
             return cv.ledger_pb(ledger)
 
@@ -295,7 +305,7 @@ class MahjongRulesServicer:
         self, request: pb2.DescribeRulesetRequest, context: grpc.ServicerContext
     ) -> pb2.DescribeRulesetResponse:
         with _Aborter(context, "ruleset"):
-            return cv.description_pb(_rules().describe_ruleset(cv.ruleset_name(request.ruleset)))
+            return cv.description_pb(_rules().get_ruleset(cv.ruleset_name(request.ruleset)))
 
     def ScoreBatch(self, data: bytes, context: grpc.ServicerContext) -> bytes:
         return self._bulk(data, context, pb2.ScoreBatchRequest)
