@@ -3,15 +3,19 @@ ListFields contexts, the bulk short path) give exactly what the plain message AP
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from mjcore import Decomposition, Hand, rules, tile_from_text
+from mjcore.rules.common.options import OptionResolver
 from service import convert as cv
 from service import loadtest as lt
+from service import protogen
 from service.errors import FieldError
 from service.pb import pb2
 from service.servicer import MahjongRulesServicer
@@ -20,17 +24,24 @@ RS = rules.get_ruleset("sichuan")
 OPTIONS = RS.resolve_options()
 
 
+_UNITS = {"fan": pb2.VALUE_UNIT_FAN, "points": pb2.VALUE_UNIT_POINTS,
+          "multiplier": pb2.VALUE_UNIT_MULTIPLIER, "tai": pb2.VALUE_UNIT_TAI}
+
+
 def _reference_result(r: Any, summary_only: bool = False) -> pb2.ScoreResult:
-    """Field by field through the message API (what the service did before)."""
+    """Field by field through the message API."""
     out = pb2.ScoreResult(
-        fan=r.fan,
+        value=r.value,
         multiplier=r.multiplier,
-        fan_uncapped=r.fan_uncapped,
+        value_uncapped=r.value_uncapped,
         shape=r.shape,
-        amount_per_payer=r.amount,
+        unit=_UNITS[r.unit],  # type: ignore[arg-type]
+        liable=r.liable,
     )
+    if r.liable_seat >= 0:
+        out.liable_seat = r.liable_seat
     for p in r.patterns:
-        out.patterns.add(id=p.id, fan=p.fan, name=p.name)
+        out.patterns.add(id=p.id, value=p.fan, name=p.name)
     if summary_only:
         return out
     d = r.decomposition
@@ -95,62 +106,182 @@ def test_decomposition_bytes_edge_values() -> None:
         assert tuple(msg.decomposition.pung_tile_ids) == value.pungs
 
 
-def _reference_context(msg: pb2.WinContext, field: str = "context") -> dict[str, object]:
-    """context_of as it was: every field read."""
+_SUIT_TEXT = {pb2.SUIT_M: "m", pb2.SUIT_P: "p", pb2.SUIT_S: "s"}
+_WIND_TEXT = {pb2.WIND_EAST: "1z", pb2.WIND_SOUTH: "2z", pb2.WIND_WEST: "3z", pb2.WIND_NORTH: "4z"}
+_REL_TEXT = {pb2.RELATIVE_SEAT_LEFT: "left", pb2.RELATIVE_SEAT_ACROSS: "across",
+             pb2.RELATIVE_SEAT_RIGHT: "right"}
+
+
+def _reference_context(msg: pb2.WinContext, ruleset: str = "sichuan") -> dict[str, object]:
+    """context_of spelled out per rule set and key, in field order (not by descriptor)."""
+    which = msg.WhichOneof("context")
+    if which is None:
+        return {}
+    if which != ruleset:
+        raise FieldError(f"context.{which}", "bad_context", "another rule set's context")
     ctx: dict[str, object] = {}
-    for name in ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heavenly", "earthly"):
-        if getattr(msg, name):
-            ctx[name] = True
-    suit = {pb2.SUIT_M: "m", pb2.SUIT_P: "p", pb2.SUIT_S: "s"}.get(msg.missing_suit)
-    if suit is not None:
-        ctx["missing_suit"] = suit
-    if msg.winner_seat or msg.HasField("discarder_seat") or msg.won_seats or msg.HasField("kong_feeder_seat"):
-        if msg.winner_seat > 3:
-            raise FieldError(f"{field}.winner_seat", "bad_context", "seat")
-        ctx["winner"] = msg.winner_seat
-        if msg.HasField("discarder_seat"):
-            ctx["discarder"] = msg.discarder_seat
-        won = set(msg.won_seats)
-        if any(s > 3 for s in won):
-            raise FieldError(f"{field}.won_seats", "bad_context", "seat")
-        ctx["active_seats"] = tuple(s for s in range(4) if s not in won)
-        if msg.HasField("kong_feeder_seat"):
-            ctx["kong_feeder"] = msg.kong_feeder_seat
+    if which == "sichuan":
+        c = msg.sichuan
+        for name in ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heavenly", "earthly"):
+            if c.HasField(name):
+                ctx[name] = getattr(c, name)
+        if c.missing_suit:
+            if c.missing_suit not in _SUIT_TEXT:
+                raise FieldError("context.sichuan.missing_suit", "bad_context", "suit")
+            ctx["missing_suit"] = _SUIT_TEXT[c.missing_suit]
+        for name in ("winner", "discarder"):
+            if c.HasField(name):
+                ctx[name] = getattr(c, name)
+        if c.HasField("active_seats"):
+            ctx["active_seats"] = tuple(None if s == -1 else s for s in c.active_seats.seats)
+        if c.HasField("kong_feeder"):
+            ctx["kong_feeder"] = c.kong_feeder
+        return ctx
+    g = msg.guangdong
+    for name in ("seat_wind", "round_wind"):
+        if getattr(g, name):
+            ctx[name] = _WIND_TEXT[getattr(g, name)]
+    for name, kind in [("winner", "seat"), ("discarder", "rel"), ("qiang_gang", "flag"), ("robbed", "rel"),
+                       ("gang_shang_kai_hua", "flag"), ("gang_fed_by", "rel"), ("hai_di_lao_yue", "flag"),
+                       ("winners_on_discard", "int"), ("tianhe", "flag"), ("renhe", "flag"), ("dihe", "flag")]:
+        if kind == "rel":
+            if getattr(g, name):
+                ctx[name] = _REL_TEXT[getattr(g, name)]
+        elif g.HasField(name):
+            ctx[name] = getattr(g, name)
+    if g.HasField("meld_from"):
+        ctx["meld_from"] = tuple(_REL_TEXT.get(s) for s in g.meld_from.seats)
+    if g.HasField("bao_exempt"):
+        ctx["bao_exempt"] = g.bao_exempt
     return ctx
+
+
+def random_sichuan_context(rng: random.Random) -> pb2.SichuanContext:
+    m = pb2.SichuanContext()
+    for f in ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heavenly", "earthly"):
+        if rng.random() < 0.2:
+            setattr(m, f, rng.random() < 0.8)
+    if rng.random() < 0.4:
+        m.missing_suit = rng.choice([pb2.SUIT_M, pb2.SUIT_P, pb2.SUIT_S])
+    if rng.random() < 0.5:
+        m.winner = rng.randrange(5)
+    if rng.random() < 0.5:
+        m.discarder = rng.randrange(4)
+    if rng.random() < 0.3:
+        m.active_seats.seats.extend(rng.sample(range(4), rng.randrange(5)))
+    if rng.random() < 0.3:
+        m.kong_feeder = rng.randrange(4)
+    return m
+
+
+def random_guangdong_context(rng: random.Random) -> pb2.GuangdongContext:
+    m = pb2.GuangdongContext()
+    winds = list(_WIND_TEXT)
+    rels = list(_REL_TEXT)
+    if rng.random() < 0.9:
+        m.seat_wind = rng.choice(winds)
+    if rng.random() < 0.9:
+        m.round_wind = rng.choice(winds)
+    if rng.random() < 0.5:
+        m.winner = rng.randrange(4)
+    for name in ("discarder", "robbed", "gang_fed_by"):
+        if rng.random() < 0.3:
+            setattr(m, name, rng.choice(rels))
+    for name in ("qiang_gang", "gang_shang_kai_hua", "hai_di_lao_yue", "tianhe", "renhe", "dihe", "bao_exempt"):
+        if rng.random() < 0.1:
+            setattr(m, name, rng.random() < 0.7)
+    if rng.random() < 0.2:
+        m.winners_on_discard = rng.randrange(1, 4)
+    if rng.random() < 0.3:
+        m.meld_from.seats.extend(rng.choice([0, *rels]) for _ in range(rng.randrange(5)))
+    return m
 
 
 def test_context_of_matches_reading_every_field() -> None:
     rng = random.Random(3)
-    flags = ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heavenly", "earthly")
-    cases = [pb2.WinContext(), pb2.WinContext(discarder_seat=0), pb2.WinContext(winner_seat=5)]
+    cases = [pb2.WinContext(), pb2.WinContext(sichuan=pb2.SichuanContext(discarder=0)),
+             pb2.WinContext(sichuan=pb2.SichuanContext(winner=5)),
+             pb2.WinContext(sichuan=pb2.SichuanContext(missing_suit=7))]  # type: ignore[arg-type]
     for _ in range(500):
-        m = pb2.WinContext()
-        for f in flags:
-            if rng.random() < 0.2:
-                setattr(m, f, True)
-        if rng.random() < 0.4:
-            m.missing_suit = rng.choice([pb2.SUIT_M, pb2.SUIT_P, pb2.SUIT_S])
-        if rng.random() < 0.5:
-            m.winner_seat = rng.randrange(5)
-        if rng.random() < 0.5:
-            m.discarder_seat = rng.randrange(4)
-        if rng.random() < 0.3:
-            m.won_seats.extend(rng.sample(range(5), rng.randrange(3)))
-        if rng.random() < 0.3:
-            m.kong_feeder_seat = rng.randrange(4)
-        cases.append(m)
-    for m in cases:
-        try:
-            want: Any = _reference_context(m)
-        except FieldError as e:
-            want = ("error", e.field, e.code)
-        try:
-            got: Any = cv.context_of(m)
-        except FieldError as e:
-            got = ("error", e.field, e.code)
-        assert got == want, str(m)
-        if isinstance(got, dict):  # same key order: the engine memoizes on the items
-            assert list(got) == list(want)
+        cases.append(pb2.WinContext(sichuan=random_sichuan_context(rng)))
+        cases.append(pb2.WinContext(guangdong=random_guangdong_context(rng)))
+    for ruleset in ("sichuan", "guangdong"):
+        for m in cases:
+            try:
+                want: Any = _reference_context(m, ruleset)
+            except FieldError as e:
+                want = ("error", e.field, e.code)
+            try:
+                got: Any = cv.context_of(m, ruleset)
+            except FieldError as e:
+                got = ("error", e.field, e.code)
+            assert got == want, str(m)
+            if isinstance(got, dict):  # same key order: the engine memoizes on the items
+                assert list(got) == list(want)
+
+
+def _random_value(spec: Any, rng: random.Random) -> object:
+    """A valid engine value of an option."""
+    if spec.kind == "bool":
+        return rng.random() < 0.5
+    if spec.kind == "enum":
+        return rng.choice(spec.choices)
+    if spec.kind == "int":
+        if spec.none_allowed and rng.random() < 0.3:
+            return None
+        return rng.randint(spec.minimum or 0, spec.maximum if spec.maximum is not None else 10**6)
+    if spec.kind == "int_list":
+        items = sorted(rng.randint(spec.minimum or 0, spec.maximum or 10**6) for _ in range(spec.length or 3))
+        return tuple(items)
+    return Fraction(rng.randrange(0, 5), rng.randrange(1, 5))
+
+
+@pytest.mark.parametrize("ruleset", protogen.WIRE_RULESETS)
+def test_typed_options_round_trip(ruleset: str) -> None:
+    """Every option of every rule set on the wire goes engine value -> message -> engine value
+    unchanged, and the engine resolves what the message says."""
+    d = protogen.declared(ruleset)
+    rng = random.Random(ruleset)
+    msg_cls = getattr(pb2, f"{protogen.camel(ruleset)}Options")
+    for _ in range(200):
+        values = {s.name: _random_value(s, rng) for s in d.options.specs() if rng.random() < 0.5}
+        msg = cv.fill(msg_cls(), values)
+        back = cv.typed_dict(msg_cls.FromString(msg.SerializeToString()), "bad_option", "options")
+        assert {k: (Fraction(*v) if isinstance(v, tuple) and isinstance(values[k], Fraction) else v)
+                for k, v in back.items()} == values
+        resolver = OptionResolver(ruleset, d.options, {})
+        resolved = resolver.resolve(back)
+        for name, value in values.items():
+            assert getattr(resolved, name) == value, name
+
+
+@pytest.mark.parametrize("ruleset", protogen.WIRE_RULESETS)
+def test_view_and_context_round_trip(ruleset: str) -> None:
+    d = protogen.declared(ruleset)
+    rng = random.Random(7)
+    ctx_cls = getattr(pb2, f"{protogen.camel(ruleset)}Context")
+    maker = random_sichuan_context if ruleset == "sichuan" else random_guangdong_context
+    for _ in range(300):
+        msg = maker(rng)
+        values = cv.typed_dict(msg, "bad_context", "context")
+        assert cv.fill(ctx_cls(), values) == msg
+    assert d.view is not None
+    view_cls = getattr(pb2, f"{protogen.camel(ruleset)}View")
+    default = d.view()
+    values = {f.name: getattr(default, f.name) for f in dataclasses.fields(d.view)}
+    msg = cv.fill(view_cls(), {k: v for k, v in values.items() if v is not None})
+    assert d.view(**cv.typed_dict(msg, "bad_state", "state")) == default
+
+
+def test_unknown_enum_numbers_are_refused_with_the_field() -> None:
+    opts = pb2.SichuanOptions(zimo_bonus=9)  # type: ignore[arg-type]
+    with pytest.raises(FieldError) as e:
+        cv.typed_dict(opts, "bad_option", "options.sichuan")
+    assert (e.value.field, e.value.code) == ("options.sichuan.zimo_bonus", "bad_option")
+    ctx = pb2.GuangdongContext(meld_from=pb2.RelativeSeatList(seats=[1, 8]))  # type: ignore[list-item]
+    with pytest.raises(FieldError) as e:
+        cv.typed_dict(ctx, "bad_context", "context.guangdong")
+    assert e.value.field == "context.guangdong.meld_from.seats[1]"
 
 
 def test_waits_response_matches_message_api() -> None:
@@ -158,7 +289,7 @@ def test_waits_response_matches_message_api() -> None:
         ready = lt._minus(text, win)
         waits = RS.engine.valued_waits(ready, None, OPTIONS, None)
         want = pb2.WaitsResponse(waits=[cv.wait_pb(w) for w in waits])
-        want.max_discard_fan = max((w.fan_discard for w in waits), default=-1)
+        want.max_discard_value = max((w.fan_discard for w in waits), default=-1)
         assert cv.waits_response(waits) == want
         assert cv.waits_response(waits) == want  # from the cache too
 
@@ -175,7 +306,7 @@ def test_bulk_short_path_equals_general_path() -> None:
     hands = _hands(150)
     fast, slow = [], []
     for i, (text, win, _) in enumerate(hands):
-        ctx = pb2.WinContext(winner_seat=1, discarder_seat=2) if i % 2 else None
+        ctx = pb2.WinContext(sichuan=pb2.SichuanContext(winner=1, discarder=2)) if i % 2 else None
         h = pb2.Hand(text=text)
         fast.append(pb2.ScoreItem(id=f"f{i}", hand=h, win_tile=pb2.Tile(text=win), context=ctx))
         parsed = Hand.parse(text)
@@ -193,7 +324,13 @@ def test_bulk_short_path_equals_general_path() -> None:
             id="e5",
             hand=pb2.Hand(text="123m456m789m234p55p"),
             win_tile=pb2.Tile(text="5p"),
-            context=pb2.WinContext(winner_seat=7),
+            context=pb2.WinContext(sichuan=pb2.SichuanContext(winner=7)),
+        ),
+        pb2.ScoreItem(
+            id="e6",
+            hand=pb2.Hand(text="123m456m789m234p55p"),
+            win_tile=pb2.Tile(text="5p"),
+            context=pb2.WinContext(guangdong=pb2.GuangdongContext()),
         ),
     ]
     call: Any = _Ctx()
@@ -210,7 +347,8 @@ def test_bulk_short_path_equals_general_path() -> None:
     assert errors["e2"] == ("bad_tile", "win_tile")
     assert errors["e3"] == ("bad_tile", "win_tile")
     assert errors["e4"][1] == "hand.text"
-    assert errors["e5"] == ("bad_context", "context.winner_seat")
+    assert errors["e5"] == ("bad_context", "context")  # the engine's check: seat 0-3
+    assert errors["e6"] == ("bad_context", "context.guangdong")
 
 
 def test_loadtest_workload_and_refusals() -> None:

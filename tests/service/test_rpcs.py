@@ -8,9 +8,17 @@ import grpc
 import pytest
 from svc_helpers import hand, tile
 
+from mjcore import rules
+from service import convert as cv
 from service.convert import MAX_BATCH_ITEMS
 from service.errors import decode_details
 from service.pb import pb2, pb2_grpc
+
+REGISTERED = set(rules.list_rulesets())
+
+
+def sichuan_ctx(**kw: object) -> pb2.WinContext:
+    return pb2.WinContext(sichuan=pb2.SichuanContext(**kw))  # type: ignore[arg-type]
 
 
 def rich(err: grpc.RpcError) -> tuple[str, str, str]:
@@ -28,12 +36,13 @@ def test_score_pinghu_text(stub: pb2_grpc.MahjongRulesStub) -> None:
             ruleset="sichuan",
             hand=hand("123m456m789m234p55p"),
             win_tile=tile("5p"),
-            context=pb2.WinContext(winner_seat=0, discarder_seat=2),
+            context=sichuan_ctx(winner=0, discarder=2),
         ),
         timeout=5,
     ).result
-    assert [(p.id, p.fan) for p in r.patterns] == [("pinghu", 0)]
-    assert r.fan == 0 and r.multiplier == 1 and r.shape == "standard"
+    assert [(p.id, p.value) for p in r.patterns] == [("pinghu", 0)]
+    assert r.value == 0 and r.multiplier == 1 and r.shape == "standard"
+    assert r.unit == pb2.VALUE_UNIT_FAN and r.liable == "" and not r.HasField("liable_seat")
     assert r.decomposition.pair_tile_id == 13
     assert list(r.decomposition.chow_tile_ids) == [0, 3, 6, 10]
     assert [(p.from_seat, p.to_seat, p.amount, p.reason) for p in r.payments] == [(2, 0, 1, "win")]
@@ -52,8 +61,8 @@ def test_score_structured_hand_equals_text(stub: pb2_grpc.MahjongRulesStub) -> N
     a = stub.Score(pb2.ScoreRequest(hand=structured, win_tile=pb2.Tile(id=14))).result
     b = stub.Score(pb2.ScoreRequest(hand=hand("123m789m456p99m peng:555p"), win_tile=tile("6p"))).result
     assert a == b
-    assert a.fan == 1 and a.multiplier == 2
-    assert sorted((p.id, p.fan) for p in a.patterns) == [("gen", 1), ("pinghu", 0)]
+    assert a.value == 1 and a.multiplier == 2
+    assert sorted((p.id, p.value) for p in a.patterns) == [("gen", 1), ("pinghu", 0)]
 
 
 def test_score_self_drawn_payments(stub: pb2_grpc.MahjongRulesStub) -> None:
@@ -63,29 +72,37 @@ def test_score_self_drawn_payments(stub: pb2_grpc.MahjongRulesStub) -> None:
             hand=hand("345m678m345p99p angang:2222m"),
             win_tile=tile("9p"),
             self_drawn=True,
-            context=pb2.WinContext(after_kong=True, winner_seat=1),
+            context=sichuan_ctx(after_kong=True, winner=1),
         )
     ).result
-    assert r.fan == 2
-    assert sorted(p.from_seat for p in r.payments) == [0, 2, 3]
+    assert r.value == 2
+    assert sorted(p.from_seat for p in r.payments) == [0, 2, 3]  # one payment per payer
     assert all(p.amount == 5 and p.to_seat == 1 for p in r.payments)
-    assert r.total == 15 and r.amount_per_payer == 5
+    assert r.total == 15
+    # 血战: a seat that has won no longer pays
+    req = pb2.ScoreRequest(
+        hand=hand("345m678m345p99p angang:2222m"),
+        win_tile=tile("9p"),
+        self_drawn=True,
+        context=sichuan_ctx(after_kong=True, winner=1, active_seats=pb2.SeatList(seats=[1, 2, 3])),
+    )
+    assert sorted(p.from_seat for p in stub.Score(req).result.payments) == [2, 3]
 
 
 def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
     req = pb2.ScoreRequest(hand=hand("11223344556677m"), win_tile=tile("7m"))
-    assert stub.Score(req).result.fan == 4  # qingqidui
-    req.options.sichuan.cap_fan = 3
-    assert stub.Score(req).result.fan == 3
-    assert stub.Score(req).result.fan_uncapped == 4
+    assert stub.Score(req).result.value == 4  # qingqidui
+    req.options.sichuan.cap_fan.value = 3
+    assert stub.Score(req).result.value == 3
+    assert stub.Score(req).result.value_uncapped == 4
     req2 = pb2.ScoreRequest(hand=hand("11223344556677m"), win_tile=tile("7m"))
     req2.options.preset = "modern"  # cap 3
-    assert stub.Score(req2).result.fan == 3
-    req2.options.sichuan.cap_fan = 0  # explicit "no cap" over the preset
-    assert stub.Score(req2).result.fan == 4
+    assert stub.Score(req2).result.value == 3
+    req2.options.sichuan.cap_fan.SetInParent()  # explicit "no cap" (none) over the preset
+    assert stub.Score(req2).result.value == 4
     req3 = pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), self_drawn=True)
-    req3.options.sichuan.zimo_bonus = pb2.ZIMO_BONUS_FAN
-    assert stub.Score(req3).result.fan == 1
+    req3.options.sichuan.zimo_bonus = pb2.SichuanOptions.ZIMO_BONUS_FAN
+    assert stub.Score(req3).result.value == 1
 
 
 @pytest.mark.parametrize(
@@ -135,10 +152,37 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
             pb2.ScoreRequest(
                 hand=hand("123m456m789m234p55p"),
                 win_tile=tile("5p"),
-                context=pb2.WinContext(heavenly=True),
+                context=sichuan_ctx(heavenly=True),
             ),
             "bad_context",
             "context",
+        ),
+        (
+            pb2.ScoreRequest(
+                hand=hand("123m456m789m234p55p"),
+                win_tile=tile("5p"),
+                context=pb2.WinContext(guangdong=pb2.GuangdongContext(seat_wind=pb2.WIND_EAST)),
+            ),
+            "bad_context",
+            "context.guangdong",
+        ),
+        (
+            pb2.ScoreRequest(
+                hand=hand("123m456m789m234p55p"),
+                win_tile=tile("5p"),
+                options=pb2.RulesetOptions(guangdong=pb2.GuangdongOptions()),
+            ),
+            "bad_option",
+            "options.guangdong",
+        ),
+        (
+            pb2.ScoreRequest(
+                hand=hand("123m456m789m234p55p"),
+                win_tile=tile("5p"),
+                options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(zimo_bonus=9)),  # type: ignore[arg-type]
+            ),
+            "bad_option",
+            "options.sichuan.zimo_bonus",
         ),
         (
             pb2.ScoreRequest(
@@ -193,14 +237,14 @@ def test_waits_with_values_and_unseen(stub: pb2_grpc.MahjongRulesStub) -> None:
     five = r.waits[1]
     assert five.unseen == 1  # one 5p in hand, two visible
     assert r.waits[0].unseen == 3
-    assert five.discard_fan == 0 and five.self_drawn_fan >= 0
+    assert five.discard_value == 0 and five.self_drawn_value >= 0
     assert [p.id for p in five.discard_patterns] == ["pinghu"]
-    assert r.max_discard_fan == 0
+    assert r.max_discard_value == 0
 
 
 def test_waits_not_ready_and_errors(stub: pb2_grpc.MahjongRulesStub) -> None:
     r = stub.Waits(pb2.WaitsRequest(hand=hand("1357m2468p1357s9m")))
-    assert list(r.waits) == [] and r.max_discard_fan == -1
+    assert list(r.waits) == [] and r.max_discard_value == -1
     with pytest.raises(grpc.RpcError) as ei:
         stub.Waits(pb2.WaitsRequest(hand=hand("123m456m789m234p5p"), visible_tile_ids=[34]))
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -214,68 +258,68 @@ def test_waits_not_ready_and_errors(stub: pb2_grpc.MahjongRulesStub) -> None:
 # ------------------------------------------------------------------ moves
 
 
-def _view(**kw: object) -> pb2.TableView:
+def _view(missing: object = pb2.SUIT_S, **kw: object) -> pb2.TableView:
     base: dict[str, object] = {
         "seat": 0,
         "hand": hand("123m456m789m234p55p"),
-        "phase": pb2.PHASE_TURN,
-        "missing_suit": pb2.SUIT_S,
+        "phase": "turn",
         "wall_count": 40,
+        "sichuan": pb2.SichuanView(missing_suit=missing),  # type: ignore[arg-type]
     }
     base.update(kw)
     return pb2.TableView(**base)  # type: ignore[arg-type]
 
 
+def _move(kind: str, *tiles: str) -> pb2.Move:
+    return pb2.Move(kind=kind, tiles=[tile(t) for t in tiles])
+
+
 def test_validate_move_legal_and_refused(stub: pb2_grpc.MahjongRulesStub) -> None:
-    ok = stub.ValidateMove(
-        pb2.ValidateMoveRequest(state=_view(), move=pb2.Move(kind=pb2.MOVE_KIND_DISCARD, tiles=[tile("1m")]))
-    )
+    ok = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=_move("discard", "1m")))
     assert ok.legal and ok.reason == ""
-    hu = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=pb2.Move(kind=pb2.MOVE_KIND_HU)))
+    hu = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=_move("hu")))
     assert hu.legal
     # 缺门 s: holding an s tile and discarding another suit is refused
     st = _view(hand=hand("123m456m789m234p5p9s"))
-    bad = stub.ValidateMove(
-        pb2.ValidateMoveRequest(state=st, move=pb2.Move(kind=pb2.MOVE_KIND_DISCARD, tiles=[tile("1m")]))
-    )
+    bad = stub.ValidateMove(pb2.ValidateMoveRequest(state=st, move=_move("discard", "1m")))
     assert not bad.legal and bad.reason == "missing_suit_first" and bad.message
-    chi = stub.ValidateMove(
-        pb2.ValidateMoveRequest(
-            state=_view(), move=pb2.Move(kind=pb2.MOVE_KIND_CHI, tiles=[tile("1m"), tile("2m"), tile("3m")])
-        )
-    )
+    chi = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=_move("chi", "1m", "2m", "3m")))
     assert not chi.legal and chi.reason == "chi_not_allowed"
-    not_held = stub.ValidateMove(
-        pb2.ValidateMoveRequest(state=_view(), move=pb2.Move(kind=pb2.MOVE_KIND_DISCARD, tiles=[tile("9p")]))
-    )
+    not_held = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=_move("discard", "9p")))
     assert not not_held.legal and not_held.reason == "tile_not_held"
+    # the Sichuan part of the view: a seat that has won plays no more
+    won = _view(sichuan=pb2.SichuanView(missing_suit=pb2.SUIT_S, has_won=True))
+    done = stub.ValidateMove(pb2.ValidateMoveRequest(state=won, move=_move("discard", "1m")))
+    assert not done.legal and done.reason == "already_won"
 
 
 def test_validate_move_bad_input(stub: pb2_grpc.MahjongRulesStub) -> None:
-    with pytest.raises(grpc.RpcError) as ei:
-        stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=pb2.Move()))
-    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert rich(ei.value)[:2] == ("bad_move", "move.kind")
-    with pytest.raises(grpc.RpcError) as ei:
-        stub.ValidateMove(
+    cases = [
+        (pb2.ValidateMoveRequest(state=_view(), move=pb2.Move()), ("bad_move", "move.kind")),
+        (pb2.ValidateMoveRequest(state=_view(phase=""), move=_move("pass")), ("bad_state", "state.phase")),
+        (
+            pb2.ValidateMoveRequest(state=_view(hand=hand("5555555p")), move=_move("pass")),
+            ("too_many_copies", "state.hand.text"),
+        ),
+        (  # another rule set's part of the view
             pb2.ValidateMoveRequest(
-                state=_view(phase=pb2.PHASE_UNSPECIFIED), move=pb2.Move(kind=pb2.MOVE_KIND_PASS)
-            )
-        )
-    assert rich(ei.value)[1] == "state.phase"
-    with pytest.raises(grpc.RpcError) as ei:
-        stub.ValidateMove(
-            pb2.ValidateMoveRequest(
-                state=_view(hand=hand("5555555p")), move=pb2.Move(kind=pb2.MOVE_KIND_PASS)
-            )
-        )
-    assert rich(ei.value)[:2] == ("too_many_copies", "state.hand.text")
+                state=_view(guangdong=pb2.GuangdongView(round_wind=pb2.WIND_EAST)), move=_move("pass")
+            ),
+            ("bad_state", "state.guangdong"),
+        ),
+        (pb2.ValidateMoveRequest(state=_view(phase="nope"), move=_move("pass")), ("bad_state", "state")),
+    ]
+    for request, want in cases:
+        with pytest.raises(grpc.RpcError) as ei:
+            stub.ValidateMove(request)
+        assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert rich(ei.value)[:2] == want
 
 
 def test_legal_moves(stub: pb2_grpc.MahjongRulesStub) -> None:
     r = stub.LegalMoves(pb2.LegalMovesRequest(state=_view()))
     texts = {m.text for m in r.moves}
-    assert "hu" in texts or any(m.kind == pb2.MOVE_KIND_HU for m in r.moves)
+    assert "hu" in texts and {m.kind for m in r.moves} <= {"discard", "hu", "angang", "bugang"}
     assert "discard 1m" in texts and "discard 5p" in texts
     for m in r.moves:
         for t in m.tiles:
@@ -283,24 +327,23 @@ def test_legal_moves(stub: pb2_grpc.MahjongRulesStub) -> None:
     # every listed move validates as legal
     for m in r.moves:
         assert stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=m)).legal, m.text
-    dq = stub.LegalMoves(
-        pb2.LegalMovesRequest(state=_view(phase=pb2.PHASE_DING_QUE, missing_suit=pb2.SUIT_UNSPECIFIED))
-    )
+    dq = stub.LegalMoves(pb2.LegalMovesRequest(state=_view(phase="ding_que", missing=pb2.SUIT_UNSPECIFIED)))
+    assert {m.kind for m in dq.moves} == {"ding_que"}
     assert {m.suit for m in dq.moves} == {pb2.SUIT_M, pb2.SUIT_P, pb2.SUIT_S}
 
 
 # ------------------------------------------------------------------ Settle
 
 
+def _ding_que(seat: int, suit: int) -> pb2.Event:
+    return pb2.Event(sichuan=pb2.SichuanEvent(ding_que=pb2.SichuanDingQue(seat=seat, suit=suit)))  # type: ignore[arg-type]
+
+
 def test_settle_kongs_win_and_draw(stub: pb2_grpc.MahjongRulesStub) -> None:
-    ev = [pb2.Event(kind=pb2.EVENT_KIND_DING_QUE, seat=s, suit=pb2.SUIT_S) for s in range(4)] + [
-        pb2.Event(kind=pb2.EVENT_KIND_ANGANG, seat=1, tile=tile("7m")),
+    ev = [_ding_que(s, pb2.SUIT_S) for s in range(4)] + [
+        pb2.Event(kong=pb2.KongEvent(kind=pb2.KONG_KIND_ANGANG, seat=1, tile=tile("7m"))),
         pb2.Event(
-            kind=pb2.EVENT_KIND_HU,
-            seat=0,
-            hand=hand("123m456m789m234p55p"),
-            tile=tile("5p"),
-            from_seat=2,
+            win=pb2.WinEvent(seat=0, hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), discarder_seat=2)
         ),
     ]
     r = stub.Settle(pb2.SettleRequest(events=ev, dealer_seat=0))
@@ -311,14 +354,35 @@ def test_settle_kongs_win_and_draw(stub: pb2_grpc.MahjongRulesStub) -> None:
     assert list(r.winner_seats) == [0]
 
 
+def test_settle_discard_ids(stub: pb2_grpc.MahjongRulesStub) -> None:
+    """Two wins on one discard (一炮多响, the same discard id) settle; the id reaches the
+    engine's Win event (unset: None)."""
+    wins = [
+        pb2.Event(
+            win=pb2.WinEvent(seat=s, hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), discarder_seat=2, discard=7)
+        )
+        for s in (0, 1)
+    ]
+    r = stub.Settle(pb2.SettleRequest(events=wins))
+    assert list(r.winner_seats) == [0, 1] and sum(r.totals) == 0
+    events = cv.events_of([*wins, pb2.Event(win=pb2.WinEvent(seat=3, hand=hand("55p"), win_tile=tile("5p")))],
+                          rules.get_ruleset("sichuan"))
+    assert [e.discard for e in events] == [7, 7, None]
+
+
 def test_settle_bad_event(stub: pb2_grpc.MahjongRulesStub) -> None:
-    with pytest.raises(grpc.RpcError) as ei:
-        stub.Settle(pb2.SettleRequest(events=[pb2.Event(kind=pb2.EVENT_KIND_GANG, seat=1)]))
-    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert rich(ei.value)[1] == "events[0].tile"
-    with pytest.raises(grpc.RpcError) as ei:
-        stub.Settle(pb2.SettleRequest(events=[pb2.Event(kind=pb2.EVENT_KIND_DING_QUE, seat=7, suit=1)]))
-    assert rich(ei.value)[1] == "events[0].seat"
+    cases = [
+        (pb2.Event(kong=pb2.KongEvent(kind=pb2.KONG_KIND_GANG, seat=1)), "events[0].kong.tile"),
+        (_ding_que(7, pb2.SUIT_S), "events"),  # the engine refuses the seat
+        (pb2.Event(sichuan=pb2.SichuanEvent(ding_que=pb2.SichuanDingQue(seat=1))), "events[0].sichuan.ding_que"),
+        (pb2.Event(), "events[0]"),
+        (pb2.Event(win=pb2.WinEvent(seat=0, hand=hand("55p"))), "events[0].win.win_tile"),
+    ]
+    for event, field in cases:
+        with pytest.raises(grpc.RpcError) as ei:
+            stub.Settle(pb2.SettleRequest(events=[event]))
+        assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert rich(ei.value)[1] == field, event
 
 
 # ------------------------------------------------------------------ describe
@@ -328,21 +392,52 @@ def test_list_and_describe(stub: pb2_grpc.MahjongRulesStub) -> None:
     names = [r.name for r in stub.ListRulesets(pb2.ListRulesetsRequest()).rulesets]
     assert "sichuan" in names
     d = stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset="sichuan"))
-    assert d.tile_count == 108 and not d.allows_chi if hasattr(d, "allows_chi") else True
+    assert d.unit == pb2.VALUE_UNIT_FAN and d.hand_tiles == 14
+    assert d.policy.kind == "highest_plus_extras" and d.policy.cap_option == "cap_fan"
     ids = {p.id: p for p in d.patterns}
-    assert ids["qingyise"].fan == 2 and ids["qingyise"].name == "清一色"
-    assert {"gen", "gangshanghua"} <= {a.id for a in d.add_ons}
+    assert ids["qingyise"].value == 2 and ids["qingyise"].name == "清一色"
+    assert ids["qingyise"].pattern_class == "inside" and list(ids["qingyise"].supersedes) == ["pinghu"]
+    assert ids["longqidui"].value_option == "longqidui_fan"
+    assert [(a.extra_id, a.count) for a in ids["longqidui"].absorbs] == [("gen", 1)]
+    assert ids["tianhu"].flat and ids["tianhu"].enabled_by == "tiandihu"
+    extras = {e.id: e for e in d.extras}
+    assert {"gen", "gangshanghua"} <= set(extras) and extras["gen"].per_occurrence
+    assert not extras["gen"].depends_on_context and extras["gangshanghua"].depends_on_context
     opts = {o.name: o for o in d.options}
     assert json.loads(opts["huazhu_pay"].default_json) == 16
+    assert (opts["huazhu_pay"].minimum, opts["huazhu_pay"].maximum) == (1, 8192)
     assert json.loads(opts["cap_fan"].default_json) is None and opts["cap_fan"].none_allowed
-    # every option of the rule set has a field in the typed options message
-    fields = set(pb2.SichuanOptions.DESCRIPTOR.fields_by_name)
-    assert set(opts) == fields
-    presets = {p.name: json.loads(p.options_json) for p in d.presets}
-    assert presets["modern"]["cap_fan"] == 3
+    assert [json.loads(c) for c in opts["zimo_bonus"].choices_json] == ["base", "fan", "none"]
+    assert opts["zimo_bonus"].kind == "enum" and not opts["zimo_bonus"].HasField("minimum")
+    # every option of the rule set has a field in the typed options message, in order
+    assert [o.name for o in d.options] == [f.name for f in pb2.SichuanOptions.DESCRIPTOR.fields]
+    presets = {p.name: p.options for p in d.presets}
+    assert presets["modern"].sichuan.cap_fan.value == 3
+    assert presets["chengdu"].WhichOneof("options") == "sichuan"
+    keys = {k.id: k.kind for k in d.context_keys}
+    assert keys["missing_suit"] == "suit" and keys["active_seats"] == "seats" and keys["heavenly"] == "bool"
+    assert list(keys) == [f.name for f in pb2.SichuanContext.DESCRIPTOR.fields]
+    assert {"exchange", "ding_que", "turn", "claim"} <= set(d.phases)
     assert "guoshui" in {c.id for c in d.reason_codes}
+    assert "huazhu" in {c.id for c in d.ledger_reasons}
+    assert "ding_que" in {c.id for c in d.move_kinds}
     for name in names:
         assert stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset=name)).name == name
+
+
+# Which rule sets have chi (a claim on the discard of the seat before).
+CHI = {"sichuan": False, "guangdong": True}
+
+
+@pytest.mark.parametrize("ruleset", sorted(CHI))
+def test_describe_says_which_rule_sets_have_chi(stub: pb2_grpc.MahjongRulesStub, ruleset: str) -> None:
+    if ruleset not in REGISTERED:
+        pytest.skip(f"{ruleset} is not registered on this branch yet")
+    d = stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset=ruleset))
+    assert ("chi" in d.claims) == CHI[ruleset]
+    assert {"peng", "gang", "hu"} <= set(d.claims)
+    assert ("chi" in {m.id for m in d.move_kinds}) is True  # a chi is always a move kind: refused or not
+    assert set(d.claims) <= {"chi", "peng", "gang", "hu"}
 
 
 # ------------------------------------------------------------------ bulk
@@ -372,10 +467,10 @@ def test_score_batch_in_order_with_item_errors(stub: pb2_grpc.MahjongRulesStub) 
     assert r.outcomes[9].error.code == "bad_tile" and r.outcomes[9].error.field == "win_tile"
     good = [o for o in r.outcomes if o.WhichOneof("outcome") == "result"]
     assert len(good) == 30
-    fans = [o.result.fan for o in good]
-    assert fans == [0, 3, 2] * 10
+    values = [o.result.value for o in good]
+    assert values == [0, 3, 2] * 10
     summary = stub.ScoreBatch(pb2.ScoreBatchRequest(items=_items(3), summary_only=True))
-    assert summary.outcomes[0].result.fan == 0 and not summary.outcomes[0].result.payments
+    assert summary.outcomes[0].result.value == 0 and not summary.outcomes[0].result.payments
     assert not summary.outcomes[0].result.HasField("decomposition")
 
 

@@ -25,7 +25,7 @@ import pytest
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
-from test_convert import _reference_context, _reference_result
+from test_convert import _reference_context, _reference_result, random_guangdong_context, random_sichuan_context
 
 import service.servicer as servicer_module
 from mjcore import Hand, MahjongError, Meld, rules, tile_from_text, tile_to_text
@@ -137,8 +137,25 @@ _MELD_KINDS = {
 def _enum_value(fd: FieldDescriptor, value: int) -> str:
     """ZIMO_BONUS_FAN -> "fan"."""
     prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", fd.enum_type.name).upper() + "_"
-    name: str = fd.enum_type.values_by_number[value].name
+    known = fd.enum_type.values_by_number.get(value)
+    if known is None:
+        raise _Refused("bad_option")
+    name: str = known.name
     return name.removeprefix(prefix).lower()
+
+
+def _ref_option(fd: FieldDescriptor, v: Any) -> object:
+    if fd.enum_type is not None:
+        return _enum_value(fd, v)
+    if fd.message_type is None:
+        return v
+    kind = fd.message_type.name
+    if kind == "IntOrNone":
+        return v.value if v.HasField("value") else None
+    if kind == "IntList":
+        return tuple(v.values)
+    assert kind == "Ratio", kind
+    return (v.numerator, v.denominator)
 
 
 def _ref_setup(request: Any) -> tuple[Any, Any]:
@@ -155,14 +172,7 @@ def _ref_setup(request: Any) -> tuple[Any, Any]:
         raise _Refused("bad_option")
     values: dict[str, object] | None = None
     if which is not None:
-        values = {}
-        for fd, v in getattr(msg, which).ListFields():
-            if fd.enum_type is not None:
-                values[fd.name] = _enum_value(fd, v)
-            elif fd.name == "cap_fan" and v == 0:
-                values[fd.name] = None
-            else:
-                values[fd.name] = v
+        values = {fd.name: _ref_option(fd, v) for fd, v in getattr(msg, which).ListFields()}
     try:
         return ruleset, ruleset.resolve_options(values, msg.preset or None)
     except MahjongError as e:
@@ -204,7 +214,7 @@ def _ref_score(
         raise _Refused("bad_tile")
     else:
         win = tile.id
-    context = _reference_context(ctx) if has_ctx else None
+    context = _reference_context(ctx, ruleset.name) if has_ctx else None
     return ruleset.engine.score(arg, win, self_drawn, context, options)
 
 
@@ -407,53 +417,57 @@ def _random_hand(rng: random.Random, win_id: int, text: str) -> pb2.Hand | None:
 
 _SUIT_PB = {"m": pb2.SUIT_M, "p": pb2.SUIT_P, "s": pb2.SUIT_S}
 _FLAGS = ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heavenly", "earthly")
+# The rule sets these tests send requests for: every rule set on the wire that is registered
+# (guangdong joins when its branch lands), plus "" (the default, sichuan).
+RULESETS = [r for r in ("sichuan", "guangdong") if r in rules.list_rulesets()]
 
 
-def _random_context(rng: random.Random, self_drawn: bool, missing: str) -> pb2.WinContext | None:
+def _random_context(rng: random.Random, ruleset: str, self_drawn: bool, missing: str) -> pb2.WinContext | None:
     """Mostly a context that fits the win (seats, flags, the hand's missing suit); some random
-    ones and some with a seat out of range."""
+    ones, some with a seat out of range and some of another rule set."""
     c = rng.random()
     if c < 0.3:
         return None
     if c < 0.4:
         return pb2.WinContext()
-    m = pb2.WinContext()
-    if c < 0.8:
-        fits = (
-            ("after_kong", "last_tile", "heavenly") if self_drawn else ("after_kong_discard", "robbing_kong")
-        )
-        for f in fits:
-            if rng.random() < 0.1:
-                setattr(m, f, True)
-        if rng.random() < 0.5:
-            m.missing_suit = _SUIT_PB[missing]
-        if rng.random() < 0.7:
-            seats = list(range(4))
-            rng.shuffle(seats)
-            m.winner_seat = seats[0]
+    if c < 0.45:  # another rule set's context: refused
+        other = "guangdong" if ruleset == "sichuan" else "sichuan"
+        return pb2.WinContext(**{other: (random_guangdong_context if other == "guangdong"
+                                         else random_sichuan_context)(rng)})
+    if ruleset == "guangdong":
+        g = random_guangdong_context(rng) if c > 0.8 else pb2.GuangdongContext(
+            seat_wind=rng.choice([1, 2, 3, 4]), round_wind=rng.choice([1, 2, 3, 4]))  # type: ignore[arg-type]
+        if c <= 0.8:
+            g.winner = rng.randrange(4)
             if not self_drawn:
-                m.discarder_seat = seats[1]
-            if rng.random() < 0.3:
-                m.won_seats.extend(seats[2 : rng.randint(3, 4)])
-        return m
-    if c < 0.95:
-        for f in _FLAGS:
-            if rng.random() < 0.08:
-                setattr(m, f, True)
-        if rng.random() < 0.4:
-            m.missing_suit = rng.choice([pb2.SUIT_M, pb2.SUIT_P, pb2.SUIT_S])
-        if rng.random() < 0.6:
-            m.winner_seat = rng.randrange(4)
-        if rng.random() < 0.5:
-            m.discarder_seat = rng.randrange(4)
-        if rng.random() < 0.2:
-            m.won_seats.extend(rng.sample(range(4), rng.randrange(1, 3)))
+                g.discarder = rng.choice([1, 2, 3])  # type: ignore[assignment]
+        return pb2.WinContext(guangdong=g)
+    if c < 0.95 and c >= 0.8:
+        return pb2.WinContext(sichuan=random_sichuan_context(rng))
+    if c >= 0.95:
+        return rng.choice(
+            [
+                pb2.WinContext(sichuan=pb2.SichuanContext(winner=7)),
+                pb2.WinContext(sichuan=pb2.SichuanContext(active_seats=pb2.SeatList(seats=[5]))),
+                pb2.WinContext(sichuan=pb2.SichuanContext(winner=4)),
+            ]
+        )
+    m = pb2.SichuanContext()
+    fits = ("after_kong", "last_tile", "heavenly") if self_drawn else ("after_kong_discard", "robbing_kong")
+    for f in fits:
         if rng.random() < 0.1:
-            m.kong_feeder_seat = rng.randrange(4)
-        return m
-    return rng.choice(
-        [pb2.WinContext(winner_seat=7), pb2.WinContext(won_seats=[5]), pb2.WinContext(winner_seat=4)]
-    )
+            setattr(m, f, True)
+    if rng.random() < 0.5:
+        m.missing_suit = _SUIT_PB[missing]
+    if rng.random() < 0.7:
+        seats = list(range(4))
+        rng.shuffle(seats)
+        m.winner = seats[0]
+        if not self_drawn:
+            m.discarder = seats[1]
+        if rng.random() < 0.3:
+            m.active_seats.seats.extend(s for s in range(4) if s not in seats[2 : rng.randint(3, 4)])
+    return pb2.WinContext(sichuan=m)
 
 
 def _random_id(rng: random.Random, n: int) -> str:
@@ -467,9 +481,22 @@ def _random_id(rng: random.Random, n: int) -> str:
     return "x" * rng.randrange(100, 300)  # a two-byte length prefix
 
 
-def random_item(rng: random.Random, n: int) -> pb2.ScoreItem:
+def _random_honours_hand(rng: random.Random) -> tuple[str, str, str]:
+    """A winning hand with honour pungs or an honour pair (Guangdong scores honours)."""
+    text, win, missing = lt._random_hand(rng)
+    counts = list(Hand.parse(text).counts)
+    pungs = [t for t in range(27) if counts[t] >= 3]
+    if pungs:
+        counts[rng.choice(pungs)] -= 3
+        counts[27 + rng.randrange(7)] += 3
+    held = [t for t in range(34) if counts[t]]
+    return _concealed_text(counts), tile_to_text(rng.choice(held)), missing
+
+
+def random_item(rng: random.Random, n: int, ruleset: str = "sichuan") -> pb2.ScoreItem:
     item = pb2.ScoreItem(id=_random_id(rng, n))
-    text, win_text, missing = lt._random_hand(rng)
+    honours = ruleset == "guangdong" and rng.random() < 0.5
+    text, win_text, missing = _random_honours_hand(rng) if honours else lt._random_hand(rng)
     win = tile_from_text(win_text)
     hand = _random_hand(rng, win, text)
     if hand is not None:
@@ -490,16 +517,33 @@ def random_item(rng: random.Random, n: int) -> pb2.ScoreItem:
         else:
             item.win_tile.id = rng.choice([34, 41, 1000])
     item.self_drawn = rng.random() < 0.4
-    ctx = _random_context(rng, item.self_drawn, missing)
+    ctx = _random_context(rng, ruleset, item.self_drawn, missing)
     if ctx is not None:
         item.context.CopyFrom(ctx)
     return item
 
 
-def random_options(rng: random.Random) -> pb2.RulesetOptions:
-    sichuan = pb2.SichuanOptions(cap_fan=rng.randrange(0, 14))
+def random_options(rng: random.Random, ruleset: str = "sichuan") -> pb2.RulesetOptions:
+    """Valid options of ``ruleset`` (tests of refused options are below)."""
+    if ruleset == "guangdong":
+        g = pb2.GuangdongOptions(baohu_cap=rng.randrange(1, 7))
+        if rng.random() < 0.3:
+            g.multi_ron = rng.choice([g.MULTI_RON_ALL, g.MULTI_RON_FIRST_ONLY])
+        if rng.random() < 0.2:
+            g.fan_points.values.extend(sorted(rng.randrange(0, 100) for _ in range(7)))
+        if rng.random() < 0.2:
+            g.qidui = True
+        opts = pb2.RulesetOptions(guangdong=g)
+        if rng.random() < 0.15:
+            opts.preset = "jipinghu"
+        return opts
+    sichuan = pb2.SichuanOptions(cap_fan=pb2.IntOrNone(value=rng.randrange(1, 14)))
+    if rng.random() < 0.1:
+        sichuan.cap_fan.ClearField("value")  # no cap
     if rng.random() < 0.2:
-        sichuan.zimo_bonus = rng.choice([pb2.ZIMO_BONUS_BASE, pb2.ZIMO_BONUS_FAN, pb2.ZIMO_BONUS_NONE])
+        sichuan.zimo_bonus = rng.choice(
+            [sichuan.ZIMO_BONUS_BASE, sichuan.ZIMO_BONUS_FAN, sichuan.ZIMO_BONUS_NONE]
+        )
     if rng.random() < 0.1:
         sichuan.base = rng.randrange(1, 5)
     opts = pb2.RulesetOptions(sichuan=sichuan)
@@ -508,22 +552,30 @@ def random_options(rng: random.Random) -> pb2.RulesetOptions:
     return opts
 
 
+def _random_ruleset(rng: random.Random) -> tuple[str, str]:
+    """(the request's ruleset field, the rule set it means)."""
+    name = rng.choice(["", *RULESETS])
+    return name, name or "sichuan"
+
+
 def random_bulk(rng: random.Random, cls: Any, max_items: int = 50) -> Any:
-    req = cls(ruleset=rng.choice(["", "sichuan"]), summary_only=rng.random() < 0.4)
+    field, ruleset = _random_ruleset(rng)
+    req = cls(ruleset=field, summary_only=rng.random() < 0.4)
     if rng.random() < 0.4:
-        req.options.CopyFrom(random_options(rng))
-    req.items.extend(random_item(rng, n) for n in range(rng.randint(1, max_items)))
+        req.options.CopyFrom(random_options(rng, ruleset))
+    req.items.extend(random_item(rng, n, ruleset) for n in range(rng.randint(1, max_items)))
     return req
 
 
 def random_unary(rng: random.Random) -> pb2.ScoreRequest:
-    item = random_item(rng, 0)
-    req = pb2.ScoreRequest(ruleset=rng.choice(["", "sichuan"]), self_drawn=item.self_drawn)
+    field, ruleset = _random_ruleset(rng)
+    item = random_item(rng, 0, ruleset)
+    req = pb2.ScoreRequest(ruleset=field, self_drawn=item.self_drawn)
     for name in ("hand", "win_tile", "context"):
         if item.HasField(name):
             getattr(req, name).CopyFrom(getattr(item, name))
     if rng.random() < 0.4:
-        req.options.CopyFrom(random_options(rng))
+        req.options.CopyFrom(random_options(rng, ruleset))
     return req
 
 
@@ -731,7 +783,8 @@ def test_request_level_errors(counting: Counting) -> None:
         (pb2.ScoreBatchRequest(ruleset="nope", items=[item]), Abort(NOT_FOUND, "unknown_ruleset")),
         (
             pb2.ScoreBatchRequest(
-                options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(cap_fan=99)), items=[item]
+                options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(cap_fan=pb2.IntOrNone(value=99))),
+                items=[item],
             ),
             Abort(INVALID, "bad_option"),
         ),
@@ -741,6 +794,17 @@ def test_request_level_errors(counting: Counting) -> None:
         ),
         (pb2.ScoreBatchRequest(ruleset="nope"), Abort(NOT_FOUND, "unknown_ruleset")),
         (pb2.ScoreBatchRequest(), []),
+        (  # another rule set's options
+            pb2.ScoreBatchRequest(options=pb2.RulesetOptions(guangdong=pb2.GuangdongOptions()), items=[item]),
+            Abort(INVALID, "bad_option"),
+        ),
+        (  # 0 is below cap_fan's range (no cap is an IntOrNone without a value)
+            pb2.ScoreBatchRequest(
+                options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(cap_fan=pb2.IntOrNone(value=0))),
+                items=[item],
+            ),
+            Abort(INVALID, "bad_option"),
+        ),
     ]
     for req, want in cases:
         for stream in (False, True):
@@ -833,11 +897,11 @@ def test_duplicate_fields_examples(counting: Counting) -> None:
     assert summary == outcome(encode(Node(None, [[3, 2, Node(None, [hand, tile])], [4, 0, 1]])))
     assert not summary.result.HasField("decomposition") and base.result.HasField("decomposition")
     # options twice: merged (cap_fan 1 from the first, zimo_bonus fan from the second)
-    cap = [2, 2, Node(None, [[2, 2, Node(None, [[2, 0, 1]])]])]
-    zimo = [2, 2, Node(None, [[2, 2, Node(None, [[3, 0, pb2.ZIMO_BONUS_FAN]])]])]
+    cap = [2, 2, Node(None, [[2, 2, Node(None, [[2, 2, Node(None, [[1, 0, 1]])]])]])]
+    zimo = [2, 2, Node(None, [[2, 2, Node(None, [[3, 0, pb2.SichuanOptions.ZIMO_BONUS_FAN]])]])]
     qingyise = [2, 2, Node(None, [[1, 2, b"123m456m789m123m55m"]])]
     got = outcome(bulk([qingyise, tile[:2] + [Node(None, [[2, 2, b"5m"]])], [4, 0, 1]], top=(cap, zimo)))
-    assert got.result.fan_uncapped == 3 and got.result.fan == 1
+    assert got.result.value_uncapped == 3 and got.result.value == 1
 
 
 # --------------------------------------------------------------------------- 3. malformed input
@@ -1095,7 +1159,7 @@ def test_malformed_item_reported_before_request_checks(head: str, counting: Coun
     if head == "ruleset":
         data = _ld(1, b"nope") + bad_item
     elif head == "options":
-        data = _ld(2, _ld(2, b"\x10\x63")) + bad_item  # cap_fan 99
+        data = _ld(2, _ld(2, _ld(2, b"\x08\x63"))) + bad_item  # cap_fan 99
     else:
         data = _ld(3, b"") * cv.MAX_BATCH_ITEMS + bad_item
     assert check_bulk(counting, data) == BAD_REQUEST
