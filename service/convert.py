@@ -581,7 +581,9 @@ def description_pb(rs: Any) -> pb2.DescribeRulesetResponse:
             depends_on_context=e["depends_on_context"],
         )
     for f in d["floors"]:
-        out.floors.add(id=f["id"], name=f["name"], description=f["description"], enabled_by=f["enabled_by"] or "")
+        out.floors.add(
+            id=f["id"], name=f["name"], description=f["description"], enabled_by=f["enabled_by"] or ""
+        )
     for o in d["options"]:
         info = out.options.add(
             name=o["name"],

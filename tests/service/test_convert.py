@@ -141,9 +141,10 @@ def _reference_context(msg: pb2.WinContext, ruleset: str = "sichuan") -> dict[st
     for name in ("seat_wind", "round_wind"):
         if getattr(g, name):
             ctx[name] = _WIND_TEXT[getattr(g, name)]
-    for name, kind in [("winner", "seat"), ("discarder", "rel"), ("qiang_gang", "flag"), ("robbed", "rel"),
-                       ("gang_shang_kai_hua", "flag"), ("gang_fed_by", "rel"), ("hai_di_lao_yue", "flag"),
-                       ("winners_on_discard", "int"), ("tianhe", "flag"), ("renhe", "flag"), ("dihe", "flag")]:
+    keys = [("winner", "seat"), ("discarder", "rel"), ("qiang_gang", "flag"), ("robbed", "rel"),
+            ("gang_shang_kai_hua", "flag"), ("gang_fed_by", "rel"), ("hai_di_lao_yue", "flag"),
+            ("winners_on_discard", "int"), ("tianhe", "flag"), ("renhe", "flag"), ("dihe", "flag")]
+    for name, kind in keys:
         if kind == "rel":
             if getattr(g, name):
                 ctx[name] = _REL_TEXT[getattr(g, name)]
@@ -187,7 +188,8 @@ def random_guangdong_context(rng: random.Random) -> pb2.GuangdongContext:
     for name in ("discarder", "robbed", "gang_fed_by"):
         if rng.random() < 0.3:
             setattr(m, name, rng.choice(rels))
-    for name in ("qiang_gang", "gang_shang_kai_hua", "hai_di_lao_yue", "tianhe", "renhe", "dihe", "bao_exempt"):
+    flags = ("qiang_gang", "gang_shang_kai_hua", "hai_di_lao_yue", "tianhe", "renhe", "dihe", "bao_exempt")
+    for name in flags:
         if rng.random() < 0.1:
             setattr(m, name, rng.random() < 0.7)
     if rng.random() < 0.2:

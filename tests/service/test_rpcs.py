@@ -359,7 +359,9 @@ def test_settle_discard_ids(stub: pb2_grpc.MahjongRulesStub) -> None:
     engine's Win event (unset: None)."""
     wins = [
         pb2.Event(
-            win=pb2.WinEvent(seat=s, hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), discarder_seat=2, discard=7)
+            win=pb2.WinEvent(
+                seat=s, hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), discarder_seat=2, discard=7
+            )
         )
         for s in (0, 1)
     ]
@@ -374,7 +376,10 @@ def test_settle_bad_event(stub: pb2_grpc.MahjongRulesStub) -> None:
     cases = [
         (pb2.Event(kong=pb2.KongEvent(kind=pb2.KONG_KIND_GANG, seat=1)), "events[0].kong.tile"),
         (_ding_que(7, pb2.SUIT_S), "events"),  # the engine refuses the seat
-        (pb2.Event(sichuan=pb2.SichuanEvent(ding_que=pb2.SichuanDingQue(seat=1))), "events[0].sichuan.ding_que"),
+        (  # a ding_que without its suit
+            pb2.Event(sichuan=pb2.SichuanEvent(ding_que=pb2.SichuanDingQue(seat=1))),
+            "events[0].sichuan.ding_que",
+        ),
         (pb2.Event(), "events[0]"),
         (pb2.Event(win=pb2.WinEvent(seat=0, hand=hand("55p"))), "events[0].win.win_tile"),
     ]

@@ -25,7 +25,12 @@ import pytest
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
-from test_convert import _reference_context, _reference_result, random_guangdong_context, random_sichuan_context
+from test_convert import (
+    _reference_context,
+    _reference_result,
+    random_guangdong_context,
+    random_sichuan_context,
+)
 
 import service.servicer as servicer_module
 from mjcore import Hand, MahjongError, Meld, rules, tile_from_text, tile_to_text
@@ -422,7 +427,9 @@ _FLAGS = ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heav
 RULESETS = [r for r in ("sichuan", "guangdong") if r in rules.list_rulesets()]
 
 
-def _random_context(rng: random.Random, ruleset: str, self_drawn: bool, missing: str) -> pb2.WinContext | None:
+def _random_context(
+    rng: random.Random, ruleset: str, self_drawn: bool, missing: str
+) -> pb2.WinContext | None:
     """Mostly a context that fits the win (seats, flags, the hand's missing suit); some random
     ones, some with a seat out of range and some of another rule set."""
     c = rng.random()
