@@ -78,3 +78,29 @@ def _run_start(m: Meld) -> int:
     if b - a == 2:
         return a
     return a if a % 9 < 7 else a - 1
+
+
+def readings(hand: Hand, win_tile: int, shapes: Sequence[str] = ("standard",),
+             meld_from: Sequence[int | str | None] | None = None) -> tuple[Reading, ...]:
+    """Every reading of ``hand`` (concealed tiles including ``win_tile``, plus melds) among
+    ``shapes``: standard decompositions first (in the core's order), then special shapes."""
+    held = hand.all_counts()
+    fixed = meld_sets(hand, meld_from)
+    n = len(hand.melds)
+    out: list[Reading] = []
+    if "standard" in shapes:
+        for d in decompose(hand):
+            sets = fixed + tuple(TileSet("chow", t, True) for t in d.chows) + tuple(
+                TileSet("pung", t, True) for t in d.pungs)
+            out.append(Reading("standard", sets, d.pair, (), held, n, win_tile))
+    special = [s for s in shapes if s != "standard"]
+    if special and not n:
+        for shape in sorted(win_shapes(hand, shapes=tuple(special))):
+            counts = hand.counts
+            if shape.startswith("qidui"):
+                pairs = tuple(t for t in range(34) for _ in range(counts[t] // 2))
+                out.append(Reading(shape, (), -1, pairs, held, 0, win_tile))
+            else:
+                pair = next((t for t in range(34) if counts[t] >= 2), -1)
+                out.append(Reading(shape, (), pair, (), held, 0, win_tile))
+    return tuple(out)
