@@ -141,3 +141,15 @@ def test_shared_predicates_from_their_definitions() -> None:
     assert P.nine_gates(_one("11123456789999m"))
     assert not P.concealed(readings(Hand.parse("123m456m789m55p peng:111z"), 0)[0])
     assert P.concealed(readings(Hand.parse("123m456m789m55p angang:1111z"), 0)[0])
+
+
+def test_table_view_takes_tiles_and_hands_as_text() -> None:
+    """A view's tiles and hand take what ``score`` takes: ids or text."""
+    from mjcore import TableView
+
+    v = TableView(seat=1, hand="123m456m789m234p5p", phase="claim", pending_tile="5p",
+                  pending_from=0, drawn_tile=13)
+    assert v.pending_tile == 13 and v.drawn_tile == 13 and isinstance(v.hand, Hand)
+    with pytest.raises(MahjongError) as err:
+        TableView(seat=1, hand="123m", phase="claim", pending_tile="5q")
+    assert err.value.code == "bad_state" and "pending_tile" in err.value.message
