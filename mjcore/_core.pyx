@@ -334,7 +334,8 @@ cdef class HandBase:
         self.melds = melds
         self.held = held
         self._hash = hash((counts, melds))
-        _pack(&self.p, cnt, len(melds), four)
+        # a one-tile meld laid aside (Wuhan's 痞子杠/赖子杠) is not one of the hand's sets
+        _pack(&self.p, cnt, sum(1 for m in melds if len(m[1]) >= 3), four)
         for t in range(34):
             if held[t] > counts[t]:
                 self.p.cap[t] = 4 - (held[t] - counts[t])

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sichuan_api import score
 
 from mjcore import MahjongError
-from sichuan_api import score
 
 CASES_FILE = Path(__file__).resolve().parents[2] / "cases" / "sichuan.jsonl"
 CASES: list[dict[str, Any]] = [

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sichuan_api import settle
 
 from mjcore import MahjongError
-from sichuan_api import settle
 from mjcore.rules.sichuan import DingQue
 from mjcore.table import HandStart, Kong, WallEmpty, Win
 
