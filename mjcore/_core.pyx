@@ -20,7 +20,7 @@ the key contains m sets and h pairs, never needing a fifth copy of a tile (exact
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
-from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
 
 from .errors import MahjongError
 
@@ -1457,8 +1457,15 @@ def _untrack(obj):
 
 # ---------------------------------------------------------------- batch entry points
 
+# Formats of a one-byte unsigned item (struct module syntax, with or without a byte-order mark)
+_UINT8_FORMATS = frozenset({"B", "@B", "=B", "<B", ">B", "!B"})
+
+
 cdef class _Buffer:
-    """A read-only view of a bytes-like object of N*34 uint8 counts."""
+    """A read-only view of a bytes-like object of N*34 uint8 counts.
+
+    The format is checked: a buffer of wider or signed items (array('H'), array('q'), int8)
+    would otherwise be read byte by byte and answer for hands nobody asked about."""
     cdef Py_buffer view
     cdef bint held
     cdef const uint8_t* data
@@ -1467,11 +1474,16 @@ cdef class _Buffer:
     def __cinit__(self, obj):
         self.held = False
         try:
-            PyObject_GetBuffer(obj, &self.view, PyBUF_SIMPLE)
+            PyObject_GetBuffer(obj, &self.view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
         except (TypeError, BufferError, ValueError):
-            raise MahjongError("bad_argument", "batch input must be a contiguous bytes-like "
-                               f"buffer, not {type(obj).__name__}") from None
+            raise MahjongError("bad_argument", "batch input must be a C-contiguous bytes-like "
+                               f"buffer of uint8, not {type(obj).__name__}") from None
         self.held = True
+        fmt = "B" if self.view.format == NULL else (<bytes> self.view.format).decode("latin-1")
+        if self.view.itemsize != 1 or fmt not in _UINT8_FORMATS:
+            raise MahjongError("bad_argument",
+                               f"batch input must hold uint8 counts (format 'B'), not items of "
+                               f"format {fmt!r} and size {self.view.itemsize}")
         if self.view.len % 34:
             raise MahjongError("bad_argument",
                                f"batch buffer holds {self.view.len} bytes, not a multiple of 34")
@@ -1483,8 +1495,22 @@ cdef class _Buffer:
             PyBuffer_Release(&self.view)
 
 
+cdef extern from *:
+    """
+    /* The caller's buffer may be rewritten by another thread while the GIL is released: each
+       hand is copied once, then only the copy is checked and used. The empty asm with a memory
+       clobber stops the compiler from reading the caller's bytes again in place of the copy. */
+    static inline void mj_snapshot(unsigned char *dst, const unsigned char *src) {
+        memcpy(dst, src, 34);
+        __asm__ __volatile__("" ::: "memory");
+    }
+    """
+    void mj_snapshot(uint8_t* dst, const uint8_t* src) noexcept nogil
+
+
 cdef inline int _batch_pack(Packed* h, const uint8_t* cnt, int jokers, int residue,
                             Py_ssize_t i, Py_ssize_t* bad) noexcept nogil:
+    """Pack one hand of the batch from its snapshot; 0 (and ``bad`` set) if it is invalid."""
     if _pack(h, cnt, 0, 0) >= 0 or (h.ncon + jokers) % 3 != residue:
         if bad[0] < 0:
             bad[0] = i
@@ -1537,11 +1563,13 @@ def is_win_batch(counts, *, shapes=None, jokers=0):
     cdef uint8_t* o = out
     cdef Py_ssize_t i, bad = -1
     cdef Packed h
+    cdef uint8_t c[34]
     cdef int r
     with nogil:
         if bits == SH_STANDARD and j == 0:
             for i in range(buf.n):
-                r = _std_win_counts(buf.data + i * 34)
+                mj_snapshot(c, buf.data + i * 34)
+                r = _std_win_counts(c)
                 if r < 0:
                     o[i] = 0
                     if bad < 0:
@@ -1550,7 +1578,8 @@ def is_win_batch(counts, *, shapes=None, jokers=0):
                     o[i] = r
         else:
             for i in range(buf.n):
-                if _batch_pack(&h, buf.data + i * 34, j, 2, i, &bad):
+                mj_snapshot(c, buf.data + i * 34)
+                if _batch_pack(&h, c, j, 2, i, &bad):
                     o[i] = _win(&h, bits, j)
                 else:
                     o[i] = 0
@@ -1570,9 +1599,11 @@ def wait_mask_batch(counts, *, shapes=None, jokers=0):
     cdef uint64_t* o = <uint64_t*> (<uint8_t*> out)
     cdef Py_ssize_t i, bad = -1
     cdef Packed h
+    cdef uint8_t c[34]
     with nogil:
         for i in range(buf.n):
-            if _batch_pack(&h, buf.data + i * 34, j, 1, i, &bad):
+            mj_snapshot(c, buf.data + i * 34)
+            if _batch_pack(&h, c, j, 1, i, &bad):
                 o[i] = _waits(&h, bits, j)
             else:
                 o[i] = 0
@@ -1591,10 +1622,12 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
     cdef int8_t* o = <int8_t*> (<uint8_t*> out)
     cdef Py_ssize_t i, bad = -1
     cdef Packed h
+    cdef uint8_t c[34]
     cdef int r
     with nogil:
         for i in range(buf.n):
-            if (_pack(&h, buf.data + i * 34, 0, 0) >= 0 or (h.ncon + j) % 3 == 0
+            mj_snapshot(c, buf.data + i * 34)
+            if (_pack(&h, c, 0, 0) >= 0 or (h.ncon + j) % 3 == 0
                     or (h.ncon + j) // 3 > MAXM):
                 if bad < 0:
                     bad = i
