@@ -54,11 +54,14 @@ cdef enum:
     SH_ZUHELONG = 32
     SH_QIDUI_DISTINCT = 64   # qidui where four identical tiles do not count as two pairs
 
+# A set of shapes means their union: each bit is a shape of its own, never a modifier of another.
+
 SHAPES = ("standard", "qidui", "shisanyao", "quanbukao", "qixingbukao", "zuhelong")
 DEFAULT_SHAPES = ("standard", "qidui")
 _SHAPE_BITS = {"standard": SH_STANDARD, "qidui": SH_QIDUI, "shisanyao": SH_SHISANYAO,
                "quanbukao": SH_QUANBUKAO, "qixingbukao": SH_QIXINGBUKAO,
                "zuhelong": SH_ZUHELONG, "qidui_distinct": SH_QIDUI_DISTINCT}
+_SHAPE_NAMES = SHAPES + ("qidui_distinct",)   # every name a shapes argument may hold
 cdef int DEFAULT_BITS = SH_STANDARD | SH_QIDUI
 # shapes whose waits are found by trying each tile
 cdef int SPECIAL_14 = SH_SHISANYAO | SH_QUANBUKAO | SH_QIXINGBUKAO | SH_ZUHELONG
@@ -422,9 +425,8 @@ cdef int _shape_bits(object shapes) except -1:
         for s in shapes:
             bits |= _SHAPE_BITS[s]
     except (KeyError, TypeError):
-        raise MahjongError("bad_shape", f"unknown shape in {shapes!r}; shapes are {', '.join(SHAPES)}") from None
-    if bits & SH_QIDUI_DISTINCT:
-        bits |= SH_QIDUI
+        raise MahjongError("bad_shape",
+                           f"unknown shape in {shapes!r}; shapes are {', '.join(_SHAPE_NAMES)}") from None
     return bits
 
 
@@ -857,7 +859,9 @@ cdef int _win(const Packed* h, int bits, int jokers) noexcept nogil:
         return 0
     if bits & SH_STANDARD and _std_win(h, jokers):
         return 1
-    if bits & SH_QIDUI and _qidui_win(h, jokers, bits & SH_QIDUI_DISTINCT):
+    if bits & SH_QIDUI and _qidui_win(h, jokers, False):
+        return 1
+    if bits & SH_QIDUI_DISTINCT and _qidui_win(h, jokers, True):
         return 1
     if bits & SH_SHISANYAO and _shisanyao_win(h, jokers):
         return 1
@@ -878,7 +882,9 @@ cdef uint64_t _waits(const Packed* h, int bits, int jokers) noexcept nogil:
     if bits & SH_STANDARD:
         mask = _std_waits(h, jokers)
     if bits & SH_QIDUI:
-        mask |= _qidui_waits(h, jokers, bits & SH_QIDUI_DISTINCT) & ~h.four
+        mask |= _qidui_waits(h, jokers, False) & ~h.four
+    if bits & SH_QIDUI_DISTINCT:
+        mask |= _qidui_waits(h, jokers, True) & ~h.four
     if bits & SPECIAL_14 and h.ncon + jokers + 3 * h.nmelds == 13:
         # the special shapes are 14-tile shapes: try each candidate tile
         for t in range(34):
@@ -906,7 +912,10 @@ cdef int _shanten(const Packed* h, int bits, int jokers) noexcept nogil:
         best = s if s >= -1 else -1
     if h.nmelds == 0 and (total == 13 or total == 14):
         if bits & SH_QIDUI:
-            s = _qidui_shanten(h, jokers, bits & SH_QIDUI_DISTINCT)
+            s = _qidui_shanten(h, jokers, False)
+            best = s if s < best else best
+        if bits & SH_QIDUI_DISTINCT:
+            s = _qidui_shanten(h, jokers, True)
             best = s if s < best else best
         if bits & SH_SHISANYAO:
             s = _shisanyao_shanten(h, jokers)
@@ -942,15 +951,15 @@ def is_win(hand, *, shapes=None, jokers=0):
 
 
 def win_shapes(hand, *, shapes=SHAPES, jokers=0):
-    """The subset of ``shapes`` the hand forms."""
+    """The subset of ``shapes`` the hand forms (only names that ``shapes`` holds)."""
     cdef HandBase h = _as_hand(hand)
     cdef int bits = _shape_bits(shapes)
     cdef int j = _jokers(jokers)
     _need_count(h, j, 2, "a win test")
     found = []
-    for name in SHAPES:
+    for name in _SHAPE_NAMES:
         b = _SHAPE_BITS[name]
-        if bits & b and _win(&h.p, b | (bits & SH_QIDUI_DISTINCT), j):
+        if bits & b and _win(&h.p, b, j):
             found.append(name)
     return frozenset(found)
 

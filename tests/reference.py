@@ -68,6 +68,9 @@ HONOURS: tuple[int, ...] = tuple(range(27, 34))
 SHAPES: tuple[str, ...] = ("standard", "qidui", "shisanyao", "quanbukao", "qixingbukao", "zuhelong")
 DEFAULT_SHAPES: tuple[str, ...] = ("standard", "qidui")
 SHANTEN_SHAPES: tuple[str, ...] = ("standard", "qidui", "shisanyao", "quanbukao", "qixingbukao")
+# every name a shapes argument may hold: qidui_distinct is qidui with option
+# qidui_quad_as_two_pairs off (shapes.md §2, §6); a set of names means the union of the shapes
+SHAPE_NAMES: tuple[str, ...] = SHAPES + ("qidui_distinct",)
 
 Melds = tuple[tuple[int, ...], ...]
 
@@ -294,15 +297,23 @@ def qidui_win(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
     return odd <= jokers
 
 
-def qidui_win_naive(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
-    """Every assignment of the wilds to tiles; then every count must be even."""
+def qidui_distinct_win(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
+    """Seven pairs of seven different kinds (option qidui_quad_as_two_pairs off): as qidui, and
+    no kind more than twice (a wild adds copies, it never takes one away)."""
+    return qidui_win(counts, melds, jokers) and max(counts) <= 2
+
+
+def qidui_win_naive(counts: Sequence[int], melds: Melds, jokers: int = 0,
+                    distinct: bool = False) -> bool:
+    """Every assignment of the wilds to tiles; then every count must be even (and at most 2
+    when the seven pairs must be distinct)."""
     if melds or sum(counts) + jokers != 14:
         return False
     for extra in itertools.combinations_with_replacement(range(N), jokers):
         c = list(counts)
         for t in extra:
             c[t] += 1
-        if all(x % 2 == 0 for x in c):
+        if all(x % 2 == 0 and (x <= 2 or not distinct) for x in c):
             return True
     return False
 
@@ -444,6 +455,7 @@ def standard_win_naive(counts: Sequence[int], jokers: int = 0) -> bool:
 
 SHAPE_TESTS = {
     "qidui": qidui_win,
+    "qidui_distinct": qidui_distinct_win,
     "shisanyao": shisanyao_win,
     "quanbukao": quanbukao_win,
     "qixingbukao": qixingbukao_win,
@@ -452,21 +464,14 @@ SHAPE_TESTS = {
 
 def win_shapes(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] = SHAPES,
                jokers: int = 0) -> frozenset[str]:
+    """The names in ``shapes`` whose shape the hand forms, each tested on its own."""
     counts = list(counts)
     out = set()
     for s in shapes:
         if s == "standard":
             ok = standard_win(counts, jokers)
-        elif s == "qidui":
-            ok = qidui_win(counts, melds, jokers)
-        elif s == "shisanyao":
-            ok = shisanyao_win(counts, melds, jokers)
-        elif s == "quanbukao":
-            ok = quanbukao_win(counts, melds, jokers)
-        elif s == "qixingbukao":
-            ok = qixingbukao_win(counts, melds, jokers)
-        elif s == "zuhelong":
-            ok = zuhelong_win(counts, melds, jokers)
+        elif s in SHAPE_TESTS:
+            ok = SHAPE_TESTS[s](counts, melds, jokers)
         else:
             raise ValueError(s)
         if ok:
@@ -499,8 +504,9 @@ def waits_naive(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] 
 def _hopeless(shape: str, counts: Sequence[int], melds: Melds, jokers: int) -> bool:
     """True when no single added tile can make ``shape``: conditions that adding a tile cannot
     repair (so skipping them changes no answer; ``waits_naive`` is the check)."""
-    if shape == "qidui":  # one more tile changes the number of odd counts by one
-        return bool(melds) or sum(1 for c in counts if c % 2) - 1 > jokers
+    if shape in ("qidui", "qidui_distinct"):  # one more tile changes the odd counts by one
+        return (bool(melds) or sum(1 for c in counts if c % 2) - 1 > jokers
+                or (shape == "qidui_distinct" and max(counts) > 2))
     if shape == "shisanyao":
         return bool(melds) or any(counts[t] for t in range(N) if t not in ORPHANS)
     if shape in ("quanbukao", "qixingbukao"):
@@ -744,6 +750,16 @@ def shanten_qidui(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> 
     return 14 - max(best) - jokers - 1
 
 
+def shanten_qidui_distinct(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> int:
+    """Targets: seven pairs of seven different kinds. A target covers at most min(2, H[t]) of
+    each kind it uses, so the best target takes the seven kinds with the most such tiles (kinds
+    not held cover nothing, and at least 20 are free). INF when the shape does not apply."""
+    if melds or sum(counts) + jokers not in (13, 14):
+        return INF
+    best = sum(sorted((min(2, c) for c in counts), reverse=True)[:7])
+    return 14 - best - jokers - 1
+
+
 def shanten_shisanyao(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> int:
     """Targets: the 13 orphans once each plus one of them twice."""
     if melds or sum(counts) + jokers not in (13, 14):
@@ -779,6 +795,8 @@ def shanten(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] = DE
             vals.append(shanten_standard(counts, melds, jokers))
         elif s == "qidui":
             vals.append(shanten_qidui(counts, melds, jokers))
+        elif s == "qidui_distinct":
+            vals.append(shanten_qidui_distinct(counts, melds, jokers))
         elif s == "shisanyao":
             vals.append(shanten_shisanyao(counts, melds, jokers))
         elif s == "quanbukao":
