@@ -852,6 +852,50 @@ cdef int _zuhelong_win(const Packed* h, int jokers) noexcept nogil:
     return 0
 
 
+cdef int _zuhelong_shanten(const Packed* h, int jokers) noexcept nogil:
+    """Exact 组合龙 shanten: the best over the six suit orders of (knitted tiles missing) + (fewest
+    tiles to add so the rest holds 1 - melds sets and a pair), less the wilds, less one.
+
+    A target is the nine knitted tiles K plus a rest R, and min(K + R, H) = min(K, H) +
+    min(R, H - min(K, H)) tile by tile, so taking out the held knitted tiles first loses
+    nothing. R may hold at most cap - K copies of a tile (the copies left); a knitted tile with
+    no copy left (all four in a declared kong) can only be a wild."""
+    cdef Packed rest
+    cdef int q, s, r, t, missing, over, need, best = INF
+    cdef int nsets = 1 - h.nmelds
+    for q in range(6):
+        rest = h[0]
+        missing = 0
+        over = 0
+        for s in range(3):
+            r = PERMS[q][s]
+            while r < 9:
+                t = s * 9 + r
+                if rest.cnt[t] > 0:
+                    rest.cnt[t] -= 1
+                    rest.key[s] -= P5[r]
+                else:
+                    missing += 1
+                if rest.cap[t] > 0:
+                    rest.cap[t] -= 1
+                    rest.capped |= 1 << s
+                else:
+                    over += 1
+                r += 3
+        if over > jokers:
+            continue
+        if jokers:
+            need = _std_dist_wild(&rest, nsets, jokers - over)
+        else:
+            need = _std_dist(&rest, nsets)
+        if missing + need < best:
+            best = missing + need
+    if best >= INF:
+        return INF
+    best -= jokers + 1
+    return best if best >= -1 else -1
+
+
 # ---------------------------------------------------------------- whole-hand questions
 
 cdef int _win(const Packed* h, int bits, int jokers) noexcept nogil:
@@ -926,6 +970,11 @@ cdef int _shanten(const Packed* h, int bits, int jokers) noexcept nogil:
         if bits & SH_QIXINGBUKAO:
             s = _bukao_shanten(h, jokers, True)
             best = s if s < best else best
+    # 组合龙 allows one declared meld (the set besides the knitted tiles)
+    if bits & SH_ZUHELONG and h.nmelds <= 1 and (total + 3 * h.nmelds == 13
+                                                 or total + 3 * h.nmelds == 14):
+        s = _zuhelong_shanten(h, jokers)
+        best = s if s < best else best
     # No "ready but every wait is held four times" case: every distance above counts only
     # targets within the copies left (melds included), so a distance of 1 is a real wait.
     return best
@@ -1026,13 +1075,10 @@ def wait_mask_fast(HandBase hand):
 
 
 def shanten(hand, *, shapes=None, jokers=0):
-    """-1 complete, 0 ready, n tiles from ready; the best over standard/qidui/shisanyao/bukao."""
+    """-1 complete, 0 ready, n tiles from ready: the best over ``shapes``."""
     cdef HandBase h = _as_hand(hand)
     cdef int bits = _shape_bits(shapes)
     cdef int j = _jokers(jokers)
-    if bits & SH_ZUHELONG:
-        raise MahjongError("bad_shape", "shanten is defined for standard, qidui, shisanyao, "
-                                        "quanbukao and qixingbukao, not zuhelong")
     if (h.p.ncon + j) % 3 == 0:
         raise MahjongError("wrong_tile_count",
                            f"shanten needs 3n+1 or 3n+2 concealed tiles, the hand has {h.p.ncon}")
@@ -1041,7 +1087,8 @@ def shanten(hand, *, shapes=None, jokers=0):
     cdef int result = _shanten(&h.p, bits, j)
     if result >= INF:
         raise MahjongError("bad_shape", "none of the chosen shapes applies to this hand (the "
-                                        "special shapes need 13/14 concealed tiles and no melds)")
+                                        "special shapes need 13/14 tiles and no melds; zuhelong "
+                                        "allows one meld)")
     return result
 
 
@@ -1624,8 +1671,6 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
     """Shanten of N hands (N*34 uint8 counts); returns N int8 as bytes."""
     cdef int bits = _shape_bits(shapes)
     cdef int j = _jokers(jokers)
-    if bits & SH_ZUHELONG:
-        raise MahjongError("bad_shape", "shanten is not defined for zuhelong")
     cdef _Buffer buf = _Buffer(counts)
     cdef bytearray out = bytearray(buf.n)
     cdef int8_t* o = <int8_t*> (<uint8_t*> out)
