@@ -99,8 +99,9 @@ def check_shown(value: Any, shown: str) -> str | None:
         return f"shows {shown!r}, but the value is {value!r}"
     expected = _literal_prefix(shown)
     if expected is not _NO_LITERAL:
-        same_type = not (isinstance(expected, bool) or isinstance(value, bool)) or type(expected) is type(value)
-        if same_type and value == expected:
+        # True is not shown as 1, nor 1 as True
+        bools = isinstance(expected, bool) or isinstance(value, bool)
+        if value == expected and (not bools or type(expected) is type(value)):
             return None
         return f"shows {expected!r}, but the value is {value!r}"
     if repr(value) == shown:
