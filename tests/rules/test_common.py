@@ -153,3 +153,39 @@ def test_table_view_takes_tiles_and_hands_as_text() -> None:
     with pytest.raises(MahjongError) as err:
         TableView(seat=1, hand="123m", phase="claim", pending_tile="5q")
     assert err.value.code == "bad_state" and "pending_tile" in err.value.message
+
+
+def test_wild_readings_agree_with_the_core_and_report_each_wild() -> None:
+    """Every reading with wilds: a hand has one exactly when the core's win test with that many
+    jokers says so (standard and 七对), and each reading says what every wild stands for."""
+    import random
+
+    import mjcore
+    from mjcore.rules.common.wilds import wild_readings
+
+    rng = random.Random(3)
+    wins = 0
+    for i in range(1500):
+        wild = rng.randrange(34)
+        kinds = rng.sample(range(34), 6) + [wild] * 3
+        tiles: list[int] = []
+        while len(tiles) < 14:
+            t = rng.choice(kinds) if i % 2 else rng.randrange(34)
+            if tiles.count(t) < 4:
+                tiles.append(t)
+        hand = Hand.from_tiles(tiles)
+        jokers = hand.counts[wild]
+        naturals = list(hand.counts)
+        naturals[wild] = 0
+        for shape in ("standard", "qidui"):
+            core = mjcore.is_win(Hand(naturals), jokers=jokers, shapes=(shape,))
+            found = wild_readings(hand, tiles[0], wild, shapes=(shape,))
+            assert core == bool(found), (hand, wild, shape)
+            wins += core
+            for r in found:
+                assert len(r.wilds) == jokers and all(w == wild for w, _ in r.wilds)
+    assert wins > 50
+    # 财神归位: a wild may stand for itself; a pair of a natural and a wild
+    (r,) = [r for r in wild_readings(Hand.parse("123m456p789s11z55p5z"), 13, 31)
+            if r.pair == 13]
+    assert r.wilds == ((31, 27),)  # 11z + the wild make the 东 pung; 55p is the pair
