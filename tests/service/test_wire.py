@@ -671,7 +671,19 @@ def interleave(node: Node, rng: random.Random) -> None:
         n[:] = [buckets[number].pop(0) for number in order]
 
 
-_UNKNOWN_NUMBERS = (21, 99, 1000, 2**29 - 1)  # above every field number of these messages
+def _max_number(desc: Descriptor, seen: set[str]) -> int:
+    """The largest field number of ``desc`` and the messages under it."""
+    seen.add(desc.full_name)
+    top = max((fd.number for fd in desc.fields), default=0)
+    for fd in desc.fields:
+        if fd.message_type is not None and fd.message_type.full_name not in seen:
+            top = max(top, _max_number(fd.message_type, seen))
+    return top
+
+
+# above every field number of these messages (the rule sets' messages grow with their options)
+_ABOVE = _max_number(pb2.ScoreBatchRequest.DESCRIPTOR, set()) + 1
+_UNKNOWN_NUMBERS = (_ABOVE, 999, 1000, 2**29 - 1)
 
 
 def unknown_entry(rng: random.Random) -> list[Any]:
@@ -917,7 +929,7 @@ _BAD_UTF8 = [b"\xff", b"\xc0\x80", b"\xed\xa0\x80", "局".encode()[:2], b"5\xfe"
 
 
 def _raw_garbage(rng: random.Random) -> bytes:
-    number = rng.choice([1, 2, 3, 4, 5, 21])
+    number = rng.choice([1, 2, 3, 4, 5, _ABOVE])
     return rng.choice(
         [
             b"\xff" * 10 + b"\x01",  # a key that is not a varint (too long)
