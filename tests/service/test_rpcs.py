@@ -445,6 +445,76 @@ def test_describe_says_which_rule_sets_have_chi(stub: pb2_grpc.MahjongRulesStub,
     assert set(d.claims) <= {"chi", "peng", "gang", "hu"}
 
 
+# ------------------------------------------------------------------ Guangdong (once registered)
+
+needs_guangdong = pytest.mark.skipif("guangdong" not in REGISTERED, reason="guangdong is not registered yet")
+
+
+def _gd_ctx(**kw: object) -> pb2.WinContext:
+    return pb2.WinContext(guangdong=pb2.GuangdongContext(**kw))  # type: ignore[arg-type]
+
+
+@needs_guangdong
+def test_score_guangdong_winds_relative_seats_and_liability(stub: pb2_grpc.MahjongRulesStub) -> None:
+    """Winds and relative seats reach the engine as its own values (the result equals the
+    engine's), and the payer is the seat the relative seat names."""
+    cases = [
+        # east pung as seat and round wind; discarded by the left seat (上家) of seat 0: seat 3
+        ("123m456m789m111z55p", "5p", _gd_ctx(seat_wind=pb2.WIND_EAST, round_wind=pb2.WIND_EAST, winner=0,
+                                                discarder=pb2.RELATIVE_SEAT_LEFT),
+         {"seat_wind": "1z", "round_wind": "1z", "winner": 0, "discarder": "left"}),
+        # 抢杠 of the seat across from seat 3 (seat 1): it is liable and pays for all
+        ("123m456m789p234s55s", "4s", _gd_ctx(seat_wind=pb2.WIND_NORTH, round_wind=pb2.WIND_EAST, winner=3,
+                                                qiang_gang=True, robbed=pb2.RELATIVE_SEAT_ACROSS),
+         {"seat_wind": "4z", "round_wind": "1z", "winner": 3, "qiang_gang": True, "robbed": "across"}),
+    ]
+    for text, win, ctx, engine_ctx in cases:
+        request = pb2.ScoreRequest(ruleset="guangdong", hand=hand(text), win_tile=tile(win), context=ctx)
+        got = stub.Score(request)
+        want = rules.score(text, win_tile=win, ruleset="guangdong", context=engine_ctx)
+        r = got.result
+        assert (r.value, r.value_uncapped, r.multiplier, r.unit) == (
+            want.value, want.value_uncapped, want.multiplier, pb2.VALUE_UNIT_FAN
+        )
+        assert [(p.id, p.value) for p in r.patterns] == [(p.id, p.fan) for p in want.patterns]
+        assert [(p.from_seat, p.to_seat, p.amount) for p in r.payments] == list(want.payments)
+        assert r.liable == want.liable
+        assert (r.liable_seat if r.HasField("liable_seat") else -1) == want.liable_seat
+    first = stub.Score(pb2.ScoreRequest(ruleset="guangdong", hand=hand(cases[0][0]), win_tile=tile("5p"),
+                                        context=cases[0][2])).result
+    assert [p.from_seat for p in first.payments] == [3] and list(first.decomposition.pung_tile_ids) == [27]
+    robbed = stub.Score(pb2.ScoreRequest(ruleset="guangdong", hand=hand(cases[1][0]), win_tile=tile("4s"),
+                                         context=cases[1][2])).result
+    assert robbed.liable == "qianggang" and robbed.liable_seat == 1
+    assert [p.from_seat for p in robbed.payments] == [1]
+
+
+@needs_guangdong
+def test_guangdong_moves_with_its_view(stub: pb2_grpc.MahjongRulesStub) -> None:
+    def claim(frm: int) -> pb2.TableView:
+        return pb2.TableView(
+            seat=0,
+            hand=hand("23m456m789m111z55p"),
+            phase="claim",
+            pending_tile=tile("1m"),
+            pending_from_seat=frm,
+            guangdong=pb2.GuangdongView(round_wind=pb2.WIND_SOUTH, meld_from=pb2.SeatList(seats=[])),
+        )
+
+    chi = _move("chi", "1m", "2m", "3m")
+    assert stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="guangdong", state=claim(3), move=chi)).legal
+    across = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="guangdong", state=claim(2), move=chi))
+    assert not across.legal and across.reason == "chi_not_from_left"
+    moves = stub.LegalMoves(pb2.LegalMovesRequest(ruleset="guangdong", state=claim(3))).moves
+    assert {m.kind for m in moves} >= {"chi", "hu", "pass"}
+    # Sichuan's part of the view is refused for Guangdong
+    wrong = claim(3)
+    wrong.sichuan.has_won = True
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="guangdong", state=wrong, move=chi))
+    assert rich(ei.value)[:2] == ("bad_state", "state.sichuan")
+
+
 # ------------------------------------------------------------------ bulk
 
 

@@ -433,23 +433,29 @@ def _random_context(
     """Mostly a context that fits the win (seats, flags, the hand's missing suit); some random
     ones, some with a seat out of range and some of another rule set."""
     c = rng.random()
+    if ruleset == "guangdong":  # its context is required (the winds): mostly one that fits
+        if c < 0.1:
+            return None if c < 0.05 else pb2.WinContext()
+        if c < 0.15:
+            return pb2.WinContext(sichuan=random_sichuan_context(rng))
+        if c < 0.3:
+            return pb2.WinContext(guangdong=random_guangdong_context(rng))
+        winds = [pb2.WIND_EAST, pb2.WIND_SOUTH, pb2.WIND_WEST, pb2.WIND_NORTH]
+        g = pb2.GuangdongContext(seat_wind=rng.choice(winds), round_wind=rng.choice(winds))
+        if rng.random() < 0.7:
+            g.winner = rng.randrange(4)
+        if not self_drawn:
+            g.discarder = rng.choice(
+                [pb2.RELATIVE_SEAT_LEFT, pb2.RELATIVE_SEAT_ACROSS, pb2.RELATIVE_SEAT_RIGHT]
+            )
+        return pb2.WinContext(guangdong=g)
     if c < 0.3:
         return None
     if c < 0.4:
         return pb2.WinContext()
     if c < 0.45:  # another rule set's context: refused
-        other = "guangdong" if ruleset == "sichuan" else "sichuan"
-        return pb2.WinContext(**{other: (random_guangdong_context if other == "guangdong"
-                                         else random_sichuan_context)(rng)})
-    if ruleset == "guangdong":
-        g = random_guangdong_context(rng) if c > 0.8 else pb2.GuangdongContext(
-            seat_wind=rng.choice([1, 2, 3, 4]), round_wind=rng.choice([1, 2, 3, 4]))  # type: ignore[arg-type]
-        if c <= 0.8:
-            g.winner = rng.randrange(4)
-            if not self_drawn:
-                g.discarder = rng.choice([1, 2, 3])  # type: ignore[assignment]
-        return pb2.WinContext(guangdong=g)
-    if c < 0.95 and c >= 0.8:
+        return pb2.WinContext(guangdong=random_guangdong_context(rng))
+    if 0.8 <= c < 0.95:
         return pb2.WinContext(sichuan=random_sichuan_context(rng))
     if c >= 0.95:
         return rng.choice(
