@@ -6,7 +6,9 @@ request (hands and tiles as text, known fields only) is read here and the reply 
 so no message object is built per hand. Whatever this reader does not take (structured
 hands, tile ids without text, unknown or repeated singular fields, anything malformed) is
 reported back, and the caller uses the generated classes instead, which define the answer
-(see ``service.servicer``). Nothing here knows mahjong: the engine is passed in.
+(see ``service.servicer``). Nothing here knows mahjong: the engine is passed in. Nothing here
+knows a rule set either: the options and the WinContext (a oneof of the rule sets' typed
+contexts) are handed on as bytes, so every rule set's requests take the same path.
 
 Field numbers (protos/mahjong/v1/mahjong_rules.proto):
   ScoreRequest  ruleset 1, options 2, hand 3, win_tile 4, self_drawn 5, context 6
