@@ -26,7 +26,6 @@ import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mjcore import MahjongError, rules
 from mjcore.rules.common.options import Options, OptionSpec
@@ -368,6 +367,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
-
-__all__: list[Any] = ["WIRE_RULESETS", "blocks", "declared", "render"]
