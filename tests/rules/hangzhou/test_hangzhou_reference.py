@@ -24,7 +24,7 @@ from hangzhou_api import score
 
 from mjcore import MahjongError
 
-SAMPLE = int(os.environ.get("MJ_HZ_SAMPLE", "2500"))
+SAMPLE = int(os.environ.get("MJ_HZ_SAMPLE", "2000"))
 SUITS = "mpsz"
 ORDER = ["pinghu", "qidui", "haohua_qidui", "shuang_haohua_qidui", "san_haohua_qidui",
          "baotou", "caipiao", "shuang_caipiao", "san_caipiao", "gangkai", "gangbao", "gangpiao",
