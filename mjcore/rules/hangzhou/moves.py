@@ -236,8 +236,9 @@ def _check(state: TableView, move: Move, o: HangzhouOptions) -> None:
         if move.tiles:
             raise _Refusal("bad_move", "pass names no tile")
         return
+    if state.pending_tile is None:
+        raise _Refusal("bad_move", "no tile is pending")
     t = state.pending_tile
-    assert t is not None
     if phase == "rob":
         if kind == "hu":
             raise _Refusal("cannot_rob_kong", "Hangzhou has no 抢杠胡")

@@ -96,11 +96,11 @@ def physical(hand: object) -> Physical:
     else:
         raise _err("bad_notation", f"expected a Hand or hand text, got {type(hand).__name__}")
     held = list(out.counts)
-    for kind, tiles in out.melds:
-        if len(tiles) != _MELD_SIZE.get(kind, -1):
+    for kind, meld in out.melds:
+        if len(meld) != _MELD_SIZE.get(kind, -1):
             raise _err("bad_meld", f"{kind} holds {_MELD_SIZE.get(kind, '?')} tiles, got "
-                       f"{len(tiles)}")
-        for t in tiles:
+                       f"{len(meld)}")
+        for t in meld:
             held[t] += 1
     for t, c in enumerate(held):
         if c > 4:
@@ -277,7 +277,7 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool,
     passed_raw = ctx.get("passed_win_tiles") or ()
     if isinstance(passed_raw, str | bytes) or not hasattr(passed_raw, "__iter__"):
         raise _err("bad_context", "passed_win_tiles is a list of tiles")
-    passed = frozenset(_tile_arg("passed_win_tiles", t) for t in passed_raw)  # type: ignore[union-attr]
+    passed = frozenset(_tile_arg("passed_win_tiles", t) for t in passed_raw)
     winner = ctx.get("winner", 0)
     if not (type(winner) is int and 0 <= winner < 4):
         raise _err("bad_context", f"winner must be a seat 0-3, got {winner!r:.40}")
@@ -545,7 +545,8 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     the move checks') and self-drawn (爆头 and 飘 from the context)."""
     try:
         key: Any = (hand, o, None if not context else _context_key(context),
-                    visible if visible is None or isinstance(visible, str) else tuple(visible))  # type: ignore[call-overload]
+                    visible if visible is None or isinstance(visible, str)
+                    else tuple(visible))  # type: ignore[arg-type]
         hit = _WAITS.get(key)
     except TypeError:
         key, hit = None, None
