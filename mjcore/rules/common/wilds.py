@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from mjcore._core import is_win
 from mjcore.hand import Hand
 from mjcore.rules.common.readings import Reading, TileSet, meld_sets
 
@@ -149,6 +150,25 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
                 pairs = tuple(sorted(base + list(choice)))
                 add("qidui", (), -1, pairs, tuple(single) + tuple(k for k in choice for _ in "ab"))
     return tuple(out)
+
+
+def has_wild_reading(counts: Sequence[int], wild: int, pair: bool = True) -> bool:
+    """Whether ``wild_readings(Hand(counts), _, wild, pair=pair)`` is not empty (standard
+    shape, no copy limit), from the core's joker tables: one C call, no reading built.
+
+    Sets only (``pair=False``): the counts plus two copies of an honour no natural holds win
+    with the wilds as jokers exactly when the counts form sets: the two added tiles (never in
+    a run) are the pair, or a pung with a wild (the pair elsewhere then makes a pung with
+    that wild), or a pair and a pung with wilds (three wilds of the counts are then a set)."""
+    naturals = list(counts)
+    jokers = naturals[wild]
+    naturals[wild] = 0
+    if not pair:
+        free = [k for k in range(27, 34) if not naturals[k]]
+        if not free:  # every honour held: no split into sets of a hand this small
+            return bool(wild_readings(Hand(counts), -1, wild, pair=False))
+        naturals[free[0]] = 2
+    return bool(is_win(Hand(naturals), jokers=jokers, shapes=("standard",)))
 
 
 def _multisets(kinds: range, size: int) -> Iterator[tuple[int, ...]]:

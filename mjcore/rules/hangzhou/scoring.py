@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import is_win
+from mjcore._core import _count_runs
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import tile_text as _text
@@ -30,7 +30,7 @@ from mjcore.rules.common.inputs import visible_counts as _visible_counts
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import Valued, best_reading
-from mjcore.rules.common.wilds import wild_readings
+from mjcore.rules.common.wilds import has_wild_reading, wild_readings
 from mjcore.rules.hangzhou.options import HangzhouOptions
 from mjcore.rules.hangzhou.table import TABLE, Reading, WinFacts
 from mjcore.tiles import MAX_TEXT, parse_tiles, tile_id
@@ -78,6 +78,9 @@ def physical(hand: object) -> Physical:
         for token in hand.split(" "):
             if token:
                 kind, colon, body = token.partition(":")
+                if not colon and not melds and _count_runs(token, counts):
+                    pos += len(token) + 1  # the core counted plain suit runs in place
+                    continue
                 tiles = parse_tiles(body if colon else token, pos + (len(kind) + 1 if colon else 0))
                 if any(t >= 34 for t in tiles):
                     raise _err("bad_tile", f"a flower at {pos} is never part of a Hangzhou hand")
@@ -334,52 +337,63 @@ def analyse(r: Roles, drawn: int, o: HangzhouOptions) -> tuple[tuple[Reading, ..
     hand = Hand(counts)
     base: set[Reading] = set()
     selfs: set[Reading] = set()
-    # standard: the core's joker test first (no reading can exist when it fails)
-    if is_win(Hand(nat), jokers=w) if w else is_win(hand):
-        if not limit or any(_within(True, held, x.wilds)
-                            for x in wild_readings(hand, drawn, BAIBAN)):
-            base.add(Reading("standard", 0, False))
+    # standard. Without the copy limit, whether a reading exists is all the table needs: the
+    # core's joker tables answer it (has_wild_reading); with it, the readings are listed.
+    if has_wild_reading(counts, BAIBAN) and (not limit or any(
+            _within(True, held, x.wilds) for x in wild_readings(hand, drawn, BAIBAN))):
+        base.add(Reading("standard", 0, False))
     # 爆头: the drawn tile and a held wild are the pair, the rest forms sets (§5)
     need = 2 if drawn == BAIBAN else 1
     if w >= need:
         rest = list(counts)
         rest[drawn] -= 1
         rest[BAIBAN] -= 1
-        if o.baotou_wilds_in_sets or rest[BAIBAN] == 0:
-            found = wild_readings(Hand(rest), drawn, BAIBAN, pair=False)
-            if any(_within(limit, held, x.wilds, -1 if drawn == BAIBAN else drawn)
-                   for x in found):
-                selfs.add(Reading("standard", 0, True))
-    # 七对: with no melds (wild_readings lists every choice of the leftover wild pairs)
-    if not r.melds:
-        singles = [k for k in range(34) if nat[k] % 2]
-        if w >= len(singles) and (w - len(singles)) % 2 == 0:
-            hw = o.haohua_with_wild
-            for x in wild_readings(hand, drawn, BAIBAN, ("qidui",)):
-                if not _within(limit, held, x.wilds):
-                    continue
-                base.add(Reading("qidui", _qidui_groups(x.pairs, nat, hw), False))
-                if not o.qidui_baotou:
-                    continue
-                stood = [k for _, k in x.wilds]
-                # the 爆头 pair (the drawn tile and a wild) is taken out before counting groups
-                if drawn != BAIBAN and drawn in stood:
-                    pairs = list(x.pairs)
-                    pairs.remove(drawn)
-                    n2 = list(nat)
-                    n2[drawn] -= 1
-                    selfs.add(Reading("qidui", _qidui_groups(tuple(pairs), n2, hw), True))
-                elif drawn == BAIBAN:
-                    leftover = Counter(stood) - Counter(singles)  # wild-wild pairs, counted twice
-                    for k in leftover:
-                        pairs = list(x.pairs)
-                        pairs.remove(k)
-                        selfs.add(Reading("qidui", _qidui_groups(tuple(pairs), nat, hw), True))
+        if (o.baotou_wilds_in_sets or rest[BAIBAN] == 0) and has_wild_reading(
+                rest, BAIBAN, pair=False) and (not limit or any(
+                _within(True, held, x.wilds, -1 if drawn == BAIBAN else drawn)
+                for x in wild_readings(Hand(rest), drawn, BAIBAN, pair=False))):
+            selfs.add(Reading("standard", 0, True))
+    # 七对 (no melds): seven pairs exist when the wilds pair every odd kind, the rest in pairs
+    singles = [k for k in range(34) if nat[k] % 2]
+    if not r.melds and w >= len(singles) and (w - len(singles)) % 2 == 0:
+        if not (limit or o.haohua_with_wild or o.qidui_baotou):
+            # the 豪华 groups are the kinds of four naturals, whatever the wilds stand for
+            base.add(Reading("qidui", sum(1 for k in range(34) if nat[k] == 4), False))
+        else:
+            _qidui_readings(hand, nat, singles, drawn, held, o, base, selfs)
     out = (tuple(sorted(base)), tuple(sorted(base | selfs)))
     if len(_ANALYSES) >= _CACHE_LIMIT:
         _ANALYSES.clear()
     _ANALYSES[key] = out
     return out
+
+
+def _qidui_readings(hand: Hand, nat: list[int], singles: list[int], drawn: int,
+                    held: tuple[int, ...], o: HangzhouOptions, base: set[Reading],
+                    selfs: set[Reading]) -> None:
+    """The 七对 readings under the options that depend on what the wilds stand for (copy
+    limit, 豪华 with wilds, 七对 爆头): every reading of ``wild_readings`` is looked at."""
+    hw = o.haohua_with_wild
+    for x in wild_readings(hand, drawn, BAIBAN, ("qidui",)):
+        if not _within(o.wild_copy_limit, held, x.wilds):
+            continue
+        base.add(Reading("qidui", _qidui_groups(x.pairs, nat, hw), False))
+        if not o.qidui_baotou:
+            continue
+        stood = [k for _, k in x.wilds]
+        # the 爆头 pair (the drawn tile and a wild) is taken out before counting groups
+        if drawn != BAIBAN and drawn in stood:
+            pairs = list(x.pairs)
+            pairs.remove(drawn)
+            n2 = list(nat)
+            n2[drawn] -= 1
+            selfs.add(Reading("qidui", _qidui_groups(tuple(pairs), n2, hw), True))
+        elif drawn == BAIBAN:
+            leftover = Counter(stood) - Counter(singles)  # wild-wild pairs, counted twice
+            for k in leftover:
+                pairs = list(x.pairs)
+                pairs.remove(k)
+                selfs.add(Reading("qidui", _qidui_groups(tuple(pairs), nat, hw), True))
 
 
 _ANALYSES: dict[object, tuple[tuple[Reading, ...], tuple[Reading, ...]]] = {}
@@ -435,20 +449,29 @@ def liable(c: Ctx, o: HangzhouOptions) -> int:
 
 
 _RESULTS: dict[object, ScoreResult] = {}
+_CONTEXTS: dict[object, Ctx] = {}  # (self-drawn, options, context key) -> parsed context
 
 
 def score(hand: object, win_tile: int | str, self_drawn: bool,
           context: Mapping[str, object] | None, o: HangzhouOptions) -> ScoreResult:
     """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+    ctx_key = None if not context else _context_key(context)
     try:
-        key: Any = (hand, win_tile, type(win_tile), bool(self_drawn), o,
-                    None if not context else _context_key(context))
+        key: Any = (hand, win_tile, type(win_tile), bool(self_drawn), o, ctx_key)
         hit = _RESULTS.get(key)
     except TypeError:  # unhashable context values: computed, not memoised
         key, hit = None, None
     if hit is not None:
         return hit
-    result = _score(hand, win_tile, bool(self_drawn), context, o)
+    ckey = key[3:] if key is not None else None
+    c = _CONTEXTS.get(ckey) if ckey is not None else None
+    if c is None:
+        c = parse_context(context, bool(self_drawn), o)  # raises for a bad context: not kept
+        if ckey is not None:
+            if len(_CONTEXTS) >= 4096:
+                _CONTEXTS.clear()
+            _CONTEXTS[ckey] = c
+    result = _score(hand, win_tile, bool(self_drawn), c, o)
     if key is not None:
         if len(_RESULTS) >= _CACHE_LIMIT:
             _RESULTS.clear()
@@ -464,10 +487,9 @@ def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
                  for k, v in context.items())
 
 
-def _score(hand: object, win_tile: int | str, self_drawn: bool,
-           context: Mapping[str, object] | None, o: HangzhouOptions) -> ScoreResult:
+def _score(hand: object, win_tile: int | str, self_drawn: bool, c: Ctx,
+           o: HangzhouOptions) -> ScoreResult:
     p = physical(hand)
-    c = parse_context(context, self_drawn, o)
     r = roles(p, c.wild, o)
     tile = tile_id(win_tile, "win_tile")
     if not p.counts[tile]:
@@ -527,7 +549,7 @@ def relative_points(result: ScoreResult, winner: int = 0) -> dict[str, Any]:
 
 def clear_caches() -> None:
     """Forget every memoised parse, analysis, value and score (for cold benchmarks)."""
-    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS):
+    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS, _CONTEXTS):
         memo.clear()
 
 
