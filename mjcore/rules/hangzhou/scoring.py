@@ -171,9 +171,9 @@ def roles(p: Physical, wild: int, o: HangzhouOptions) -> Roles:
     if sum(p.counts) != 14 - 3 * nmelds:
         raise _err("tile_count", f"the concealed part must hold {14 - 3 * nmelds} tiles with "
                    f"{nmelds} melds, got {sum(p.counts)}")
-    counts = [0] * 34
-    for t, c in enumerate(p.counts):
-        counts[BAIBAN if t == wild else natural(t, wild)] += c
+    # the wilds (physical T) go to slot 31, the 白板 (natural T in flip mode) to slot T: a swap
+    counts = list(p.counts)
+    counts[wild], counts[BAIBAN] = counts[BAIBAN], counts[wild]
     held = list(counts)
     held[BAIBAN] = 0
     kong = False
