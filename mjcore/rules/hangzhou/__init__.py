@@ -24,6 +24,7 @@ from mjcore.rules.hangzhou.scoring import (
     CONTEXT_KEYS,
     NAME,
     clear_caches,
+    is_piao,
     relative_points,
     score,
     valued_waits,
@@ -74,5 +75,5 @@ RULESET = register(Ruleset(
     view=HangzhouView,
 ))
 
-__all__ = ["RULESET", "HangzhouOptions", "HangzhouView", "clear_caches", "relative_points",
-           "resolve_claims", "wild_kind", "win_context"]
+__all__ = ["RULESET", "HangzhouOptions", "HangzhouView", "clear_caches", "is_piao",
+           "relative_points", "resolve_claims", "wild_kind", "win_context"]

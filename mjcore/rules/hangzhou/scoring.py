@@ -536,6 +536,27 @@ def _score(hand: object, win_tile: int | str, self_drawn: bool, c: Ctx,
                        self_drawn, payments, who, liable_seat)
 
 
+def is_piao(hand: object, drawn: int | str, discard: int | str,
+            context: Mapping[str, object] | None, o: HangzhouOptions) -> bool:
+    """Is discarding ``discard`` from ``hand`` (14 tiles incl. the ``drawn`` tile) a 飘 (§5)?
+    The 14 tiles win as 爆头 on that draw, the discard is a wild, and the 13 left are still in
+    爆头 state (four sets with the melds, plus one wild held alone). A server counts these
+    for ``piao_count``."""
+    c = parse_context({k: v for k, v in (context or {}).items()
+                       if k in ("caishen", "indicator")}, True, o)
+    p = physical(hand)
+    tile, out = tile_id(drawn, "drawn"), tile_id(discard, "discard")
+    if out != c.wild or not p.counts[out] or not p.counts[tile]:
+        return False
+    r = roles(p, c.wild, o)
+    _, on_self = analyse(r, BAIBAN if tile == c.wild else natural(tile, c.wild), o)
+    if not any(x.baotou and x.shape == "standard" for x in on_self):
+        return False
+    rest = list(r.counts)
+    rest[BAIBAN] -= 2  # the discarded wild, and the one held alone
+    return rest[BAIBAN] >= 0 and has_wild_reading(rest, BAIBAN, pair=False)
+
+
 def relative_points(result: ScoreResult, winner: int = 0) -> dict[str, Any]:
     """A result's payments as the spec writes them (§7 step 7): ``from`` (relative seat →
     amount), ``winner_total`` and ``liable`` when 承包 applied."""
@@ -612,5 +633,5 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     return result
 
 
-__all__ = ["CONTEXT_KEYS", "NAME", "PatternHit", "clear_caches", "relative_points", "score",
-           "valued_waits"]
+__all__ = ["CONTEXT_KEYS", "NAME", "PatternHit", "clear_caches", "is_piao", "relative_points",
+           "score", "valued_waits"]

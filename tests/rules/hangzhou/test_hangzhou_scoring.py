@@ -303,3 +303,29 @@ def test_description_and_presets() -> None:
     assert {c["id"] for c in d["reason_codes"]} >= {
         "caishen_not_claimable", "piao_lock", "pingzhuang", "xianjia_to_xianjia", "louhu",
         "chi_not_from_left", "not_your_turn"}
+
+
+def test_is_piao() -> None:
+    """§5: 2 财神 + 四比牌 that could win as 爆头, a wild discarded instead, still 爆头 state."""
+    from mjcore.rules.hangzhou import is_piao
+
+    o = resolve_options(baiban())
+    assert is_piao("123m456p789s111z5z5z", "5z", "5z", None, o)  # drew the second wild
+    assert is_piao("123m456p789s111z5z7p", "7p", "5z", None, o) is False  # nothing left alone
+    assert is_piao("123m456p789s111z5z7p", "7p", "7p", None, o) is False  # not a wild
+    assert is_piao("13m456p789s111z5z5z7p", "7p", "5z", None, o) is False  # 13m needs it
+    assert is_piao("123m456p789s9s5z5z7p", "7p", "5z", {"caishen": "9s"},
+                   resolve_options()) is False  # flip 9s: the 5z are natural 9s
+    assert is_piao("123m456p789s111z9s9s", "9s", "9s", {"caishen": "9s"}, resolve_options())
+
+
+def test_resolve_claims_first_from_the_dealer() -> None:
+    """§3: one winner per discard, the first counting from the dealer; else 碰/杠, else 吃."""
+    from mjcore import Move
+    from mjcore.rules.hangzhou import resolve_claims
+
+    hu, peng, chi = Move("hu"), Move.make("peng", "5s"), Move.make("chi", "4s", "5s", "6s")
+    assert resolve_claims(2, 2, {0: hu, 3: hu, 1: peng}) == ((3, hu),)
+    assert resolve_claims(0, 2, {3: hu, 1: hu}) == ((1, hu),)
+    assert resolve_claims(0, 2, {3: chi, 1: peng}) == ((1, peng),)
+    assert resolve_claims(0, 2, {3: chi, 1: Move("pass")}) == ((3, chi),)
