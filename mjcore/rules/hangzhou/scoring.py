@@ -463,6 +463,7 @@ def score(hand: object, win_tile: int | str, self_drawn: bool,
         key, hit = None, None
     if hit is not None:
         return hit
+    p = physical(hand)  # §1: the tiles are checked before the context
     ckey = key[3:] if key is not None else None
     c = _CONTEXTS.get(ckey) if ckey is not None else None
     if c is None:
@@ -471,7 +472,7 @@ def score(hand: object, win_tile: int | str, self_drawn: bool,
             if len(_CONTEXTS) >= 4096:
                 _CONTEXTS.clear()
             _CONTEXTS[ckey] = c
-    result = _score(hand, win_tile, bool(self_drawn), c, o)
+    result = _score(p, win_tile, bool(self_drawn), c, o)
     if key is not None:
         if len(_RESULTS) >= _CACHE_LIMIT:
             _RESULTS.clear()
@@ -487,9 +488,8 @@ def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
                  for k, v in context.items())
 
 
-def _score(hand: object, win_tile: int | str, self_drawn: bool, c: Ctx,
+def _score(p: Physical, win_tile: int | str, self_drawn: bool, c: Ctx,
            o: HangzhouOptions) -> ScoreResult:
-    p = physical(hand)
     r = roles(p, c.wild, o)
     tile = tile_id(win_tile, "win_tile")
     if not p.counts[tile]:
