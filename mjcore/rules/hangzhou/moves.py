@@ -34,8 +34,10 @@ class HangzhouView:
     piao_lock:        another seat made a 飘 and has not drawn since: no claims
     passed_win_tiles: tiles on which the seat declined a discard win since its last draw
     passed_win_tiles_hand: ... at any time this hand (``louhu_scope: whole_hand``)
-    claims_from:      chi/peng claims (and 直杠 with ``chengbao_counts_gang``) the seat made on
-                      each seat's discards this hand, by absolute seat"""
+    claims_from:      chi/peng claims the seat made on each seat's discards this hand, by
+                      absolute seat
+    gangs_from:       直杠 the seat made on each seat's discards (they count for 承包 with
+                      ``chengbao_counts_gang``)"""
 
     caishen: int | str | None = None
     dealer_streak: int = 0
@@ -45,6 +47,7 @@ class HangzhouView:
     passed_win_tiles: tuple[int, ...] = ()
     passed_win_tiles_hand: tuple[int, ...] = ()
     claims_from: tuple[int, int, int, int] = (0, 0, 0, 0)
+    gangs_from: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     def __post_init__(self) -> None:
         if isinstance(self.caishen, str):
@@ -127,8 +130,10 @@ def win_context(state: TableView, o: HangzhouOptions | None = None) -> tuple[
         ctx["caishen"] = part.caishen
     hand = s.hand
     if s.phase == "turn":
-        claims = {_relative(s.seat, x): n for x, n in enumerate(part.claims_from)
-                  if x != s.seat and n}
+        gangs = o is not None and o.chengbao_counts_gang
+        claims = {_relative(s.seat, x): n + (part.gangs_from[x] if gangs else 0)
+                  for x, n in enumerate(part.claims_from) if x != s.seat}
+        claims = {k: n for k, n in claims.items() if n}
         if claims:
             ctx["claims_from"] = claims
         if s.after_kong and any(m.is_kong for m in hand.melds):
@@ -304,10 +309,11 @@ def check_view(state: object) -> TableView:
         v = getattr(part, name)
         if not (type(v) is int and 0 <= v <= hi):
             raise MahjongError("bad_state", f"{name} must be an integer 0-{hi}, got {v!r:.40}")
-    claims = part.claims_from
-    if not (isinstance(claims, tuple) and len(claims) == 4
-            and all(type(n) is int and 0 <= n <= 4 for n in claims)):
-        raise MahjongError("bad_state", "claims_from is four counts 0-4, one per seat")
+    for name in ("claims_from", "gangs_from"):
+        claims = getattr(part, name)
+        if not (isinstance(claims, tuple) and len(claims) == 4
+                and all(type(n) is int and 0 <= n <= 4 for n in claims)):
+            raise MahjongError("bad_state", f"{name} is four counts 0-4, one per seat")
     for name in ("passed_win_tiles", "passed_win_tiles_hand"):
         if not all(type(x) is int and 0 <= x < 34 for x in getattr(part, name)):
             raise MahjongError("bad_state", f"{name} must be tile ids")

@@ -19,7 +19,7 @@ describe = partial(rules.describe_ruleset, "hangzhou")
 resolve_options = partial(rules.resolve_options, "hangzhou")
 
 _OWN = ("caishen", "dealer_streak", "piao_count", "piao_on_gang", "piao_lock",
-        "passed_win_tiles", "passed_win_tiles_hand", "claims_from")
+        "passed_win_tiles", "passed_win_tiles_hand", "claims_from", "gangs_from")
 
 
 def TableView(*args: Any, **kwargs: Any) -> _TableView:  # noqa: N802  (reads like the class)

@@ -112,3 +112,14 @@ def test_piao_then_a_draw_is_baotou() -> None:
     hand, tile, self_drawn, ctx = win_context(v)
     assert self_drawn and ctx["piao_count"] == 1 and ctx["claims_from"] == {"left": 3}
     assert ctx["dealer"] == "left" and check(v, "hu") == "ok"
+
+
+def test_chengbao_counts_gang_in_the_view() -> None:
+    """§8 option chengbao_counts_gang: the view's 直杠 count is added to its chi/peng claims."""
+    from mjcore.rules import resolve_options
+    from mjcore.rules.hangzhou import win_context
+    v = TableView(seat=0, hand="123m456p789s111z5z7p", phase="turn", drawn_tile="7p",
+                  claims_from=(0, 0, 0, 2), gangs_from=(0, 0, 0, 1))
+    assert win_context(v)[3]["claims_from"] == {"left": 2}
+    o = resolve_options("hangzhou", {"chengbao_counts_gang": True})
+    assert win_context(v, o)[3]["claims_from"] == {"left": 3}
