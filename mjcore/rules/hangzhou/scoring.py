@@ -98,6 +98,9 @@ def physical(hand: object) -> Physical:
         out = Physical(tuple(counts), tuple(melds))
     else:
         raise _err("bad_notation", f"expected a Hand or hand text, got {type(hand).__name__}")
+    if not out.melds and max(out.counts) <= 4:  # the common case: nothing more to count
+        _keep(hand, out)
+        return out
     held = list(out.counts)
     for kind, meld in out.melds:
         if len(meld) != _MELD_SIZE.get(kind, -1):
@@ -108,10 +111,14 @@ def physical(hand: object) -> Physical:
     for t, c in enumerate(held):
         if c > 4:
             raise _err("tile_count", f"{_text(t)} appears {c} times (a tile has four copies)")
+    _keep(hand, out)
+    return out
+
+
+def _keep(hand: object, out: Physical) -> None:
     if len(_PARSED) >= _CACHE_LIMIT:
         _PARSED.clear()
     _PARSED[hand] = out
-    return out
 
 
 def next_kind(t: int) -> int:
@@ -334,13 +341,13 @@ def analyse(r: Roles, drawn: int, o: HangzhouOptions) -> tuple[tuple[Reading, ..
     w = counts[BAIBAN]
     nat = list(counts)
     nat[BAIBAN] = 0
-    hand = Hand(counts)
+    hand = Hand(counts) if limit or o.haohua_with_wild or o.qidui_baotou else None
     base: set[Reading] = set()
     selfs: set[Reading] = set()
     # standard. Without the copy limit, whether a reading exists is all the table needs: the
     # core's joker tables answer it (has_wild_reading); with it, the readings are listed.
     if has_wild_reading(counts, BAIBAN) and (not limit or any(
-            _within(True, held, x.wilds) for x in wild_readings(hand, drawn, BAIBAN))):
+            _within(True, held, x.wilds) for x in wild_readings(Hand(counts), drawn, BAIBAN))):
         base.add(Reading("standard", 0, False))
     # 爆头: the drawn tile and a held wild are the pair, the rest forms sets (§5)
     need = 2 if drawn == BAIBAN else 1
@@ -354,11 +361,11 @@ def analyse(r: Roles, drawn: int, o: HangzhouOptions) -> tuple[tuple[Reading, ..
                 for x in wild_readings(Hand(rest), drawn, BAIBAN, pair=False))):
             selfs.add(Reading("standard", 0, True))
     # 七对 (no melds): seven pairs exist when the wilds pair every odd kind, the rest in pairs
-    singles = [k for k in range(34) if nat[k] % 2]
+    singles = [k for k in range(34) if nat[k] % 2] if not r.melds else []
     if not r.melds and w >= len(singles) and (w - len(singles)) % 2 == 0:
-        if not (limit or o.haohua_with_wild or o.qidui_baotou):
+        if hand is None:
             # the 豪华 groups are the kinds of four naturals, whatever the wilds stand for
-            base.add(Reading("qidui", sum(1 for k in range(34) if nat[k] == 4), False))
+            base.add(Reading("qidui", nat.count(4), False))
         else:
             _qidui_readings(hand, nat, singles, drawn, held, o, base, selfs)
     out = (tuple(sorted(base)), tuple(sorted(base | selfs)))
