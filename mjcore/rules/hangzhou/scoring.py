@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import _count_runs
+from mjcore._core import _count_runs, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import tile_text as _text
@@ -588,6 +588,22 @@ _SELF_ONLY = ("gang_kai", "piao_count", "piao_on_gang")
 _DISCARD_ONLY = ("discarder", "passed_win_tiles", "piao_lock")
 
 
+def _candidates(counts: tuple[int, ...], wild: int) -> list[int]:
+    """The physical kinds that may complete a 13-tile hand: those the core's joker tables say
+    complete it as a natural (standard or 七对; the copy limit only removes readings, so this
+    is a superset), a 白板 when it plays as such a natural T, and the wild itself."""
+    role = list(counts)
+    role[wild], role[BAIBAN] = role[BAIBAN], role[wild]
+    jokers = role[BAIBAN]
+    role[BAIBAN] = 0
+    mask = wait_mask(Hand(role), jokers=jokers, shapes=("standard", "qidui"))
+    out = {wild}
+    for k in range(34):
+        if mask >> k & 1 and k != BAIBAN:
+            out.add(BAIBAN if k == wild else k)  # natural T is a physical 白板
+    return sorted(out)
+
+
 def valued_waits(hand: object, context: Mapping[str, object] | None, o: HangzhouOptions,
                  visible: object = None) -> tuple[ValuedWait, ...]:
     """Every physical kind whose addition gives a reading (§12: 5z included, except kinds of
@@ -618,7 +634,7 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     facts = WinFacts(min(c.piao_count, o.piao_max), c.gang_kai, c.piao_on_gang)
     plain = WinFacts(0, False, False)
     out = []
-    for t in range(34):
+    for t in _candidates(p.counts, c.wild):
         if held[t] >= 4:
             continue
         counts = list(p.counts)

@@ -29,3 +29,42 @@ def test_flip_mode_baiban_wait_and_four_held() -> None:
     w = valued_waits("1111m234p567s789s", options=BAI, visible="5z5z")
     tiles = {x.tile: x for x in w}
     assert "1m" not in tiles and tiles["5z"].unseen == 2
+
+
+def test_waits_are_the_kinds_that_score() -> None:
+    """Random ready hands with wilds (flip with a random 财神, or 白板): the waits are exactly
+    the physical kinds (held fewer than four times) whose self-draw scores."""
+    import random
+
+    from hangzhou_api import score
+
+    from mjcore import MahjongError
+    from mjcore.tiles import tile_to_text
+
+    rng = random.Random(12)
+    found = 0
+    for i in range(120):
+        wild = rng.randrange(34)
+        ctx = {"caishen": tile_to_text(wild)}
+        o = {"wild_copy_limit": True} if i % 4 == 0 else None
+        kinds = rng.sample(range(34), 5) + [wild, 31]
+        tiles: list[int] = []
+        while len(tiles) < 13:
+            t = rng.choice(kinds) if i % 3 else rng.randrange(34)
+            if tiles.count(t) < 4:
+                tiles.append(t)
+        hand = "".join(tile_to_text(t) for t in sorted(tiles))
+        got = {w.id for w in valued_waits(hand, context=ctx, options=o)}
+        expected = set()
+        for t in range(34):
+            if tiles.count(t) >= 4:
+                continue
+            try:
+                score(hand + tile_to_text(t), win_tile=t, self_drawn=True, context=ctx, options=o)
+            except MahjongError as err:
+                assert err.code == "not_a_win", err
+            else:
+                expected.add(t)
+        assert got == expected, (hand, ctx, o)
+        found += bool(got)
+    assert found > 40
