@@ -7,6 +7,7 @@ the spec's order, so a move check and a score never disagree."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from mjcore.errors import MahjongError
@@ -335,23 +336,17 @@ def validate_move(state: TableView, move: Move, o: HangzhouOptions) -> MoveCheck
     return MoveCheck(True)
 
 
-def _chi_candidates(state: TableView, t: int, wild: int) -> list[Move]:
-    """Chi moves on ``t``: every run holding its natural kind, the other two tiles from the
-    hand as physical tiles (a 白板 plays as the 财神's kind in flip mode)."""
-    k = natural(t, wild)
-    if t == wild or k >= 27:
-        return []
+def _chi_candidates(state: TableView, t: int) -> list[Move]:
+    """Chi moves on ``t``: the discard with every two held tiles (the move check keeps the
+    runs), so a 白板 playing as the 财神's kind, and wilds under ``wild_in_melds``, are
+    offered exactly when they are accepted."""
     counts = state.hand.counts
-    phys = {x: [p for p in (x, BAIBAN) if natural(p, wild) == x and p != wild and counts[p]]
-            for x in range(27)}
-    out = set()
-    for start in range(max(k - k % 9, k - 2), min(k, k - k % 9 + 6) + 1):
-        a, b = (x for x in (start, start + 1, start + 2) if x != k)
-        for pa in phys[a]:
-            for pb in phys[b]:
-                if pa != pb or counts[pa] >= 2:
-                    out.add(tuple(sorted((pa, pb, t))))
-    return [Move("chi", m) for m in sorted(out)]
+    if state.pending_from != (state.seat + 3) % 4:
+        return []
+    held = [x for x in range(34) if counts[x]]
+    return [Move("chi", tuple(sorted((t, a, b))))
+            for a, b in itertools.combinations_with_replacement(held, 2)
+            if a != b or counts[a] >= 2]
 
 
 def legal_moves(state: TableView, o: HangzhouOptions) -> tuple[Move, ...]:
@@ -367,7 +362,7 @@ def legal_moves(state: TableView, o: HangzhouOptions) -> tuple[Move, ...]:
     elif phase in ("claim", "rob") and state.pending_tile is not None:
         t = state.pending_tile
         candidates = [Move("hu"), Move("gang", (t,)), Move("peng", (t,)), Move("pass")]
-        candidates += _chi_candidates(state, t, _wild(state, o))
+        candidates += _chi_candidates(state, t)
     else:
         return ()
     legal = []

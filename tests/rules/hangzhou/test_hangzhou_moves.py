@@ -123,3 +123,17 @@ def test_chengbao_counts_gang_in_the_view() -> None:
     assert win_context(v)[3]["claims_from"] == {"left": 2}
     o = resolve_options("hangzhou", {"chengbao_counts_gang": True})
     assert win_context(v, o)[3]["claims_from"] == {"left": 3}
+
+
+def test_chi_with_wilds_only_under_the_options() -> None:
+    """With wild_in_melds a held wild may complete a chi, and with wild_discard_claimable too a
+    discarded wild may be taken into one: offered exactly when accepted."""
+    v = claim("2m", hand="1m3m456m789p234s55s", caishen="3m")
+    both = {"wild_in_melds": True, "wild_discard_claimable": True}
+    assert Move.make("chi", "1m", "2m", "3m") not in legal_moves(v, None)
+    assert Move.make("chi", "1m", "2m", "3m") in legal_moves(v, {"wild_in_melds": True})
+    v = claim("3m", hand="12m456m789p234s55s", caishen="3m")
+    assert not [m for m in legal_moves(v, {"wild_in_melds": True}) if m.kind == "chi"]
+    assert Move.make("chi", "1m", "2m", "3m") in legal_moves(v, both)
+    for m in legal_moves(v, both):
+        assert check(v, m.to_text(), both) == "ok"
