@@ -280,6 +280,8 @@ def _check_chi(state: TableView, move: Move, t: int, wild: int, o: HangzhouOptio
     tiles = list(move.tiles)
     if len(tiles) != 3 or not all(type(x) is int and 0 <= x < 34 for x in tiles) or t not in tiles:
         raise _Refusal("bad_move", "chi names the three tiles of the run, the discard included")
+    if len(set(tiles)) != 3:  # a chi is three different tiles (a Hand's chi holds one stand-in)
+        raise _Refusal("not_a_run", "a chi is three different tiles")
     tiles.remove(t)
     for x in set(tiles):
         if state.hand.counts[x] < tiles.count(x):
@@ -345,8 +347,7 @@ def _chi_candidates(state: TableView, t: int) -> list[Move]:
         return []
     held = [x for x in range(34) if counts[x]]
     return [Move("chi", tuple(sorted((t, a, b))))
-            for a, b in itertools.combinations_with_replacement(held, 2)
-            if a != b or counts[a] >= 2]
+            for a, b in itertools.combinations(held, 2) if t not in (a, b)]
 
 
 def legal_moves(state: TableView, o: HangzhouOptions) -> tuple[Move, ...]:
