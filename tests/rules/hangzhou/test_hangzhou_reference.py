@@ -115,10 +115,15 @@ def reference(hand: str, win: int, self_drawn: bool, wild: int, flip: bool,
     def ok(extra: tuple[int, ...]) -> bool:
         return not limit or all(held[k] + n <= 4 for k, n in Counter(extra).items())
 
+    def plus(base: list[int], a: tuple[int, ...]) -> tuple[int, ...]:
+        out = list(base)
+        for k in a:
+            out[k] += 1
+        return tuple(out)
+
     drawn_wild = win == wild
     x = nat(win)
-    std = any(ok(a) and sets(tuple(naturals[k] + a.count(k) for k in range(34)), True)
-              for a in assignments(w))
+    std = any(ok(a) and sets(plus(naturals, a), True) for a in assignments(w))
     # 爆头: take out the drawn tile and one other wild; the rest forms sets only
     bao = False
     if self_drawn and w >= (2 if drawn_wild else 1):
@@ -129,7 +134,7 @@ def reference(hand: str, win: int, self_drawn: bool, wild: int, flip: bool,
         if o.get("baotou_wilds_in_sets", True) or left == 0:
             for a in assignments(left):
                 pair = () if drawn_wild else (x,)
-                if ok(a + pair) and sets(tuple(rest[k] + a.count(k) for k in range(34)), False):
+                if ok(a + pair) and sets(plus(rest, a), False):
                     bao = True
                     break
     readings: list[tuple[int, list[str]]] = []
@@ -159,7 +164,7 @@ def reference(hand: str, win: int, self_drawn: bool, wild: int, flip: bool,
         names = ["qidui", "haohua_qidui", "shuang_haohua_qidui", "san_haohua_qidui"]
         with_wild = o.get("haohua_with_wild", False)
         for a in assignments(w):
-            total = [naturals[k] + a.count(k) for k in range(34)]
+            total = list(plus(naturals, a))
             if not ok(a) or any(c % 2 for c in total):
                 continue
             groups = sum(c // 4 for c in total) if with_wild else sum(
