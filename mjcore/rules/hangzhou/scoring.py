@@ -27,7 +27,7 @@ from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
-from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
+from mjcore.rules.common.results import ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import Valued, best_reading
 from mjcore.rules.common.wilds import has_wild_reading, wild_readings
@@ -656,5 +656,5 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     return result
 
 
-__all__ = ["CONTEXT_KEYS", "NAME", "PatternHit", "clear_caches", "is_piao", "relative_points",
+__all__ = ["CONTEXT_KEYS", "NAME", "clear_caches", "is_piao", "relative_points",
            "score", "valued_waits"]

@@ -329,3 +329,18 @@ def test_resolve_claims_first_from_the_dealer() -> None:
     assert resolve_claims(0, 2, {3: hu, 1: hu}) == ((1, hu),)
     assert resolve_claims(0, 2, {3: chi, 1: peng}) == ((1, peng),)
     assert resolve_claims(0, 2, {3: chi, 1: Move("pass")}) == ((3, chi),)
+
+
+def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every memo of the scorer is cleared when full: a stream of distinct hands never grows
+    them past the limit."""
+    from mjcore.rules.hangzhou import scoring
+
+    monkeypatch.setattr(scoring, "_CACHE_LIMIT", 8)
+    scoring.clear_caches()
+    for suit in "mps":
+        for k in range(1, 10):  # 27 distinct 爆头 wins
+            score(f"123m456p789s111z5z{k}{suit}", win_tile=f"{k}{suit}", self_drawn=True,
+                  options=baiban())
+    for memo in (scoring._PARSED, scoring._ANALYSES, scoring._RESULTS):
+        assert 0 < len(memo) <= 8
