@@ -192,6 +192,8 @@ def _check_hu_plain(hand: Hand, tile: int, ctx: dict[str, object], o: HangzhouOp
     try:
         score(hand, tile, True, ctx, o)
     except MahjongError as exc:
+        if exc.code in ("tile_count", "bad_meld", "bad_context"):
+            raise MahjongError("bad_state", exc.message) from None
         raise _Refusal(exc.code, exc.message) from None
     raise MahjongError("bad_state", "piao_count > 0 but the winning draw is not 爆头")
 

@@ -137,3 +137,19 @@ def test_chi_with_wilds_only_under_the_options() -> None:
     assert Move.make("chi", "1m", "2m", "3m") in legal_moves(v, both)
     for m in legal_moves(v, both):
         assert check(v, m.to_text(), both) == "ok"
+
+
+def test_piao_count_on_a_hand_that_does_not_win() -> None:
+    """After a 飘 every draw is an 爆头 win; a view whose hand does not win is refused as
+    not_a_win, and one that wins but not as 爆头 is a malformed view (bad_state)."""
+    import pytest
+
+    from mjcore import MahjongError
+    v = TableView(seat=0, hand="123m456p789s111z7p8p", phase="turn", drawn_tile="8p",
+                  piao_count=1)
+    assert check(v, "hu") == "not_a_win"
+    v = TableView(seat=0, hand="123m456m789p234s55s", phase="turn", drawn_tile="5s",
+                  piao_count=1)
+    with pytest.raises(MahjongError) as err:
+        validate_move(v, Move("hu"), BAI)
+    assert err.value.code == "bad_state"
