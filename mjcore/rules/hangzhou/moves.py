@@ -32,7 +32,8 @@ class HangzhouView:
     dealer_streak:    times the dealer has kept the deal before this hand (放冲 needs 2)
     piao_count:       the seat's 飘 discards on its consecutive turns before this draw
     piao_on_gang:     the seat's last 飘 was made on a kong-replacement turn
-    piao_lock:        another seat made a 飘 and has not drawn since: no claims
+    piao_lock:        a 飘 was made and its player has not drawn since: no seat may claim
+                      a discard (the 飘 player himself included)
     passed_win_tiles: tiles on which the seat declined a discard win since its last draw
     passed_win_tiles_hand: ... at any time this hand (``louhu_scope: whole_hand``)
     claims_from:      chi/peng claims the seat made on each seat's discards this hand, by
