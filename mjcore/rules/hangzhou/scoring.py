@@ -626,6 +626,8 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     if sum(p.counts) != 13 - 3 * nmelds:
         raise _err("tile_count", f"a waiting hand holds {13 - 3 * nmelds} concealed tiles with "
                    f"{nmelds} melds, got {sum(p.counts)}")
+    if c.gang_kai and not any(kind in _KONGS for kind, _ in p.melds):
+        raise _err("bad_context", "gang_kai needs a kong among the melds")
     vis = _visible_counts(visible)
     held = list(p.counts)
     for _, tiles in p.melds:

@@ -78,3 +78,11 @@ def test_random_garbage_is_coded() -> None:
             valued_waits(hand, context=ctx, options=BAI)
         except MahjongError as err:
             assert err.code in known, err
+
+
+def test_waits_refuse_a_contradictory_context() -> None:
+    for ctx in ({"gang_kai": True}, {"piao_on_gang": True}, {"caishen": "0m"}, {"x": 1}):
+        with pytest.raises(MahjongError) as err:
+            valued_waits("123m456p789s111z5z", context=ctx, options=BAI if "caishen" not in ctx
+                         else None)
+        assert err.value.code == "bad_context"
