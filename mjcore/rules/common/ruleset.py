@@ -35,8 +35,10 @@ class ContextKey:
 
     ``bool``; ``seat`` (0-3); ``seats`` (a list of seats); ``relative_seat`` (``left``,
     ``across``, ``right``: 上家, 对家, 下家 seen from the winner); ``relative_seats`` (a list of
-    relative seats or ``None``, one per meld); ``wind`` (``1z``-``4z``); ``suit`` (``m``, ``p``
-    or ``s``); ``int`` (``minimum``..``maximum``)."""
+    relative seats or ``None``, one per meld); ``position`` (a relative seat or ``self``: where
+    the dealer sits); ``seat_counts`` (relative seat → count); ``wind`` (``1z``-``4z``);
+    ``suit`` (``m``, ``p`` or ``s``); ``tile`` (a tile text or id, e.g. a wild kind);
+    ``tiles`` (a list of tiles); ``int`` (``minimum``..``maximum``)."""
 
     id: str
     description: str
@@ -55,7 +57,8 @@ class ContextKey:
         return out
 
 
-CONTEXT_KINDS = ("bool", "seat", "seats", "relative_seat", "relative_seats", "wind", "suit", "int")
+CONTEXT_KINDS = ("bool", "seat", "seats", "relative_seat", "relative_seats", "position",
+                 "seat_counts", "wind", "suit", "tile", "tiles", "int")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,12 @@ Policies (``Policy.kind``):
 ``additive``             every pattern that holds and is not superseded adds up, plus extras
                          (Wuhan 大胡).
 ``shape_times_event``    the value is a shape pattern's value times the product of the event
-                         extras' values (Hangzhou).
+                         extras' values. With ``Policy.exponent`` the values are powers of two
+                         written as their exponents (Hangzhou's fan = log2 of the multiplier):
+                         they add up, the cap applies to the multiplier ``2**value``
+                         (``Policy.multiplier``), and the reading's rank is the table position
+                         of its highest contribution (extras after the patterns). In both
+                         forms a shape worth ×1 (平胡) is listed only when no event applies.
 
 In every policy a ``flat`` pattern (天胡, 天和 …) replaces the whole score when its value is at
 least the ordinary one. A ``cap_exempt`` pattern's value is not capped.
@@ -157,17 +162,28 @@ class Policy:
     kind: str
     cap_option: str | None = None
     floor_option: str | None = None
+    exponent: bool = False  # shape_times_event: values are log2 of the factors (see above)
 
     def __post_init__(self) -> None:
         if self.kind not in POLICIES:
             raise ValueError(f"unknown policy {self.kind!r}")
+        if self.exponent and self.kind != "shape_times_event":
+            raise ValueError("exponent values are for the shape_times_event policy")
 
     def cap(self, options: Any) -> int | None:
         return None if self.cap_option is None else getattr(options, self.cap_option)
 
+    def multiplier(self, value: int, options: Any) -> int:
+        """What one stake is multiplied by for ``value``: ``2**value`` for exponent values,
+        else the value itself; then the cap, which limits the multiplier."""
+        m = 1 << value if self.exponent else value
+        cap = self.cap(options)
+        return m if cap is None else min(m, cap)
+
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "description": POLICIES[self.kind],
-                "cap_option": self.cap_option, "floor_option": self.floor_option}
+                "cap_option": self.cap_option, "floor_option": self.floor_option,
+                "exponent": self.exponent}
 
 
 class Valued(NamedTuple):
@@ -264,14 +280,29 @@ class FanTable:
             value = Valued(raw if cap is None or exempt else min(raw, cap), raw, tuple(hits),
                            found[0][0])
         else:  # shape_times_event
-            i, best = max(found, key=lambda ip: (ip[1].value(options), -ip[0]))
-            hits = [PatternHit(best.id, best.name, best.value(options))]
-            hits += self.extra_hits(reading, ctx, options)
-            product = 1
-            for h in hits:
-                product *= h.fan
-            value = Valued(product if cap is None else min(product, cap), product, tuple(hits), i)
+            value = self._shape_times_event(found, reading, ctx, options, cap)
         return self._flat(value, reading, ctx, options)
+
+    def _shape_times_event(self, found: list[tuple[int, PatternSpec]], reading: Any, ctx: Any,
+                           options: Any, cap: int | None) -> Valued:
+        i, best = max(found, key=lambda ip: (ip[1].value(options), -ip[0]))
+        exponent = self.policy.exponent
+        shape = PatternHit(best.id, best.name, best.value(options))
+        events = self.extra_hits(reading, ctx, options)
+        unit = 0 if exponent else 1  # a shape worth ×1 is listed only alone
+        hits = ([shape] if shape.fan != unit or not events else []) + events
+        if exponent:
+            raw = shape.fan + sum(h.fan for h in events)
+            # rank: the table position of the highest contribution (extras after patterns)
+            ids = [e.id for e in self.extras]
+            top = max(h.fan for h in hits)
+            rank = min(i if h.id == best.id else len(self.patterns) + ids.index(h.id)
+                       for h in hits if h.fan == top)
+            return Valued(raw, raw, tuple(hits), rank)
+        product = shape.fan
+        for h in events:
+            product *= h.fan
+        return Valued(product if cap is None else min(product, cap), product, tuple(hits), i)
 
     def _capped_base(self, found: list[tuple[int, PatternSpec]], reading: Any, ctx: Any,
                      options: Any, cap: int | None) -> Valued | None:

@@ -28,6 +28,8 @@ class Profile:
     ends_on_first_win: bool = True
     chi: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    # options every contract test plays under (None: the defaults)
+    options: dict[str, Any] | None = None
 
 
 def _sichuan() -> Profile:
@@ -52,7 +54,33 @@ def _sichuan() -> Profile:
                    ends_on_first_win=False)
 
 
-PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan}
+def _hangzhou() -> Profile:
+    from mjcore.rules.hangzhou import HangzhouView, win_context
+
+    # The 白板 are the wilds (flip mode, 财神 5z); a discarded wild may be won on and melds may
+    # hold wilds: the contract's random hands meld and win on any tile, and a refusal of a
+    # wild discard or meld (the defaults) would otherwise answer before the win test.
+    options = {"wild_discard_claimable": True, "wild_in_melds": True}
+
+    def view_part(sim: Any, seat: int) -> HangzhouView:
+        # 连庄 twice: discard wins between the dealer and the others are legal
+        claims = sim.seats[seat].extra.get("claims", (0, 0, 0, 0))
+        return HangzhouView(caishen="5z", dealer_streak=2, claims_from=claims)
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def discard_ctx(view: TableView, discarder: int | None) -> dict[str, Any]:
+        assert discarder is not None
+        return {"discarder": ("right", "across", "left")[(discarder - view.seat - 1) % 4]}
+
+    return Profile(tiles=tuple(range(34)), context={"caishen": "5z"},
+                   discard_context={"discarder": "left", "dealer": "self", "dealer_streak": 2},
+                   view_part=view_part, win_context=win, chi=True,
+                   extra={"multi_hu": False, "discard_context": discard_ctx}, options=options)
+
+
+PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "hangzhou": _hangzhou}
 
 
 def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,

@@ -80,7 +80,8 @@ def test_options_validate(name: str) -> None:
 
 def _score(name: str, p: Profile, hand: Hand, tile: int, self_drawn: bool) -> Any:
     ctx = dict(p.context) if self_drawn else {**p.context, **p.discard_context}
-    return rules.score(hand, win_tile=tile, self_drawn=self_drawn, context=ctx, ruleset=name)
+    return rules.score(hand, win_tile=tile, self_drawn=self_drawn, context=ctx, ruleset=name,
+                       options=p.options)
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -118,7 +119,8 @@ def test_valued_waits_are_the_tiles_that_score(name: str) -> None:
         counts = list(hand.counts)
         counts[tile] -= 1
         ready = Hand(counts, hand.melds)
-        waits = rules.valued_waits(ready, context=p.context or None, ruleset=name)
+        waits = rules.valued_waits(ready, context=p.context or None, ruleset=name,
+                                   options=p.options)
         got = {w.id for w in waits}
         expected = set()
         for t in p.tiles:
@@ -146,7 +148,7 @@ def test_selfplay_moves_and_settlement(name: str) -> None:
     p = profile(name)
     wins = 0
     for seed in range(SELFPLAY):
-        sim = Simulator(name, p, seed)
+        sim = Simulator(name, p, seed, p.options)
         ledger = sim.play()
         assert sum(ledger.totals) == 0
         assert 0 <= ledger.next_dealer < 4
