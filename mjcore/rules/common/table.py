@@ -57,7 +57,8 @@ class PatternSpec:
     ``each``: the predicate returns how many times the pattern holds (a count; each time adds
     the value under the ``additive`` policy); ``cap_exempt`` patterns are not capped;
     ``absorbs`` lists extras the pattern already contains (龙七对 holds one 根); ``klass`` is
-    ``inside`` or ``special`` for the ``capped_base`` policy; ``shape`` the winning shape it needs (``any`` for all)."""
+    ``inside`` or ``special`` for the ``capped_base`` policy; ``shape`` the winning shape it
+    needs (``any`` for all)."""
 
     id: str
     name: str

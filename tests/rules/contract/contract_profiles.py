@@ -27,6 +27,7 @@ class Profile:
     win_context: Callable[[TableView, Any], tuple[Hand, int, bool, dict[str, Any]]] | None = None
     ends_on_first_win: bool = True
     chi: bool = False
+    reserve: int = 0  # tiles at the end of the wall that are never drawn
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -52,13 +53,32 @@ def _sichuan() -> Profile:
                    ends_on_first_win=False)
 
 
-PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan}
+def _taiwan() -> Profile:
+    from mjcore.rules.taiwan import TaiwanView, win_context
+
+    def view_part(sim: Any, seat: int) -> TaiwanView:
+        return TaiwanView(seat_wind=f"{(seat - sim.dealer) % 4 + 1}z", round_wind="1z")
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def discard_context(view: TableView, discarder: int) -> dict[str, Any]:
+        return {"discarder": ("self", "right", "across", "left")[(discarder - view.seat) % 4]}
+
+    return Profile(tiles=tuple(range(34)), context={"seat_wind": "2z", "round_wind": "1z",
+                                                     "dealer": "left"},
+                   discard_context={"discarder": "across"}, view_part=view_part,
+                   win_context=win, chi=True, reserve=16,
+                   extra={"discard_context": discard_context, "multi_hu": False})
+
+
+PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "taiwan": _taiwan}
 
 
 def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,
-                 max_suits: int = 3) -> tuple[Hand, int]:
-    """A random standard winning hand over ``tiles`` (sets, a pair, some melds) and its
-    winning tile (a concealed one)."""
+                 max_suits: int = 3, hand_tiles: int = 14) -> tuple[Hand, int]:
+    """A random standard winning hand of ``hand_tiles`` tiles (kongs count 3) over ``tiles``
+    (sets, a pair, some melds) and its winning tile (a concealed one)."""
     suits = [s for s in range(3) if s * 9 in tiles]
     honours = [t for t in tiles if t >= 27]
     while True:
@@ -66,7 +86,7 @@ def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,
         kinds = [t for t in tiles if t >= 27 or t // 9 in use]
         counts = [0] * 34
         melds: list[Meld] = []
-        for _ in range(4):
+        for _ in range((hand_tiles - 2) // 3):
             x = rng.random()
             if use and x < 0.5:
                 s = rng.choice(use)

@@ -56,6 +56,7 @@ class Simulator:
         self.rng = random.Random(seed)
         self.probes = probes
         self.wall = [t for t in profile.tiles for _ in range(4)]
+        self.hand_tiles = rules.get_ruleset(ruleset).hand_tiles  # the dealer's deal: 14 or 17
         self.rng.shuffle(self.wall)
         self.total = len(self.wall)
         self.dealer = self.rng.randrange(4)
@@ -81,7 +82,7 @@ class Simulator:
     def view(self, s: int, phase: str, **kw: Any) -> TableView:
         seat = self.seats[s]
         return TableView(seat=s, hand=seat.hand(), phase=phase, dealer=self.dealer,
-                         wall_count=len(self.wall), any_meld=self.any_meld,
+                         wall_count=self.drawable(), any_meld=self.any_meld,
                          active_seats=self.active(), rules=self.profile.view_part(self, s), **kw)
 
     def random_move(self) -> Move:
@@ -125,6 +126,10 @@ class Simulator:
             best = min(after(m) for m in discards)
             return self.rng.choice([m for m in discards if after(m) == best])
         return self.rng.choice(moves)
+
+    def drawable(self) -> int:
+        """Tiles that may still be drawn (a reserve at the end of the wall is never drawn)."""
+        return len(self.wall) - self.profile.reserve
 
     def draw(self, s: int) -> int:
         t = self.wall.pop()
@@ -181,7 +186,7 @@ class Simulator:
     def play(self) -> Ledger:
         for k in range(4):
             s = (self.dealer + k) % 4
-            for _ in range(14 if s == self.dealer else 13):
+            for _ in range(self.hand_tiles if s == self.dealer else self.hand_tiles - 1):
                 self.draw(s)
             self.seats[s].draws = 0
         self.seats[self.dealer].draws = 1
@@ -192,7 +197,7 @@ class Simulator:
         for _ in range(2000):
             self.account()
             if need_draw:
-                if not self.wall:
+                if self.drawable() <= 0:
                     break
                 drawn, drew, after_kong, feeder = self.draw(s), True, False, None
             need_draw = True
@@ -228,7 +233,7 @@ class Simulator:
                 self.events.append(Kong(s, m.kind, t))
                 seat.konged = True
                 self.any_meld = True
-                if not self.wall:
+                if self.drawable() <= 0:
                     raise SimError("a kong was offered with no replacement tile")
                 drawn, drew, after_kong, feeder = self.draw(s), True, True, None
                 need_draw = False
@@ -266,7 +271,7 @@ class Simulator:
             if claim.kind == "gang":
                 self.events.append(Kong(o, "gang", t, fed_by=discarder))
                 taker.konged = True
-                if not self.wall:
+                if self.drawable() <= 0:
                     raise SimError("a gang was offered with no replacement tile")
                 drawn, drew, after_kong, feeder = self.draw(o), True, True, discarder
             else:
