@@ -120,7 +120,10 @@ def parse_hand(hand: object) -> Hand:
                            f"{', '.join(SET_MELDS)})")
             if any(t in FLOWERS for t in tiles):
                 raise _err("bad_meld", f"a flower in the meld at {at}: flowers are laid aside")
-            melds.append(Meld.of(kind, tiles, str(at)))
+            meld = Meld.of(kind, tiles, str(at))
+            if meld.stand_in is not None:  # no wild tiles here: a chi is a run
+                raise _err("bad_meld", f"chi at {at} is not three consecutive tiles of one suit")
+            melds.append(meld)
     counts = [0] * 34
     for kind, tiles, at in parts:
         if not kind:
