@@ -61,6 +61,8 @@ def visible_counts(visible: object) -> tuple[int, ...]:
             raise MahjongError("bad_notation", f"visible text is longer than {MAX_TEXT}")
         counts = [0] * 34
         for t in parse_tiles(visible.replace(" ", ""), 0) if visible.strip() else ():
+            if t >= 34:  # a flower is never a wait, so never a visible copy of one
+                raise MahjongError("bad_tile", f"visible holds a flower ({tile_text(t)})")
             counts[t] += 1
     elif isinstance(visible, Sequence | Iterable) and not isinstance(visible, bytes):
         items = list(visible)
