@@ -6,7 +6,7 @@ form of §9 step 8 (the worked cases' ``expected``)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from mjcore._core import wait_mask
 from mjcore.errors import MahjongError
@@ -90,30 +90,39 @@ def _lex(text: str, at: int) -> list[int]:
     return out
 
 
-def parse_hand(hand: object) -> Hand:
-    """A 16-tile play hand from text (or a ``Hand``), refused in §1's order: notation, melds,
-    flowers in the hand, then copies (``tile_count``); the tile counts are checked by
-    ``check_counts``."""
-    if isinstance(hand, Hand):
-        return hand
-    if not isinstance(hand, str):
-        raise _err("bad_notation", f"a hand is text or a Hand, not {type(hand).__name__}")
-    if len(hand) > MAX_TEXT:
+class _Parsed(NamedTuple):
+    """A hand's text after the notation check: (meld kind or "", tile ids, position) parts."""
+
+    parts: tuple[tuple[str, tuple[int, ...], int], ...]
+
+
+def _lex_hand(text: object) -> _Parsed | Hand:
+    """§1 item 1 for the hand: the text split into parts of known notation."""
+    if isinstance(text, Hand):
+        return text
+    if not isinstance(text, str):
+        raise _err("bad_notation", f"a hand is text or a Hand, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
         raise _err("bad_notation", f"hand text is longer than {MAX_TEXT}")
-    parts: list[tuple[str, list[int], int]] = []  # (meld kind or "", tiles, position)
+    parts: list[tuple[str, tuple[int, ...], int]] = []
     pos = 0
-    for token in hand.split(" "):
+    for token in text.split(" "):
         if token:
             kind, colon, body = token.partition(":")
             if not colon:
                 if parts and parts[-1][0]:
                     raise _err("bad_notation", f"concealed tiles at {pos} come after the melds")
-                parts.append(("", _lex(token, pos), pos))
+                parts.append(("", tuple(_lex(token, pos)), pos))
             else:
-                parts.append((kind, _lex(body, pos + len(kind) + 1), pos))
+                parts.append((kind, tuple(_lex(body, pos + len(kind) + 1)), pos))
         pos += len(token) + 1
+    return _Parsed(tuple(parts))
+
+
+def _melds(parsed: _Parsed) -> list[Meld]:
+    """§1 item 2: every meld a known kind of the right shape, no flower in it."""
     melds: list[Meld] = []
-    for kind, tiles, at in parts:
+    for kind, tiles, at in parsed.parts:
         if kind:
             if kind not in SET_MELDS:
                 raise _err("bad_meld", f"unknown meld kind {kind!r} at {at} (use "
@@ -124,15 +133,29 @@ def parse_hand(hand: object) -> Hand:
             if meld.stand_in is not None:  # no wild tiles here: a chi is a run
                 raise _err("bad_meld", f"chi at {at} is not three consecutive tiles of one suit")
             melds.append(meld)
+    return melds
+
+
+def _concealed(parsed: _Parsed) -> list[int]:
+    """§1 item 3 for the hand: the concealed counts, a flower refused."""
     counts = [0] * 34
-    for kind, tiles, at in parts:
+    for kind, tiles, at in parsed.parts:
         if not kind:
             for t in tiles:
                 if t in FLOWERS:
                     raise _err("bad_tile", f"a flower ({tile_to_text(t)}) at {at} is never part "
                                "of the hand: list it in the context's flowers")
                 counts[t] += 1
-    held = list(counts)
+    return counts
+
+
+def check_counts(counts: Iterable[int], melds: list[Meld] | tuple[Meld, ...],
+                 flower_win: bool, size: int = HAND_TILES) -> None:
+    """§1 item 4: at most four of a kind, five melds at most and 17 − 3 × melds concealed
+    tiles (a flower win: the holding at that moment, 16 or 17 − 3 × melds; a waiting hand:
+    ``size`` 16)."""
+    concealed = list(counts)
+    held = list(concealed)
     for m in melds:
         for t in m.tiles:
             held[t] += 1
@@ -141,24 +164,27 @@ def parse_hand(hand: object) -> Hand:
             raise _err("tile_count", f"{tile_to_text(t)} appears {n} times")
     if len(melds) > 5:
         raise _err("tile_count", f"{len(melds)} melds: at most five")
-    return Hand(counts, melds)
-
-
-def check_counts(hand: Hand, flower_win: bool) -> None:
-    """§1 item 4: five melds at most and 17 − 3 × melds concealed tiles (a flower win: the
-    holding at that moment, 16 or 17 − 3 × melds)."""
-    if any(c > 4 for c in hand.all_counts()):
-        t = next(t for t, c in enumerate(hand.all_counts()) if c > 4)
-        raise _err("tile_count", f"{tile_to_text(t)} appears {hand.all_counts()[t]} times")
-    n = len(hand.melds)
-    if n > 5 or any(not m.is_set for m in hand.melds):
-        raise _err("tile_count" if n > 5 else "bad_meld", "at most five melds of chi, peng, gang, "
-                   "angang, bugang")
-    need = HAND_TILES - 3 * n
-    got = hand.concealed_count
+    if any(not m.is_set for m in melds):
+        raise _err("bad_meld", "melds are chi, peng, gang, angang or bugang")
+    need = size - 3 * len(melds)
+    got = sum(concealed)
     if got != need and not (flower_win and got == need - 1):
-        raise _err("tile_count", f"{got} concealed tiles, taiwan needs 17 - 3 x melds = {need}"
+        raise _err("tile_count", f"{got} concealed tiles, taiwan needs {size} - 3 x melds = "
+                   f"{need}"
                    + (" (or one fewer for a flower win)" if flower_win else ""))
+
+
+def parse_hand(hand: object, flower_win: bool = False) -> Hand:
+    """A 16-tile play hand from text (or a ``Hand``), checked in §1's order: notation, melds,
+    a flower in the hand, the counts (a waiting hand: see ``valued_waits``)."""
+    lexed = _lex_hand(hand)
+    if isinstance(lexed, Hand):
+        check_counts(lexed.counts, lexed.melds, flower_win)
+        return lexed
+    melds = _melds(lexed)
+    counts = _concealed(lexed)
+    check_counts(counts, melds, flower_win)
+    return Hand(counts, melds)
 
 
 def _tile(value: object, what: str) -> int:
@@ -172,26 +198,37 @@ def _tile(value: object, what: str) -> int:
     raise _err("bad_notation", f"{what} is not a tile: {value!r:.40}")
 
 
-def parse_flowers(value: object) -> tuple[int, ...]:
-    """The context's ``flowers``: text such as ``"15f"`` or a list of ids/texts (notation
-    errors ``bad_notation``, a non-flower ``bad_tile``, one listed twice ``tile_count``)."""
+def _lex_flowers(value: object) -> list[int]:
+    """§1 item 1 for the context's ``flowers``: text such as ``"15f"`` or a list of tiles."""
     if value is None or value == "":
-        return ()
+        return []
     if isinstance(value, str):
         if len(value) > 64:
             raise _err("bad_notation", "flowers text is too long")
-        tiles = _lex(value.replace(" ", ""), 0)
-    elif isinstance(value, Iterable) and not isinstance(value, bytes | Mapping):
-        items = list(value)[:9]
-        tiles = [_tile(x, "a flower") for x in items]
-    else:
-        raise _err("bad_notation", f"flowers must be text such as '15f', got {value!r:.40}")
+        return _lex(value.replace(" ", ""), 0)
+    if isinstance(value, Iterable) and not isinstance(value, bytes | Mapping):
+        return [_tile(x, "a flower") for x in list(value)[:9]]
+    raise _err("bad_notation", f"flowers must be text such as '15f', got {value!r:.40}")
+
+
+def _check_flowers(tiles: list[int]) -> None:
     for t in tiles:
         if t not in FLOWERS:
             raise _err("bad_tile", f"{tile_to_text(t)} is not a flower (1f-8f)")
-    if len(set(tiles)) != len(tiles) or len(tiles) > 8:
+
+
+def _count_flowers(tiles: list[int]) -> tuple[int, ...]:
+    if len(set(tiles)) != len(tiles):
         raise _err("tile_count", "a flower is listed twice")
     return tuple(sorted(tiles))
+
+
+def parse_flowers(value: object) -> tuple[int, ...]:
+    """The context's ``flowers`` as sorted ids (notation errors ``bad_notation``, a non-flower
+    ``bad_tile``, one listed twice ``tile_count``)."""
+    tiles = _lex_flowers(value)
+    _check_flowers(tiles)
+    return _count_flowers(tiles)
 
 
 # --------------------------------------------------------------------------- context (§13)
@@ -440,19 +477,29 @@ def _key(hand: object, win_tile: object, self_drawn: object, context: Any,
 def analyse(hand: object, win_tile: object, self_drawn: object,
             context: Mapping[str, object] | None,
             o: TaiwanOptions) -> tuple[Hand, int, TwContext]:
-    """The checks of §1 (in order) and §13: the hand, the winning tile and the context."""
+    """The checks of §1, item by item over every input, then §13's: the hand, the winning
+    tile and the context."""
     if context is None:
         context = {}
     if not isinstance(context, Mapping):
         raise _err("bad_context", "context must be a mapping of key to value")
-    # 1. notation (the hand, the winning tile, the flowers) 2. melds 3. flowers
-    h = parse_hand(hand)
+    # 1. notation of the hand, the winning tile and the flowers
+    lexed = _lex_hand(hand)
     tile = _tile(win_tile, "win_tile")
-    flowers = parse_flowers(context.get("flowers"))
-    if not o.flowers_in_play and (flowers or tile in FLOWERS):
+    flower_list = _lex_flowers(context.get("flowers"))
+    # 2. melds; 3. flowers where they do not belong
+    melds: list[Meld] | tuple[Meld, ...]
+    if isinstance(lexed, Hand):
+        melds, counts = lexed.melds, list(lexed.counts)
+    else:
+        melds, counts = _melds(lexed), _concealed(lexed)
+    _check_flowers(flower_list)
+    if not o.flowers_in_play and (flower_list or tile in FLOWERS):
         raise _err("bad_tile", "flowers are not in play (flowers_in_play: false)")
     # 4. counts
-    check_counts(h, context.get("flower_win") in ("baxian", "qiqiangyi"))
+    flowers = _count_flowers(flower_list)
+    check_counts(counts, melds, context.get("flower_win") in ("baxian", "qiqiangyi"))
+    h = lexed if isinstance(lexed, Hand) else Hand(counts, melds)
     # 5. options were resolved by the caller; 6. the context
     if not isinstance(self_drawn, bool):
         raise _err("bad_context", f"self_drawn must be true or false, got {self_drawn!r:.40}")
@@ -509,10 +556,14 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Taiw
                  visible: object = None) -> tuple[ValuedWait, ...]:
     """Every winning tile of a 16-tile hand (§6) with its 台 on a discard and self-drawn. A
     wait that cannot win one way (``min_tai``) shows -1 and no patterns for that way."""
-    h = parse_hand(hand)
-    if h.concealed_count + 3 * len(h.melds) != HAND_TILES - 1:
-        raise _err("tile_count", f"a waiting hand has 16 tiles (kongs count 3), got "
-                   f"{h.concealed_count} concealed and {len(h.melds)} melds")
+    lexed = _lex_hand(hand)
+    if isinstance(lexed, Hand):
+        h = lexed
+        check_counts(h.counts, h.melds, False, HAND_TILES - 1)
+    else:
+        melds, counts = _melds(lexed), _concealed(lexed)
+        check_counts(counts, melds, False, HAND_TILES - 1)
+        h = Hand(counts, melds)
     if context is not None and not isinstance(context, Mapping):
         raise _err("bad_context", "context must be a mapping of key to value")
     ctx = dict(context or {})

@@ -71,6 +71,13 @@ def test_errors_in_the_order_of_section_1() -> None:
     assert code(PINGHU, win="1p") == "bad_context"  # the winning tile is not in the hand
     assert code("123m456m789m234p567p19s", win="9s") == "not_a_win"
     assert code(PINGHU, options={"min_tai": 4}) == "below_min_tai"
+    # item 3 before item 4 across the inputs: a flower out of place before any count
+    assert code("11111m456m789m234p567p9s", context={**DISCARD, "flowers": "1m"}) == "bad_tile"
+    assert code(PINGHU, context={**DISCARD, "flowers": "11f"},
+                options={"flowers_in_play": False}) == "bad_tile"
+    assert code("12x3m456m789m234p567p9s", win="0z") == "bad_notation"
+    assert code("pong:555p 123m456m789m234p9s", context={**DISCARD, "flowers": "9f"}) \
+        == "bad_notation"
 
 
 def test_play_mode_options_are_accepted_and_change_nothing() -> None:
