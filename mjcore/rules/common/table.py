@@ -29,7 +29,7 @@ pung), adding its value that many times.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from mjcore.rules.common.results import PatternHit
@@ -214,6 +214,9 @@ class FanTable:
     patterns: tuple[PatternSpec, ...]
     extras: tuple[ExtraSpec, ...] = ()
     floors: tuple[FloorSpec, ...] = ()
+    # per options object: (ordinary, flat) enabled patterns with their table positions
+    _active: dict[Any, tuple[tuple[tuple[int, PatternSpec], ...], ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ids = [p.id for p in self.patterns]
@@ -225,6 +228,25 @@ class FanTable:
                 raise ValueError(f"{p.id} supersedes unknown patterns {sorted(unknown)}")
             if p.klass not in ("inside", "special"):
                 raise ValueError(f"{p.id}: class must be inside or special")
+
+    def active(self, options: Any) -> tuple[tuple[tuple[int, PatternSpec], ...], ...]:
+        """(ordinary, flat) patterns enabled under ``options``, with their table positions;
+        worked out once per options object (resolved options are one object per input)."""
+        try:
+            got = self._active.get(options)
+        except TypeError:  # unhashable options: not memoised
+            got = None
+        if got is None:
+            on = [(i, p) for i, p in enumerate(self.patterns) if p.enabled(options)]
+            got = (tuple((i, p) for i, p in on if not p.is_flat(options)),
+                   tuple((i, p) for i, p in on if p.is_flat(options)))
+            try:
+                if len(self._active) >= 4096:
+                    self._active.clear()
+                self._active[options] = got
+            except TypeError:
+                pass
+        return got
 
     def pattern(self, id_: str) -> PatternSpec:
         for p in self.patterns:
@@ -249,9 +271,7 @@ class FanTable:
     def counted(self, reading: Any, ctx: Any, options: Any) -> list[tuple[int, PatternSpec, int]]:
         """``matching`` with how many times each pattern holds (1 unless it is ``each``)."""
         found = []
-        for i, p in enumerate(self.patterns):
-            if p.is_flat(options) or not p.enabled(options):
-                continue
+        for i, p in self.active(options)[0]:
             n = p.predicate(reading, ctx, options)
             if n:
                 found.append((i, p, int(n) if p.each else 1))
@@ -336,8 +356,8 @@ class FanTable:
 
     def _flat(self, value: Valued | None, reading: Any, ctx: Any, options: Any) -> Valued | None:
         alone = self.policy.flat_rule == "alone"
-        for i, p in enumerate(self.patterns):
-            if p.is_flat(options) and p.enabled(options) and p.predicate(reading, ctx, options):
+        for i, p in self.active(options)[1]:
+            if p.predicate(reading, ctx, options):
                 fan = p.value(options)
                 if alone or value is None or fan >= value.value:
                     return Valued(fan, fan, (PatternHit(p.id, p.name, fan),), i)

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from mjcore._core import wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
-from mjcore.rules.common.inputs import plus_tile, visible_counts
+from mjcore.rules.common.inputs import minus_tile, plus_tile, visible_counts
 from mjcore.rules.common.readings import Reading, TileSet, readings, win_slots
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
@@ -377,9 +377,7 @@ def tw_readings(hand: Hand, win_tile: int, o: TaiwanOptions) -> tuple[TwReading,
     got = _READINGS.get(key)
     if got is not None:
         return got
-    counts = list(hand.counts)
-    counts[win_tile] -= 1
-    waits = wait_kinds(Hand(counts, hand.melds), o)
+    waits = wait_kinds(minus_tile(hand, win_tile), o)
     out = [TwReading(r, slot, waits) for r in readings(hand, win_tile, _SHAPES)
            for slot in win_slots(r)]
     pung = _ligu_ok(hand.counts, hand.melds) if o.ligu else -1

@@ -26,8 +26,7 @@ WRONG: list[Any] = [None, 5, -1, 2**70, 3.5, "", "x", "5q", "9f", "0m", b"5p", [
 PINGHU = "123m456m789m234p567p99s"
 READY = "123m456m789m23p567p99s"
 CODES = {"bad_notation", "bad_meld", "bad_tile", "tile_count", "bad_option", "bad_context",
-         "not_a_win", "below_min_tai", "unknown_ruleset", "bad_state", "bad_event",
-}
+         "not_a_win", "below_min_tai", "unknown_ruleset", "bad_state", "bad_event"}
 
 
 def call(bad: list[str], what: str, fn: Any, *args: Any, **kw: Any) -> None:
