@@ -17,7 +17,7 @@ from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.special import ligu_pung
 from mjcore.rules.taiwan.options import TaiwanOptions
-from mjcore.rules.taiwan.table import ORDER, TABLE, TwContext, TwReading
+from mjcore.rules.taiwan.table import ORDER, TABLE, TwContext, TwReading, reading
 from mjcore.tiles import FLOWERS, MAX_TEXT, SET_MELDS, tile_to_text
 
 NAME = "taiwan"
@@ -378,14 +378,14 @@ def tw_readings(hand: Hand, win_tile: int, o: TaiwanOptions) -> tuple[TwReading,
     if got is not None:
         return got
     waits = wait_kinds(minus_tile(hand, win_tile), o)
-    out = [TwReading(r, slot, waits) for r in readings(hand, win_tile, _SHAPES)
+    out = [reading(r, slot, waits) for r in readings(hand, win_tile, _SHAPES)
            for slot in win_slots(r)]
     pung = _ligu_ok(hand.counts, hand.melds) if o.ligu else -1
     if pung >= 0:
         pairs = tuple(t for t in range(34) if t != pung for _ in range(hand.counts[t] // 2))
         r = Reading("ligu", (TileSet("pung", pung, True),), -1, pairs, hand.all_counts(), 0,
                     win_tile)
-        out.append(TwReading(r, 0 if win_tile == pung else -1, waits))
+        out.append(reading(r, 0 if win_tile == pung else -1, waits))
     result = tuple(out)
     if len(_READINGS) >= _CACHE_LIMIT:
         _READINGS.clear()

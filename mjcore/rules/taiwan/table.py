@@ -21,11 +21,50 @@ from mjcore.rules.taiwan.options import TaiwanOptions
 class TwReading(NamedTuple):
     """One reading of §3: a split (``r``; shape ``standard`` or ``ligu``) and the slot of the
     winning tile (index in ``r.sets`` of the concealed set it completed, -1 for the pair).
-    ``waits`` is the 16-tile hand's wait mask (§6), the same for every reading of a hand."""
+    ``waits`` is the 16-tile hand's wait mask (§6), the same for every reading of a hand. The
+    other fields are what the 台 table asks of the reading, worked out once by ``reading``
+    (readings are memoised per hand, the context changes)."""
 
     r: Reading
     slot: int
     waits: int
+    closed: bool  # 門清's meld condition: no chi, peng, gang or bugang (angang allowed)
+    called: bool  # 全求人's holding: five melds, none an angang
+    plain: bool  # five sequences and no honour tile anywhere (平胡's shape)
+    two_sided: bool  # §6: the slot is a sequence completed on a two-sided wait
+    shape_duting: bool  # §6 duting shape: the slot is the pair, a closed or an edge wait
+    pungs: bool  # 碰碰胡: the five sets are pungs or kongs
+    anke: tuple[int, int]  # concealed pungs on a discard win, on a self-draw
+    colour: str  # ziyise, qingyise, hunyise or ""
+    winds: frozenset[int]  # the winds with a pung or kong
+    dragons: int  # dragon pungs and kongs
+    honours: tuple[bool, bool, bool, bool]  # 大四喜, 小四喜, 大三元, 小三元
+
+
+def reading(r: Reading, slot: int, waits: int) -> TwReading:
+    """A reading with what the table asks of it (shared predicates of ``common``)."""
+    w = r.win_tile
+    s = r.sets[slot] if slot >= 0 else None
+    chow = s is not None and s.kind == "chow"
+    start = s.tile if s is not None else -1
+    rank = start % 9
+    colour = ("ziyise" if P.ziyise(r) else "qingyise" if P.qingyise(r)
+              else "hunyise" if P.hunyise(r) else "")
+    return TwReading(
+        r, slot, waits,
+        closed=P.concealed(r),
+        called=r.melds == 5 and all(x.meld not in ("", "angang") for x in r.sets if x.meld),
+        plain=P.all_chows(r) and not P.has_honours(r),
+        two_sided=chow and ((w == start and rank <= 5) or (w == start + 2 and rank >= 1)),
+        shape_duting=s is None or chow and (w == start + 1 or (w == start + 2 and rank == 0)
+                                            or (w == start and rank == 6)),
+        pungs=P.all_pungs(r),
+        anke=(S.concealed_pungs(r, slot, False), S.concealed_pungs(r, slot, True)),
+        colour=colour,
+        winds=frozenset(x.tile for x in r.sets if x.is_pung and x.tile in P.WINDS),
+        dragons=P.dragon_pungs(r),
+        honours=(S.dasixi(r), S.xiaosixi(r), S.dasanyuan(r), S.xiaosanyuan(r)),
+    )
 
 
 class TwContext(NamedTuple):
@@ -56,52 +95,24 @@ O = TaiwanOptions  # noqa: E741  (R, C, O: the three arguments of every predicat
 _WIN_METHOD = ("menqing", "zimo", "menqing_zimo", "duting", "tianting", "diting")
 
 
-def _closed(r: R) -> bool:
-    """門清's meld condition: no chi, peng, gang or bugang (an angang is allowed)."""
-    return P.concealed(r.r)
-
-
 def _ting(c: C, o: O) -> bool:
     return c.ting is not None and o.tianting_diting
-
-
-def _all_called(r: R) -> bool:
-    """全求人's holding: five melds, none an angang (the concealed hand a single tile)."""
-    return r.r.melds == 5 and all(s.meld not in ("", "angang") for s in r.r.sets if s.meld)
-
-
-def _slot_kind(r: R) -> str:
-    return "pair" if r.slot < 0 else r.r.sets[r.slot].kind
 
 
 def _duting(r: R, c: C, o: O) -> bool:
     """§6: one wait kind (one_kind), or a pair, closed or edge slot (shape)."""
     if o.duting == "one_kind":
         return r.waits != 0 and r.waits & (r.waits - 1) == 0
-    if r.slot < 0:
-        return True
-    s = r.r.sets[r.slot]
-    if s.kind != "chow":
-        return False
-    w, rank = r.r.win_tile, s.tile % 9
-    return w == s.tile + 1 or (w == s.tile + 2 and rank == 0) or (w == s.tile and rank == 6)
-
-
-def _two_sided(r: R) -> bool:
-    """§6: the slot is a sequence s, s+1, s+2 won on s with s <= 6 or on s+2 with s >= 2."""
-    if r.slot < 0 or r.r.sets[r.slot].kind != "chow":
-        return False
-    s, w = r.r.sets[r.slot].tile, r.r.win_tile
-    return (w == s and s % 9 <= 5) or (w == s + 2 and s % 9 >= 1)
+    return r.shape_duting
 
 
 def _pinghu(r: R, c: C, o: O) -> bool:
-    return (o.pinghu_tai > 0 and P.all_chows(r.r) and not P.has_honours(r.r) and not c.flowers
-            and not c.self_drawn and _two_sided(r))
+    return (o.pinghu_tai > 0 and r.plain and not c.flowers and not c.self_drawn
+            and r.two_sided)
 
 
 def _anke(r: R, c: C) -> int:
-    return S.concealed_pungs(r.r, r.slot, c.self_drawn)
+    return r.anke[c.self_drawn]
 
 
 def _seat_flowers(c: C) -> tuple[int, int]:
@@ -120,10 +131,6 @@ def _zhenghua(r: R, c: C, o: O) -> int:
     if o.huagang_replaces_zhenghua:
         own = [f for f in own if not any(f in fs for fs in _full_sets(c))]
     return len(own)
-
-
-def _pung_of(tile_of: Callable[[C], int]) -> Callable[[R, C, O], bool]:
-    return lambda r, c, o: P.pungs_of(r.r, (tile_of(c),)) > 0
 
 
 def _p(id_: str, name: str, tai: int, description: str, predicate: Callable[[R, C, O], Any],
@@ -150,19 +157,19 @@ PATTERNS: tuple[PatternSpec, ...] = (
        flat=True, value_option="flower_win_tai", enabled_by="flower_wins"),
     # §4.1 win method
     _p("menqing_zimo", "門清自摸", 3, "門清's meld condition, a self-drawn win, no 聽 flag",
-       lambda r, c, o: _closed(r) and c.self_drawn and not _ting(c, o),
+       lambda r, c, o: r.closed and c.self_drawn and not _ting(c, o),
        value_option="menqing_zimo_tai", supersedes=("menqing", "zimo")),
     _p("menqing", "門清", 1, "no chi, peng, gang or bugang (an angang is allowed), not "
-       "self-drawn, no 聽 flag", lambda r, c, o: _closed(r) and not c.self_drawn
+       "self-drawn, no 聽 flag", lambda r, c, o: r.closed and not c.self_drawn
        and not _ting(c, o)),
     _p("zimo", "自摸", 1, "self-drawn win (門清自摸 not holding)",
-       lambda r, c, o: c.self_drawn and not (_closed(r) and not _ting(c, o))),
+       lambda r, c, o: c.self_drawn and not (r.closed and not _ting(c, o))),
     _p("quanqiuren", "全求人", 2, "five melds, none an angang, won on a discard",
-       lambda r, c, o: o.quanqiuren_tai > 0 and _all_called(r) and not c.self_drawn,
+       lambda r, c, o: o.quanqiuren_tai > 0 and r.called and not c.self_drawn,
        value_option="quanqiuren_tai", supersedes=("duting",),
        supersedes_unless="quanqiu_plus_duting"),
     _p("banqiu", "半求", 1, "the 全求人 holding won self-drawn",
-       lambda r, c, o: _all_called(r) and c.self_drawn, enabled_by="banqiu"),
+       lambda r, c, o: r.called and c.self_drawn, enabled_by="banqiu"),
     _p("tianting", "天聽", 8, "context ting tian: a non-dealer ready on his dealt hand declared "
        "聽 before his first draw", lambda r, c, o: c.ting == "tian",
        enabled_by="tianting_diting", supersedes=("menqing", "menqing_zimo")),
@@ -175,7 +182,7 @@ PATTERNS: tuple[PatternSpec, ...] = (
        "two-sided wait", _pinghu, value_option="pinghu_tai", supersedes=("duting",)),
     # §4.2 hand shape
     _p("pengpenghu", "碰碰胡", 4, "the five sets are pungs or kongs",
-       lambda r, c, o: P.all_pungs(r.r)),
+       lambda r, c, o: r.pungs),
     _p("wuanke", "五暗刻", 8, "5 concealed pungs", lambda r, c, o: _anke(r, c) >= 5,
        supersedes=("sianke", "sananke")),
     _p("sianke", "四暗刻", 5, "4 concealed pungs", lambda r, c, o: _anke(r, c) >= 4,
@@ -185,25 +192,26 @@ PATTERNS: tuple[PatternSpec, ...] = (
     _p("ligu", "嚦咕嚦咕", 8, "seven pairs and a pung, no melds (option ligu)",
        lambda r, c, o: r.r.shape == "ligu", enabled_by="ligu", value_option="ligu_tai"),
     # §4.3 colour
-    _p("ziyise", "字一色", 16, "every tile an honour", lambda r, c, o: P.ziyise(r.r),
+    _p("ziyise", "字一色", 16, "every tile an honour", lambda r, c, o: r.colour == "ziyise",
        value_option="ziyise_tai"),
-    _p("qingyise", "清一色", 8, "every tile of one suit", lambda r, c, o: P.qingyise(r.r)),
-    _p("hunyise", "混一色", 4, "one suit and honours", lambda r, c, o: P.hunyise(r.r)),
+    _p("qingyise", "清一色", 8, "every tile of one suit", lambda r, c, o: r.colour == "qingyise"),
+    _p("hunyise", "混一色", 4, "one suit and honours", lambda r, c, o: r.colour == "hunyise"),
     # §4.4 honours
-    _p("dasixi", "大四喜", 16, "four wind pungs/kongs", lambda r, c, o: S.dasixi(r.r),
+    _p("dasixi", "大四喜", 16, "four wind pungs/kongs", lambda r, c, o: r.honours[0],
        value_option="dasixi_tai", supersedes=("menfeng", "quanfeng")),
     _p("xiaosixi", "小四喜", 8, "three wind pungs/kongs and a wind pair",
-       lambda r, c, o: S.xiaosixi(r.r), value_option="xiaosixi_tai",
+       lambda r, c, o: r.honours[1], value_option="xiaosixi_tai",
        supersedes=("menfeng", "quanfeng")),
-    _p("dasanyuan", "大三元", 8, "three dragon pungs/kongs", lambda r, c, o: S.dasanyuan(r.r),
+    _p("dasanyuan", "大三元", 8, "three dragon pungs/kongs", lambda r, c, o: r.honours[2],
        supersedes=("sanyuanpai",)),
     _p("xiaosanyuan", "小三元", 4, "two dragon pungs/kongs and a dragon pair",
-       lambda r, c, o: S.xiaosanyuan(r.r), supersedes=("sanyuanpai",)),
-    _p("menfeng", "門風", 1, "a pung or kong of the seat wind", _pung_of(lambda c: c.seat_wind)),
+       lambda r, c, o: r.honours[3], supersedes=("sanyuanpai",)),
+    _p("menfeng", "門風", 1, "a pung or kong of the seat wind",
+       lambda r, c, o: c.seat_wind in r.winds),
     _p("quanfeng", "圈風", 1, "a pung or kong of the round wind",
-       _pung_of(lambda c: c.round_wind)),
+       lambda r, c, o: c.round_wind in r.winds),
     _p("sanyuanpai", "三元牌", 1, "each pung or kong of 白 發 中",
-       lambda r, c, o: P.dragon_pungs(r.r), each=True),
+       lambda r, c, o: r.dragons, each=True),
     # §4.5 flowers
     _p("huagang", "花槓", 2, "each complete flower set (春夏秋冬 or 梅蘭菊竹)",
        lambda r, c, o: len(_full_sets(c)), each=True),
@@ -227,4 +235,4 @@ ORDER: dict[str, int] = {p.id: i for i, p in enumerate(PATTERNS)}
 
 TABLE = FanTable(Policy("additive", cap_option="cap_tai", flat_rule="alone"), PATTERNS)
 
-__all__ = ["ORDER", "TABLE", "TwContext", "TwReading"]
+__all__ = ["ORDER", "TABLE", "TwContext", "TwReading", "reading"]
