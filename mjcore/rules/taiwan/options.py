@@ -43,7 +43,7 @@ class TaiwanOptions(Options):
     ligu_tai: int = option(8, "嚦咕嚦咕", minimum=0, maximum=1000)
     min_tai: int = option(0, "起胡: the lowest raw 台 that may win", minimum=0, maximum=1000)
     cap_tai: int | None = option(None, "limit on 台 (none = no limit); dealer 台 come on top",
-                                 minimum=1, maximum=1000, none_allowed=True)
+                                 minimum=0, maximum=1000, none_allowed=True)
     # shapes.md §6 play-mode options: accepted, they do not change a score
     multi_ron: str = option("first_only", "who wins when several claim one discard: the first "
                             "in turn order after the discarder, or all",

@@ -174,16 +174,16 @@ def check_counts(counts: Iterable[int], melds: list[Meld] | tuple[Meld, ...],
                    + (" (or one fewer for a flower win)" if flower_win else ""))
 
 
-def parse_hand(hand: object, flower_win: bool = False) -> Hand:
+def parse_hand(hand: object, flower_win: bool = False, size: int = HAND_TILES) -> Hand:
     """A 16-tile play hand from text (or a ``Hand``), checked in §1's order: notation, melds,
-    a flower in the hand, the counts (a waiting hand: see ``valued_waits``)."""
+    a flower in the hand, the counts (``size`` 16 for a waiting hand)."""
     lexed = _lex_hand(hand)
     if isinstance(lexed, Hand):
-        check_counts(lexed.counts, lexed.melds, flower_win)
+        check_counts(lexed.counts, lexed.melds, flower_win, size)
         return lexed
     melds = _melds(lexed)
     counts = _concealed(lexed)
-    check_counts(counts, melds, flower_win)
+    check_counts(counts, melds, flower_win, size)
     return Hand(counts, melds)
 
 
@@ -346,10 +346,6 @@ def parse_context(ctx: Mapping[str, object], hand: Hand, win_tile: int, self_dra
 
 # --------------------------------------------------------------------------- readings and waits
 
-def _ligu_ok(counts: tuple[int, ...] | list[int], melds: tuple[Meld, ...]) -> int:
-    return -1 if melds else ligu_pung(counts)
-
-
 def wait_kinds(hand16: Hand, o: TaiwanOptions) -> int:
     """§6: the kinds t such that the 16-tile hand plus t has a reading, less the kinds whose
     four copies are all in the hand and melds already."""
@@ -380,7 +376,7 @@ def tw_readings(hand: Hand, win_tile: int, o: TaiwanOptions) -> tuple[TwReading,
     waits = wait_kinds(minus_tile(hand, win_tile), o)
     out = [reading(r, slot, waits) for r in readings(hand, win_tile, _SHAPES)
            for slot in win_slots(r)]
-    pung = _ligu_ok(hand.counts, hand.melds) if o.ligu else -1
+    pung = ligu_pung(hand.counts) if o.ligu and not hand.melds else -1
     if pung >= 0:
         pairs = tuple(t for t in range(34) if t != pung for _ in range(hand.counts[t] // 2))
         r = Reading("ligu", (TileSet("pung", pung, True),), -1, pairs, hand.all_counts(), 0,
@@ -554,14 +550,7 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Taiw
                  visible: object = None) -> tuple[ValuedWait, ...]:
     """Every winning tile of a 16-tile hand (§6) with its 台 on a discard and self-drawn. A
     wait that cannot win one way (``min_tai``) shows -1 and no patterns for that way."""
-    lexed = _lex_hand(hand)
-    if isinstance(lexed, Hand):
-        h = lexed
-        check_counts(h.counts, h.melds, False, HAND_TILES - 1)
-    else:
-        melds, counts = _melds(lexed), _concealed(lexed)
-        check_counts(counts, melds, False, HAND_TILES - 1)
-        h = Hand(counts, melds)
+    h = parse_hand(hand, size=HAND_TILES - 1)
     if context is not None and not isinstance(context, Mapping):
         raise _err("bad_context", "context must be a mapping of key to value")
     ctx = dict(context or {})
