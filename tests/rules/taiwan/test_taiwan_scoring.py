@@ -357,3 +357,18 @@ def test_description_and_presets() -> None:
             "flower_not_playable", "guoshui", "ting_locked", "no_tiles_left",
             "cannot_rob_angang", "not_a_win"} <= codes
     assert report(PINGHU, win_tile="4p", context=DISCARD)["tai"] == 3
+
+
+def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcore.rules.taiwan import scoring
+
+    monkeypatch.setattr(scoring, "_CACHE_LIMIT", 5)
+    scoring.clear_caches()
+    for seat in range(1, 5):
+        for dealer in ("self", "left", "across", "right"):
+            for tile in ("1p", "4p"):
+                hand = "123m456m789m23p567p99s" + tile
+                score(hand, win_tile=tile, self_drawn=True,
+                      context={**BASE, "seat_wind": f"{seat}z", "dealer": dealer})
+    assert len(scoring._RESULTS) <= 5 and len(scoring._READINGS) <= 5
+    scoring.clear_caches()
