@@ -218,6 +218,8 @@ def _check(state: TableView, move: Move, o: TaiwanOptions) -> None:
         raise _Refusal("wrong_phase", "the hand is over")
     counts = state.hand.counts
     locked = part.ting is not None
+    if kind != "hu" and _baxian(state, o):
+        raise _Refusal("wrong_phase", "八仙過海: the eighth flower wins at once")
     if kind == "pass":
         if move.tiles or phase not in ("claim", "rob"):
             raise _Refusal("not_your_turn" if not move.tiles else "bad_move", "nothing to pass on")
@@ -268,6 +270,8 @@ def _check(state: TableView, move: Move, o: TaiwanOptions) -> None:
             raise _Refusal("no_tiles_left", "only the reserve is left: no replacement")
         return
     if kind == "hu" and phase == "turn":
+        if part.new_flowers and not _baxian(state, o):
+            raise _Refusal("wrong_phase", "lay the new flowers aside first")
         if move.tiles and move.tiles[0] not in FLOWERS and not counts[move.tiles[0]]:
             raise _Refusal("bad_move", "the named winning tile is not in the hand")
         if not state.drew and not _baxian(state, o):

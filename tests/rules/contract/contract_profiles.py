@@ -28,6 +28,8 @@ class Profile:
     ends_on_first_win: bool = True
     chi: bool = False
     reserve: int = 0  # tiles at the end of the wall that are never drawn
+    flowers: tuple[int, ...] = ()  # flower ids in the wall, one each (laid aside, replaced)
+    stuck_ends_hand: bool = False  # no legal move in a turn ends the hand drawn
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -57,7 +59,22 @@ def _taiwan() -> Profile:
     from mjcore.rules.taiwan import TaiwanView, win_context
 
     def view_part(sim: Any, seat: int) -> TaiwanView:
-        return TaiwanView(seat_wind=f"{(seat - sim.dealer) % 4 + 1}z", round_wind="1z")
+        extra = sim.seats[seat].extra
+        return TaiwanView(seat_wind=f"{(seat - sim.dealer) % 4 + 1}z", round_wind="1z",
+                          flowers=tuple(extra.get("flowers", ())),
+                          new_flowers=tuple(extra.get("new_flowers", ())),
+                          replacement_after=extra.get("replacement"))
+
+    def setup(sim: Any) -> None:
+        """Flowers dealt to the non-dealers are laid aside and replaced before play (the
+        dealer lays his aside by moves in his first turn)."""
+        for s in range(4):
+            seat = sim.seats[s]
+            while s != sim.dealer and seat.extra.get("new_flowers"):
+                seat.extra.setdefault("flowers", []).append(seat.extra["new_flowers"].pop())
+                sim.draw(s)
+            if s != sim.dealer:
+                seat.draws = 0
 
     def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
         return win_context(view)
@@ -67,8 +84,9 @@ def _taiwan() -> Profile:
 
     return Profile(tiles=tuple(range(34)), context={"seat_wind": "2z", "round_wind": "1z",
                                                      "dealer": "left"},
-                   discard_context={"discarder": "across"}, view_part=view_part,
-                   win_context=win, chi=True, reserve=16,
+                   discard_context={"discarder": "across"}, view_part=view_part, setup=setup,
+                   win_context=win, chi=True, reserve=16, flowers=tuple(range(34, 42)),
+                   stuck_ends_hand=True,
                    extra={"discard_context": discard_context, "multi_hu": False})
 
 

@@ -55,7 +55,7 @@ class Simulator:
         self.options = options or None
         self.rng = random.Random(seed)
         self.probes = probes
-        self.wall = [t for t in profile.tiles for _ in range(4)]
+        self.wall = [t for t in profile.tiles for _ in range(4)] + list(profile.flowers)
         self.hand_tiles = rules.get_ruleset(ruleset).hand_tiles  # the dealer's deal: 14 or 17
         self.rng.shuffle(self.wall)
         self.total = len(self.wall)
@@ -76,6 +76,7 @@ class Simulator:
         held = len(self.wall) + len(self.river)
         for seat in self.seats:
             held += sum(seat.counts) + sum(len(m.tiles) for m in seat.melds)
+            held += len(seat.extra.get("flowers", ())) + len(seat.extra.get("new_flowers", ()))
         if held != self.total:
             raise SimError(f"tiles not accounted for: {held} of {self.total}")
 
@@ -93,7 +94,7 @@ class Simulator:
         tiles = (t, t + 1, t + 2) if kind == "chi" and t < 25 else (t,) * n
         return Move(kind, tiles[:n])
 
-    def choose(self, view: TableView) -> Move:
+    def choose(self, view: TableView) -> Move | None:
         moves = rules.legal_moves(view, self.options, ruleset=self.ruleset)
         legal = set(moves)
         for m in moves:
@@ -110,6 +111,8 @@ class Simulator:
                 raise SimError(f"{m} refused without a code")
         self.checks += len(moves) + self.probes
         if not moves:
+            if self.profile.stuck_ends_hand:  # e.g. a flower that cannot be replaced
+                return None
             raise SimError(f"no legal move in {view}")
         if Move("hu") in legal and self.rng.random() < 0.9:
             return Move("hu")
@@ -131,10 +134,15 @@ class Simulator:
         """Tiles that may still be drawn (a reserve at the end of the wall is never drawn)."""
         return len(self.wall) - self.profile.reserve
 
-    def draw(self, s: int) -> int:
+    def draw(self, s: int) -> int | None:
+        """Draw a tile for seat ``s``: the tile, or ``None`` for a flower (kept apart in the
+        seat's ``new_flowers`` until a ``flower`` move lays it aside)."""
         t = self.wall.pop()
-        self.seats[s].counts[t] += 1
         self.seats[s].draws += 1
+        if t >= 34:
+            self.seats[s].extra.setdefault("new_flowers", []).append(t)
+            return None
+        self.seats[s].counts[t] += 1
         return t
 
     def next_active(self, s: int) -> int:
@@ -200,11 +208,14 @@ class Simulator:
                 if self.drawable() <= 0:
                     break
                 drawn, drew, after_kong, feeder = self.draw(s), True, False, None
+                self.seats[s].extra.pop("replacement", None)
             need_draw = True
             seat = self.seats[s]
             v = self.view(s, "turn", drawn_tile=drawn, drew=drew, after_kong=after_kong,
                           kong_feeder=feeder, first_draw=seat.draws == 1 and not seat.konged)
             m = self.choose(v)
+            if m is None:  # no legal move: the hand is drawn
+                break
             if m.kind == "hu":
                 self.record_win(v, None)
                 if self.over():
@@ -212,6 +223,16 @@ class Simulator:
                 s = self.next_active(s)
                 continue
             t = m.tiles[0]
+            if m.kind == "flower":  # laid aside and replaced; the turn goes on
+                seat.extra["new_flowers"].remove(t)
+                seat.extra.setdefault("flowers", []).append(t)
+                if self.drawable() <= 0:
+                    raise SimError("a flower replacement was offered with no tile left")
+                drawn = self.draw(s)
+                seat.draws -= 1  # a replacement is not a draw of its own
+                seat.extra["replacement"] = "flower"
+                drew, after_kong, feeder, need_draw = True, False, None, False
+                continue
             if m.kind in ("angang", "bugang"):
                 if m.kind == "bugang":
                     seat.take(t)

@@ -141,3 +141,13 @@ def test_malformed_views_are_bad_state() -> None:
         with pytest.raises(MahjongError) as err:
             legal_moves(view(**part))
         assert err.value.code == "bad_state"
+
+
+def test_the_eighth_flower_wins_at_once() -> None:
+    v = view(flowers="1234567f", new_flowers="8f")
+    assert legal_moves(v) == (Move("hu"),)
+    assert validate_move(v, Move("flower", (41,))).code == "wrong_phase"
+    assert validate_move(view(flowers="123456f", new_flowers="8f"), Move("hu")).code \
+        == "wrong_phase"
+    assert legal_moves(view(flowers="1234567f", new_flowers="8f"), {"flower_wins": False}) == (
+        Move("flower", (41,)),)
