@@ -109,6 +109,9 @@ class Ruleset:
     engine: Engine
     view: type | None = None  # the rule set's part of a TableView (None: it has none)
     events: tuple[type, ...] = ()  # event types of its own, beside the common ones
+    # checks of the hand that come before the options' (Taiwan §1): ``input_check(hand,
+    # win_tile, context)`` runs when the options are refused, and raises what it finds first
+    input_check: Callable[[Any, Any, Any], object] | None = None
     resolver: OptionResolver = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

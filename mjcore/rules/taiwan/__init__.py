@@ -20,6 +20,7 @@ from mjcore.rules.taiwan.options import PRESETS, TaiwanOptions
 from mjcore.rules.taiwan.scoring import (
     CONTEXT_KEYS,
     NAME,
+    check_input,
     clear_caches,
     report,
     score,
@@ -53,6 +54,7 @@ RULESET = register(Ruleset(
     ledger_reasons=LEDGER_REASONS,
     engine=Engine(score, valued_waits, validate_move, legal_moves, settle),
     view=TaiwanView,
+    input_check=check_input,
 ))
 
 __all__ = ["RULESET", "TaiwanOptions", "TaiwanView", "clear_caches", "report", "win_context"]

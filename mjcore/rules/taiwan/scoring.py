@@ -468,19 +468,16 @@ def _key(hand: object, win_tile: object, self_drawn: object, context: Any,
     return key
 
 
-def analyse(hand: object, win_tile: object, self_drawn: object,
-            context: Mapping[str, object] | None,
-            o: TaiwanOptions) -> tuple[Hand, int, TwContext]:
-    """The checks of §1, item by item over every input, then §13's: the hand, the winning
-    tile and the context."""
-    if context is None:
-        context = {}
-    if not isinstance(context, Mapping):
-        raise _err("bad_context", "context must be a mapping of key to value")
-    # 1. notation of the hand, the winning tile and the flowers
+def check_input(hand: object, win_tile: object, context: object,
+                flowers_in_play: bool = True) -> tuple[Hand, int, tuple[int, ...]]:
+    """§1 items 1-4, each over every input (the hand, the winning tile, the flowers) before
+    the next: the hand, the winning tile and the sorted flowers. Also run when the options
+    are refused, so that a bad hand is reported before a bad option (§1's order)."""
+    ctx: Mapping[str, object] = context if isinstance(context, Mapping) else {}
+    # 1. notation
     lexed = _lex_hand(hand)
     tile = _tile(win_tile, "win_tile")
-    flower_list = _lex_flowers(context.get("flowers"))
+    flower_list = _lex_flowers(ctx.get("flowers"))
     # 2. melds; 3. flowers where they do not belong
     melds: list[Meld] | tuple[Meld, ...]
     if isinstance(lexed, Hand):
@@ -488,13 +485,24 @@ def analyse(hand: object, win_tile: object, self_drawn: object,
     else:
         melds, counts = _melds(lexed), _concealed(lexed)
     _check_flowers(flower_list)
-    if not o.flowers_in_play and (flower_list or tile in FLOWERS):
+    if not flowers_in_play and (flower_list or tile in FLOWERS):
         raise _err("bad_tile", "flowers are not in play (flowers_in_play: false)")
     # 4. counts
     flowers = _count_flowers(flower_list)
-    check_counts(counts, melds, context.get("flower_win") in ("baxian", "qiqiangyi"))
-    h = lexed if isinstance(lexed, Hand) else Hand(counts, melds)
-    # 5. options were resolved by the caller; 6. the context
+    check_counts(counts, melds, ctx.get("flower_win") in ("baxian", "qiqiangyi"))
+    return (lexed if isinstance(lexed, Hand) else Hand(counts, melds)), tile, flowers
+
+
+def analyse(hand: object, win_tile: object, self_drawn: object,
+            context: Mapping[str, object] | None,
+            o: TaiwanOptions) -> tuple[Hand, int, TwContext]:
+    """The checks of §1 in order (item 5, the options, was passed by the caller), then §13's:
+    the hand, the winning tile and the context."""
+    h, tile, flowers = check_input(hand, win_tile, context, o.flowers_in_play)
+    if context is None:
+        context = {}
+    if not isinstance(context, Mapping):
+        raise _err("bad_context", "context must be a mapping of key to value")
     if not isinstance(self_drawn, bool):
         raise _err("bad_context", f"self_drawn must be true or false, got {self_drawn!r:.40}")
     return h, tile, parse_context(context, h, tile, self_drawn, flowers, o)
@@ -590,5 +598,5 @@ def clear_caches() -> None:
     _RESULTS.clear()
 
 
-__all__ = ["CONTEXT_KEYS", "NAME", "analyse", "clear_caches", "dealer_tai", "parse_flowers",
+__all__ = ["CONTEXT_KEYS", "NAME", "analyse", "check_input", "clear_caches", "dealer_tai", "parse_flowers",
            "parse_hand", "report", "score", "valued_waits", "wait_kinds"]

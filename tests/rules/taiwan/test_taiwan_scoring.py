@@ -65,7 +65,9 @@ def test_errors_in_the_order_of_section_1() -> None:
     assert code("123m456m789m234p567p9s1f pong:555p 0m") == "bad_notation"
     assert code("123m456m789m234p567p9s1f pong:555p") == "bad_meld"
     assert code("11111m456m789m234p567p9s1f") == "bad_tile"
-    assert code("11111m456m789m234p567p9s", options={"nope": 1}) == "bad_option"
+    assert code("11111m456m789m234p567p9s", options={"nope": 1}) == "tile_count"
+    assert code("11111m456m789m234p567p9s", preset="tokyo") == "tile_count"
+    assert code(PINGHU, context="x", options={"nope": 1}) == "bad_option"
     assert code(PINGHU, options={"di": -1}) == "bad_option"
     assert code(PINGHU, preset="tokyo") == "bad_option"
     assert code(PINGHU, win="1p") == "bad_context"  # the winning tile is not in the hand
