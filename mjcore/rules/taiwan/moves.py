@@ -330,11 +330,10 @@ def check_view(state: object) -> TableView:
         raise MahjongError("bad_state", "expected a TableView")
     state.check(PHASES)
     part = state.rules
-    if part is None:
-        return state
-    if not isinstance(part, TaiwanView):
+    if part is not None and not isinstance(part, TaiwanView):
         raise MahjongError("bad_state", f"the view's rules part must be a TaiwanView, got "
                            f"{type(part).__name__}")
+    part = _part(state)
     if part.seat_wind not in _WINDS or part.round_wind not in _WINDS:
         raise MahjongError("bad_state", "seat_wind and round_wind are 1z-4z")
     if type(part.dealer_streak) is not int or not 0 <= part.dealer_streak <= 10_000:
@@ -353,6 +352,12 @@ def check_view(state: object) -> TableView:
         raise MahjongError("bad_state", "guoshui lists tile ids 0-33")
     if part.replacement_after not in (None, "angang", "bugang", "gang", "flower"):
         raise MahjongError("bad_state", "replacement_after is angang, bugang, gang or flower")
+    # 16 tiles held between turns, 17 in one's turn (a kong counts 3, a new flower 1)
+    held = state.hand.concealed_count + 3 * len(state.hand.melds)
+    need = {"turn": 17 - len(part.new_flowers), "claim": 16, "rob": 16}.get(state.phase, held)
+    if held != need:
+        raise MahjongError("bad_state", f"the hand holds {held} tiles (kongs count 3) in phase "
+                           f"{state.phase}; 16-tile play needs {need}")
     return state
 
 

@@ -71,17 +71,17 @@ def test_peng_gang_and_no_discard_bugang() -> None:
 
 
 def test_flowers_are_laid_aside_and_replaced() -> None:
-    v = view(new_flowers="3f")
+    v = view(hand=READY, new_flowers="3f")
     assert [m.kind for m in legal_moves(v)] == ["flower"]
     assert validate_move(v, Move("flower", (36,))).ok
     assert why(v, "discard 9m") == "wrong_phase"
     assert validate_move(v, Move("flower", (35,))).code == "tile_not_held"
-    assert validate_move(view(new_flowers="3f", wall_count=0), Move("flower", (36,))).code \
-        == "no_tiles_left"
+    v0 = view(hand=READY, new_flowers="3f", wall_count=0)
+    assert validate_move(v0, Move("flower", (36,))).code == "no_tiles_left"
     for kind in ("discard", "peng", "chi", "angang"):
         assert validate_move(claim("4p"), Move(kind, (34,))).code == "flower_not_playable"
     # the eighth flower: 八仙過海 may be declared
-    v = view(flowers="1234567f", new_flowers="8f")
+    v = view(hand=READY, flowers="1234567f", new_flowers="8f")
     assert Move("hu") in legal_moves(v)
     hand, tile, self_drawn, ctx = win_context(v)
     assert (tile, self_drawn, ctx["flower_win"], ctx["flowers"]) == (41, True, "baxian",
@@ -104,7 +104,7 @@ def test_ting() -> None:
     assert why(view(**locked), "discard 1m") == "ting_locked"
     assert why(claim("4p", **locked), "chi 2p 3p 4p") == "ting_locked"
     assert why(claim("9s", frm=1, **locked), "peng 9s") == "ting_locked"
-    assert why(view(hand="1111m456m789m23p567p9s", drawn_tile="9s", **locked), "angang 1m") \
+    assert why(view(hand="1111m456m789m23p567p99s", drawn_tile="9s", **locked), "angang 1m") \
         == "ting_locked"
     assert why(claim("4p", **locked), "hu") == "ok"
     assert [m.to_text() for m in legal_moves(view(**locked)) if m.kind == "discard"] == [
@@ -112,7 +112,7 @@ def test_ting() -> None:
 
 
 def test_reserve_and_robbing() -> None:
-    four = "1111m456m789m23p567p9s"
+    four = "1111m456m789m23p567p99s"
     assert why(view(hand=four, drawn_tile="9s", wall_count=0), "angang 1m") == "no_tiles_left"
     assert why(view(hand=four, drawn_tile="9s", wall_count=1), "angang 1m") == "ok"
     assert why(claim("9s", frm=1, wall_count=0), "peng 9s") == "no_tiles_left"
@@ -137,17 +137,17 @@ def test_win_context_flags() -> None:
 
 def test_malformed_views_are_bad_state() -> None:
     for part in ({"seat_wind": "9z"}, {"flowers": "1m"}, {"ting": "yes"}, {"guoshui": (99,)},
-                 {"dealer_streak": -1}, {"replacement_after": "pung"}):
+                 {"dealer_streak": -1}, {"replacement_after": "pung"}, {"hand": READY},
+                 {"hand": TURN, "new_flowers": "1f"}):
         with pytest.raises(MahjongError) as err:
             legal_moves(view(**part))
         assert err.value.code == "bad_state"
 
 
 def test_the_eighth_flower_wins_at_once() -> None:
-    v = view(flowers="1234567f", new_flowers="8f")
+    v = view(hand=READY, flowers="1234567f", new_flowers="8f")
     assert legal_moves(v) == (Move("hu"),)
     assert validate_move(v, Move("flower", (41,))).code == "wrong_phase"
-    assert validate_move(view(flowers="123456f", new_flowers="8f"), Move("hu")).code \
-        == "wrong_phase"
-    assert legal_moves(view(flowers="1234567f", new_flowers="8f"), {"flower_wins": False}) == (
-        Move("flower", (41,)),)
+    six = view(hand=READY, flowers="123456f", new_flowers="8f")
+    assert validate_move(six, Move("hu")).code == "wrong_phase"
+    assert legal_moves(v, {"flower_wins": False}) == (Move("flower", (41,)),)
