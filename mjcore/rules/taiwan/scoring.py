@@ -187,7 +187,7 @@ def parse_hand(hand: object, flower_win: bool = False, size: int = HAND_TILES) -
     return Hand(counts, melds)
 
 
-def _tile(value: object, what: str) -> int:
+def tile_of(value: object, what: str) -> int:
     """A tile id 0-41 from an id or text (flowers allowed); ``bad_notation`` otherwise."""
     if type(value) is int and 0 <= value < 42:
         return value
@@ -207,7 +207,7 @@ def _lex_flowers(value: object) -> list[int]:
             raise _err("bad_notation", "flowers text is too long")
         return _lex(value.replace(" ", ""), 0)
     if isinstance(value, Iterable) and not isinstance(value, bytes | Mapping):
-        return [_tile(x, "a flower") for x in list(value)[:9]]
+        return [tile_of(x, "a flower") for x in list(value)[:9]]
     raise _err("bad_notation", f"flowers must be text such as '15f', got {value!r:.40}")
 
 
@@ -476,7 +476,7 @@ def check_input(hand: object, win_tile: object, context: object,
     ctx: Mapping[str, object] = context if isinstance(context, Mapping) else {}
     # 1. notation
     lexed = _lex_hand(hand)
-    tile = _tile(win_tile, "win_tile")
+    tile = tile_of(win_tile, "win_tile")
     flower_list = _lex_flowers(ctx.get("flowers"))
     # 2. melds; 3. flowers where they do not belong
     melds: list[Meld] | tuple[Meld, ...]

@@ -12,7 +12,7 @@ from mjcore.rules.common.results import Ledger, Payment
 from mjcore.rules.common.ruleset import Described
 from mjcore.rules.common.settlement import bad_event, check_log, event_seat, ledger
 from mjcore.rules.taiwan.options import TaiwanOptions
-from mjcore.rules.taiwan.scoring import RELATIVE, score
+from mjcore.rules.taiwan.scoring import RELATIVE, score, tile_of
 from mjcore.table import HandStart, Kong, WallEmpty, Win
 
 LEDGER_REASONS: tuple[Described, ...] = (
@@ -53,7 +53,7 @@ def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None
     pays: list[Payment] = []
     winners: list[int] = []
     ended = False
-    last_discard: tuple[int | None, object, int | None] | None = None
+    last_discard: tuple[int | None, int, int | None] | None = None
     for i, ev in enumerate(log):
         if isinstance(ev, HandStart):
             if i:
@@ -61,7 +61,8 @@ def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None
             the_dealer = event_seat(ev.dealer, "dealer")
             continue
         if ended and not (isinstance(ev, Win) and not ev.self_drawn and o.multi_ron == "all"
-                          and last_discard == (ev.discarder, ev.win_tile, ev.discard)):
+                          and last_discard == (ev.discarder, tile_of(ev.win_tile, "win_tile"),
+                                               ev.discard)):
             raise bad_event(f"event {i} comes after the hand ended")
         if isinstance(ev, Kong):
             event_seat(ev.seat, f"event {i} kong seat")
@@ -79,7 +80,9 @@ def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None
             pays.extend(Payment(f, t, amount, "win", i) for f, t, amount in result.payments)
             winners.append(seat)
             ended = True
-            last_discard = None if ev.self_drawn else (ev.discarder, ev.win_tile, ev.discard)
+            last_discard = None if ev.self_drawn else (ev.discarder,
+                                                       tile_of(ev.win_tile, "win_tile"),
+                                                       ev.discard)
         elif isinstance(ev, WallEmpty):
             if not isinstance(ev.hands, tuple | list) or len(ev.hands) != 4:
                 raise bad_event("WallEmpty lists four hands")

@@ -38,7 +38,7 @@ def test_drawn_hand() -> None:
 
 def test_several_winners_only_with_multi_ron_all() -> None:
     log = [HandStart(0), Win(1, PINGHU, "4p", discarder=0, context=CTX, discard=7),
-           Win(2, PINGHU, "4p", discarder=0, context=CTX, discard=7)]
+           Win(2, PINGHU, 12, discarder=0, context=CTX, discard=7)]
     with pytest.raises(MahjongError) as err:
         settle(log)
     assert err.value.code == "bad_event"
