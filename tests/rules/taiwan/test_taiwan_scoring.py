@@ -374,3 +374,15 @@ def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
                       context={**BASE, "seat_wind": f"{seat}z", "dealer": dealer})
     assert len(scoring._RESULTS) <= 5 and len(scoring._READINGS) <= 5
     scoring.clear_caches()
+
+
+def test_valued_waits_with_min_tai_and_ligu() -> None:
+    (w,) = valued_waits("123m456m789m12p567p99s", context=BASE, options={"min_tai": 3})
+    assert (w.tile, w.fan_discard, w.fan_self_drawn) == ("3p", -1, 4)  # 門清+獨聽 is 2
+    assert w.patterns_discard == () and [p.id for p in w.patterns_self_drawn] == [
+        "menqing_zimo", "duting"]
+    assert valued_waits("123m456m789m12p567p99s", context=BASE, options={"min_tai": 5}) == ()
+    ligu16 = "11m22m33p44p55s66s7z999s"  # seven pairs and a pung less the 7z
+    assert valued_waits(ligu16, context=BASE) == ()
+    (w,) = valued_waits(ligu16, context=BASE, options={"ligu": True})
+    assert (w.tile, w.fan_discard) == ("7z", 1 + 1 + 8)
