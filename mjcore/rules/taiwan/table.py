@@ -42,28 +42,36 @@ class TwReading(NamedTuple):
 
 
 def reading(r: Reading, slot: int, waits: int) -> TwReading:
-    """A reading with what the table asks of it (shared predicates of ``common``)."""
+    """A reading with what the table asks of it, worked out once: the shared predicates of
+    ``common.patterns``, and the honour hands of ``common.special`` (大四喜, 小四喜, 大三元,
+    小三元) by their definitions over the pungs listed once (each predicate would list them
+    again: this is the scoring hot path)."""
     w = r.win_tile
     s = r.sets[slot] if slot >= 0 else None
     chow = s is not None and s.kind == "chow"
     start = s.tile if s is not None else -1
     rank = start % 9
-    colour = ("ziyise" if P.ziyise(r) else "qingyise" if P.qingyise(r)
-              else "hunyise" if P.hunyise(r) else "")
+    one_suit, honour = P.suits_held(r) in (1, 2, 4), P.has_honours(r)
+    colour = ("ziyise" if P.ziyise(r) else "qingyise" if one_suit and not honour
+              else "hunyise" if one_suit else "")
+    pungs = [x.tile for x in r.sets if x.kind != "chow"]
+    winds = frozenset(t for t in pungs if t in P.WINDS)
+    dragons = sum(1 for t in pungs if t in P.DRAGONS)
     return TwReading(
         r, slot, waits,
         closed=P.concealed(r),
         called=r.melds == 5 and all(x.meld not in ("", "angang") for x in r.sets if x.meld),
-        plain=P.all_chows(r) and not P.has_honours(r),
+        plain=P.all_chows(r) and not honour,
         two_sided=chow and ((w == start and rank <= 5) or (w == start + 2 and rank >= 1)),
         shape_duting=s is None or chow and (w == start + 1 or (w == start + 2 and rank == 0)
                                             or (w == start and rank == 6)),
-        pungs=P.all_pungs(r),
+        pungs=r.shape == "standard" and len(pungs) == len(r.sets),
         anke=(S.concealed_pungs(r, slot, False), S.concealed_pungs(r, slot, True)),
         colour=colour,
-        winds=frozenset(x.tile for x in r.sets if x.is_pung and x.tile in P.WINDS),
-        dragons=P.dragon_pungs(r),
-        honours=(S.dasixi(r), S.xiaosixi(r), S.dasanyuan(r), S.xiaosanyuan(r)),
+        winds=winds,
+        dragons=dragons,
+        honours=(len(winds) == 4, len(winds) == 3 and r.pair in P.WINDS, dragons == 3,
+                 dragons == 2 and r.pair in P.DRAGONS),
     )
 
 
