@@ -27,6 +27,9 @@ class Profile:
     win_context: Callable[[TableView, Any], tuple[Hand, int, bool, dict[str, Any]]] | None = None
     ends_on_first_win: bool = True
     chi: bool = False
+    reserve: int = 0  # tiles at the end of the wall that are never drawn
+    flowers: tuple[int, ...] = ()  # flower ids in the wall, one each (laid aside, replaced)
+    stuck_ends_hand: bool = False  # no legal move in a turn ends the hand drawn
     extra: dict[str, Any] = field(default_factory=dict)
     # options every contract test plays under (None: the defaults)
     options: dict[str, Any] | None = None
@@ -52,6 +55,41 @@ def _sichuan() -> Profile:
     return Profile(tiles=tuple(range(27)), context={}, discard_context={"discarder": 1},
                    view_part=view_part, setup=setup, win_context=win,
                    ends_on_first_win=False)
+
+
+def _taiwan() -> Profile:
+    from mjcore.rules.taiwan import TaiwanView, win_context
+
+    def view_part(sim: Any, seat: int) -> TaiwanView:
+        extra = sim.seats[seat].extra
+        return TaiwanView(seat_wind=f"{(seat - sim.dealer) % 4 + 1}z", round_wind="1z",
+                          flowers=tuple(extra.get("flowers", ())),
+                          new_flowers=tuple(extra.get("new_flowers", ())),
+                          replacement_after=extra.get("replacement"))
+
+    def setup(sim: Any) -> None:
+        """Flowers dealt to the non-dealers are laid aside and replaced before play (the
+        dealer lays his aside by moves in his first turn)."""
+        for s in range(4):
+            seat = sim.seats[s]
+            while s != sim.dealer and seat.extra.get("new_flowers"):
+                seat.extra.setdefault("flowers", []).append(seat.extra["new_flowers"].pop())
+                sim.draw(s)
+            if s != sim.dealer:
+                seat.draws = 0
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def discard_context(view: TableView, discarder: int) -> dict[str, Any]:
+        return {"discarder": ("self", "right", "across", "left")[(discarder - view.seat) % 4]}
+
+    return Profile(tiles=tuple(range(34)), context={"seat_wind": "2z", "round_wind": "1z",
+                                                     "dealer": "left"},
+                   discard_context={"discarder": "across"}, view_part=view_part, setup=setup,
+                   win_context=win, chi=True, reserve=16, flowers=tuple(range(34, 42)),
+                   stuck_ends_hand=True,
+                   extra={"discard_context": discard_context, "multi_hu": False})
 
 
 def _hangzhou() -> Profile:
@@ -80,13 +118,14 @@ def _hangzhou() -> Profile:
                    extra={"multi_hu": False, "discard_context": discard_ctx}, options=options)
 
 
-PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "hangzhou": _hangzhou}
+PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "hangzhou": _hangzhou,
+                                              "taiwan": _taiwan}
 
 
 def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,
-                 max_suits: int = 3) -> tuple[Hand, int]:
-    """A random standard winning hand over ``tiles`` (sets, a pair, some melds) and its
-    winning tile (a concealed one)."""
+                 max_suits: int = 3, hand_tiles: int = 14) -> tuple[Hand, int]:
+    """A random standard winning hand of ``hand_tiles`` tiles (kongs count 3) over ``tiles``
+    (sets, a pair, some melds) and its winning tile (a concealed one)."""
     suits = [s for s in range(3) if s * 9 in tiles]
     honours = [t for t in tiles if t >= 27]
     while True:
@@ -94,7 +133,7 @@ def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,
         kinds = [t for t in tiles if t >= 27 or t // 9 in use]
         counts = [0] * 34
         melds: list[Meld] = []
-        for _ in range(4):
+        for _ in range((hand_tiles - 2) // 3):
             x = rng.random()
             if use and x < 0.5:
                 s = rng.choice(use)
