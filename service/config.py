@@ -92,7 +92,7 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
         return env.get(ENV_PREFIX + name, default)
 
     p = argparse.ArgumentParser(
-        prog="python -m service",
+        prog=f"python -m {__package__}",
         description="Mahjong rules engine gRPC service (mahjong.v1.MahjongRules). Every flag "
         "has an environment variable MAHJONG_<FLAG> (e.g. MAHJONG_PORT).",
     )

@@ -21,7 +21,7 @@ from typing import Any, cast
 import grpc
 from google.protobuf import descriptor_pool, message_factory
 
-from service.observability import Metrics
+from .observability import Metrics
 
 log = logging.getLogger("service")
 

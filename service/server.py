@@ -29,11 +29,11 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from service.config import ServerConfig, parse_config
-from service.interceptors import Guard, GuardedRegistrar
-from service.observability import metrics, setup_logging, start_metrics_server
-from service.pb import SERVICE_NAME
-from service.servicer import MahjongRulesServicer, method_handlers
+from .config import ServerConfig, parse_config
+from .interceptors import Guard, GuardedRegistrar
+from .observability import metrics, setup_logging, start_metrics_server
+from .pb import SERVICE_NAME
+from .servicer import MahjongRulesServicer, method_handlers
 
 log = logging.getLogger("service")
 
