@@ -246,6 +246,10 @@ def _free_port(host: str) -> int:
 
 
 def _worker(config: ServerConfig, parent_pid: int) -> None:
+    # A forked worker starts with the parent's signal handlers, which act on the parent's
+    # workers: until ``serve`` installs its own, a signal just ends it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     setup_logging(config.log_level, config.json_logs)
     server, port = create_server(config, with_metrics=bool(config.metrics_port))
     tune_gc(config)
@@ -317,8 +321,9 @@ def serve_workers(config: ServerConfig) -> int:
             if p.exitcode is None:
                 continue
             del workers[slot]
-            if stop.is_set():
-                exit_code = exit_code or (1 if p.exitcode != 0 else 0)
+            if stop.is_set():  # stopped by our SIGTERM, in serve() or before it
+                if p.exitcode not in (0, -signal.SIGTERM):
+                    exit_code = 1
                 continue
             now = time.monotonic()
             deaths.append(now)
