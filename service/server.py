@@ -3,8 +3,8 @@
 ``create_server(config) -> (server, port)`` builds a server without starting it (tests use it
 directly); ``serve(server, config)`` starts it and blocks until SIGTERM/SIGINT, then stops
 accepting calls, lets in-flight calls finish within the grace period and returns.
-``main()`` is ``python -m service``: one process, or several worker processes sharing the
-port through SO_REUSEPORT.
+``main()`` is ``python -m service`` (``python -m mjservice`` installed): one process, or
+several worker processes sharing the port through SO_REUSEPORT, a dead one replaced.
 """
 
 from __future__ import annotations
@@ -130,7 +130,8 @@ def create_server(
         options=server_options(config),
         interceptors=[Admission(unary_pool, refusal_pool, m)],
     )
-    # Every handler is wrapped by the guard once, here (no per-call interceptor pipeline).
+    # Every handler is wrapped by the guard once, here: per call, grpcio's interceptor
+    # pipeline runs only Admission's check.
     streams = StreamLimits(
         config.max_streams_per_connection, config.stream_idle_seconds, config.stream_max_seconds, m
     )
@@ -294,13 +295,18 @@ def serve_workers(config: ServerConfig) -> int:
     due: dict[int, float] = {slot: 0.0 for slot in range(n)}  # slot -> when to (re)start it
     deaths: deque[float] = deque()
     stop = threading.Event()
+    stopped: set[int] = set()  # pids sent SIGTERM
     exit_code = 0
+
+    def stop_workers() -> None:
+        for p in workers.values():
+            if p.pid not in stopped and p.is_alive():
+                stopped.add(p.pid)
+                os.kill(p.pid, signal.SIGTERM)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
-        for p in workers.values():
-            if p.is_alive():
-                os.kill(p.pid, signal.SIGTERM)
+        stop_workers()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
@@ -315,6 +321,8 @@ def serve_workers(config: ServerConfig) -> int:
                 p = ctx.Process(target=_worker, args=(config, me), name=f"mahjong-worker-{slot}")
                 p.start()
                 workers[slot] = p
+        if stop.is_set():
+            stop_workers()  # again: a signal may have come while a worker was starting
         wait_s = min([0.5] + [max(0.0, when - now) for when in due.values()])
         multiprocessing.connection.wait([p.sentinel for p in workers.values()], wait_s)
         for slot, p in list(workers.items()):

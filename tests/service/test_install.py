@@ -3,6 +3,7 @@ environment and run ``python -m mjservice`` from a directory outside the reposit
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from service.pb import pb2, pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
+_ABSOLUTE = re.compile(r"^\s*(from|import) service[.\s]", re.MULTILINE)
 # what a fresh clone would not have: built files, environments, caches
 _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", "build", "dist", "*.egg-info", "_gen", "*.so", "*.c", "__pycache__",
@@ -44,10 +46,17 @@ def test_wheel_installs_and_serves_as_mjservice(tmp_path: Path) -> None:
     built = _pip(sys.executable, "wheel", "--no-deps", "-w", str(tmp_path / "dist"), str(src), timeout=240)
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
     (wheel,) = (tmp_path / "dist").glob("mjcore-*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
     assert "mjservice/_gen/mahjong/v1/mahjong_rules_pb2.py" in names  # stubs built into the wheel
     assert any(n.startswith("mjservice/_wire.") and n.endswith(".so") for n in names)
     assert not [n for n in names if n.startswith("service/")], "no top-level 'service' package"
+    # every module of service/ goes in, found rather than listed (a new one needs no change)
+    missing = [f.name for f in (ROOT / "service").glob("*.py") if f"mjservice/{f.name}" not in names]
+    assert missing == []
+    with zipfile.ZipFile(wheel) as z:  # nothing imports the package by its folder's name
+        absolute = [n for n in names if n.endswith(".py") and _ABSOLUTE.search(z.read(n).decode())]
+    assert absolute == []
     t_build = time.monotonic() - t0
 
     venv = tmp_path / "venv"
