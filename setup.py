@@ -23,8 +23,9 @@ _ABSOLUTE = re.compile(rf"^(\s*)from {SRC}(?=[.\s])", re.MULTILINE)
 
 class BuildPy(build_py):
     """The usual build, then the service's stubs generated into the wheel, and any absolute
-    ``from service...`` import left in a module pointed at ``mjservice`` (the package's own
-    imports are relative; this keeps a module written the other way working when installed)."""
+    ``from service...`` import left in a module pointed at ``mjservice``: imports within the
+    package should be relative (they work under either name), and this keeps a module still
+    written the other way working when installed."""
 
     def run(self) -> None:
         super().run()
