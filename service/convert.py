@@ -104,6 +104,12 @@ def _decoder(fd: FieldDescriptor) -> _Decode | None:
         return lambda m, f, c: (m.numerator, m.denominator)
     if name == "SeatList":
         return lambda m, f, c: tuple(None if s == -1 else s for s in m.seats)
+    if name == "Tile":  # the engine reads a tile argument from its text or its id
+        return lambda m, f, c: m.text or m.id
+    if name == "TileList":
+        return lambda m, f, c: tuple(t.text or t.id for t in m.tiles)
+    if name == "RelativeSeatCounts":
+        return lambda m, f, c: {fd.name: v for fd, v in m.ListFields()}
     if name == "RelativeSeatList":
         one = _enum_decoder(pb2.RelativeSeat.DESCRIPTOR, none_at_zero=True)
         return lambda m, f, c: tuple(one(v, f"{f}.seats[{i}]", c) for i, v in enumerate(m.seats))
@@ -127,6 +133,13 @@ def typed_dict(msg: Message, code: str, where: str) -> dict[str, object]:
         decode = table[fd.name]
         out[fd.name] = value if decode is None else decode(value, f"{where}.{fd.name}", code)
     return out
+
+
+def _set_tile(msg: Any, value: object) -> None:
+    if isinstance(value, str):
+        msg.text = value
+    else:
+        msg.id = cast(int, value)
 
 
 def fill(msg: Message, values: Mapping[str, object]) -> Message:
@@ -153,6 +166,14 @@ def fill(msg: Message, values: Mapping[str, object]) -> Message:
             sub.numerator, sub.denominator = ratio.numerator, ratio.denominator
         elif kind == "SeatList":
             sub.seats.extend(-1 if s is None else s for s in cast(Iterable[Any], value))
+        elif kind == "Tile":
+            _set_tile(sub, value)
+        elif kind == "TileList":
+            for t in cast(Iterable[Any], value):
+                _set_tile(sub.tiles.add(), t)
+        elif kind == "RelativeSeatCounts":
+            for seat, count in cast(Mapping[str, int], value).items():
+                setattr(sub, seat, count)
         elif kind == "RelativeSeatList":
             numbers = {t: n for n, t in enum_texts(pb2.RelativeSeat.DESCRIPTOR).items()}
             sub.seats.extend(0 if s is None else numbers[s] for s in cast(Iterable[Any], value))

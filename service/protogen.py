@@ -34,7 +34,7 @@ from mjcore.rules.common.ruleset import ContextKey
 # The rule sets the wire carries, in oneof order (append only: the order gives field numbers).
 # A rule set may be on the wire before it is registered: its declarations are then read from
 # mjcore/rules/<name>/{options,context,view}.py.
-WIRE_RULESETS: tuple[str, ...] = ("sichuan", "guangdong")
+WIRE_RULESETS: tuple[str, ...] = ("sichuan", "guangdong", "hangzhou", "taiwan")
 
 PROTO = Path(__file__).resolve().parent.parent / "protos" / "mahjong" / "v1" / "mahjong_rules.proto"
 
@@ -47,9 +47,16 @@ KIND_TYPES: dict[str, str] = {
     "seats": "SeatList",
     "relative_seat": "RelativeSeat",
     "relative_seats": "RelativeSeatList",
+    "position": "Position",
+    "seat_counts": "RelativeSeatCounts",
     "wind": "Wind",
     "suit": "Suit",
+    "tile": "Tile",
+    "tiles": "TileList",
     "int": "optional int64",
+    # kinds of view and event fields only (see _field_kind)
+    "ints": "IntList",
+    "text": "optional string",
 }
 
 
@@ -114,21 +121,17 @@ def _plain(value: object) -> str:
 def option_type(spec: OptionSpec) -> str:
     """The proto type of an option (``enum`` of text: the option's own nested enum)."""
     kind = spec.kind
-    if spec.none_allowed and kind != "int":
-        raise ValueError(f"option {spec.name}: none is only supported for int options")
+    numbers = kind == "int" or (kind == "enum" and all(
+        isinstance(c, int) and not isinstance(c, bool) for c in spec.choices or ()))
+    if spec.none_allowed and not numbers:
+        raise ValueError(f"option {spec.name}: none is only supported for integer options")
     if kind == "bool":
         return "optional bool"
-    if kind == "int":
+    if numbers:  # an enum of numbers reads badly as a proto enum: the engine checks the choices
         return "IntOrNone" if spec.none_allowed else "optional int64"
     if kind == "enum":
-        assert spec.choices is not None
-        if all(isinstance(c, str) for c in spec.choices):
-            for c in spec.choices:
-                if not re.fullmatch(r"[a-z][a-z0-9_]*", str(c)):
-                    raise ValueError(f"option {spec.name}: choice {c!r} is not lower_snake")
+        if all(isinstance(c, str) for c in spec.choices or ()):
             return camel(spec.name)
-        if all(isinstance(c, int) and not isinstance(c, bool) for c in spec.choices):
-            return "optional int64"  # an enum of numbers reads badly: the engine checks them
         raise ValueError(f"option {spec.name}: choices mix text and numbers")
     if kind == "int_list":
         return "IntList"
@@ -151,6 +154,18 @@ def _option_doc(spec: OptionSpec) -> str:
     return text + f" Default: {_plain(spec.default)}."
 
 
+def _enum_lines(name: str, choices: Iterable[object], indent: str) -> list[str]:
+    """A nested enum of text choices: NAME_UNSPECIFIED = 0 ("not set"), then one value each."""
+    prefix = snake(name).upper()
+    out = [f"{indent}enum {name} {{", f"{indent}  // Not set: the preset's or the default value.",
+           f"{indent}  {prefix}_UNSPECIFIED = 0;"]
+    for i, c in enumerate(choices, 1):
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", str(c)):
+            raise ValueError(f"{name}: choice {c!r} is not lower_snake")
+        out += [f"{indent}  // \"{c}\".", f"{indent}  {prefix}_{str(c).upper()} = {i};"]
+    return out + [f"{indent}}}"]
+
+
 def options_message(d: Declared) -> list[str]:
     title = camel(d.name)
     out = [
@@ -162,15 +177,7 @@ def options_message(d: Declared) -> list[str]:
         typ = option_type(spec)
         if typ == camel(spec.name):
             out += _comment(f"Values of {spec.name}.", "  ")
-            out.append(f"  enum {typ} {{")
-            prefix = snake(typ).upper()
-            out.append("    // Not set: the preset's or the default value.")
-            out.append(f"    {prefix}_UNSPECIFIED = 0;")
-            assert spec.choices is not None
-            for i, c in enumerate(spec.choices, 1):
-                out.append(f"    // \"{c}\".")
-                out.append(f"    {prefix}_{str(c).upper()} = {i};")
-            out.append("  }")
+            out += _enum_lines(typ, spec.choices or (), "  ")
     for number, spec in enumerate(d.options.specs(), 1):
         out += _comment(_option_doc(spec), "  ")
         out.append(f"  {option_type(spec)} {spec.name} = {number};")
@@ -195,31 +202,47 @@ def context_message(d: Declared) -> list[str]:
         "// payments. Unset fields take the rule set's default.",
         f"message {title}Context {{",
     ]
+    for key in d.context_keys:
+        if key.kind == "choice":
+            out += _comment(f"Values of {key.id}.", "  ")
+            out += _enum_lines(camel(key.id), key.choices, "  ")
     for number, key in enumerate(d.context_keys, 1):
         out += _comment(_context_doc(key), "  ")
-        out.append(f"  {KIND_TYPES[key.kind]} {key.id} = {number};")
+        typ = camel(key.id) if key.kind == "choice" else KIND_TYPES[key.kind]
+        out.append(f"  {typ} {key.id} = {number};")
     out.append("}")
     return out
 
 
 def _field_kind(name: str, annotation: object, context_kinds: dict[str, str]) -> str:
-    """The kind of a view or event dataclass field, from its annotation: bool, int (a seat when
-    named ``seat``/``*_seat``), text (a suit or wind: the context key of the same name says
-    which, else the name's ending), a tuple of seats (``None`` allowed)."""
-    base = str(annotation).replace(" ", "").removesuffix("|None")
+    """The kind of a view or event dataclass field. A context key of the same name gives it
+    when its values fit the annotation (a wind, a tile, a list of tiles ...); otherwise the
+    annotation does: bool, int (a seat when named ``seat``/``*_seat``), text (a suit or a wind
+    by the name's ending, else plain text the rule set checks), a tuple of seats where ``None``
+    is allowed, a fixed-size tuple of integers (counts per seat) or a tuple of tiles."""
+    base = str(annotation).replace(" ", "").replace("|None", "").replace("None|", "")
+    same = context_kinds.get(name, "")
     if base == "bool":
         return "bool"
     if base == "int":
         return "seat" if name == "seat" or name.endswith("_seat") else "int"
     if base == "str":
-        kind = context_kinds.get(name, "")
-        if kind in ("suit", "wind", "relative_seat"):
-            return kind
+        if same in ("suit", "wind", "relative_seat", "position"):
+            return same
         for ending in ("suit", "wind"):
             if name.endswith(ending):
                 return ending
-    if base in ("tuple[int,...]", "tuple[int|None,...]"):
-        return "seats"
+        return "text"  # e.g. a view's declaration state: it may take more values than a key
+    if base in ("int|str", "str|int") and same == "tile":
+        return "tile"
+    if base.startswith("tuple[int") and base.endswith("]"):
+        items = base[len("tuple["):-1].split(",")
+        if "None" in str(annotation):
+            return "seats"
+        if items == ["int", "..."]:
+            return "tiles"  # ids or text, as every tile argument
+        if set(items) == {"int"}:
+            return "ints"
     raise ValueError(f"field {name}: no wire kind for {annotation!r}")
 
 

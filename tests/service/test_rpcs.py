@@ -430,6 +430,23 @@ def test_list_and_describe(stub: pb2_grpc.MahjongRulesStub) -> None:
         assert stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset=name)).name == name
 
 
+@pytest.mark.parametrize("ruleset", sorted(REGISTERED))
+def test_describe_every_rule_set(stub: pb2_grpc.MahjongRulesStub, ruleset: str) -> None:
+    """Each registered rule set describes itself in the terms of its typed messages: options,
+    context keys and presets by the fields of its generated messages."""
+    d = stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset=ruleset))
+    rs = rules.get_ruleset(ruleset)
+    title = "".join(p.capitalize() for p in ruleset.split("_"))
+    options, context = getattr(pb2, f"{title}Options"), getattr(pb2, f"{title}Context")
+    assert [o.name for o in d.options] == [f.name for f in options.DESCRIPTOR.fields]
+    assert [k.id for k in d.context_keys] == [f.name for f in context.DESCRIPTOR.fields]
+    assert d.unit == cv.UNITS[rs.unit] and d.hand_tiles == rs.hand_tiles and list(d.phases) == list(rs.phases)
+    for preset in d.presets:  # a typed preset reads back as the rule set's own values
+        typed = getattr(preset.options, ruleset)
+        values = cv.typed_dict(typed, "bad_option", "options")
+        assert rs.resolve_options(values).as_dict() == rs.resolve_options(preset=preset.name).as_dict()
+
+
 # Which rule sets have chi (a claim on the discard of the seat before).
 CHI = {"sichuan": False, "guangdong": True}
 
