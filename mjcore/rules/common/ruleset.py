@@ -36,7 +36,9 @@ class ContextKey:
     ``bool``; ``seat`` (0-3); ``seats`` (a list of seats); ``relative_seat`` (``left``,
     ``across``, ``right``: 上家, 对家, 下家 seen from the winner); ``relative_seats`` (a list of
     relative seats or ``None``, one per meld); ``wind`` (``1z``-``4z``); ``suit`` (``m``, ``p``
-    or ``s``); ``int`` (``minimum``..``maximum``)."""
+    or ``s``); ``int`` (``minimum``..``maximum``); ``tile`` (a tile, ``5p`` or its id);
+    ``seat_melds`` (for each relative seat, its declared melds as text, e.g.
+    ``{"left": "peng:111s angang:2222p"}``)."""
 
     id: str
     description: str
@@ -55,7 +57,8 @@ class ContextKey:
         return out
 
 
-CONTEXT_KINDS = ("bool", "seat", "seats", "relative_seat", "relative_seats", "wind", "suit", "int")
+CONTEXT_KINDS = ("bool", "seat", "seats", "relative_seat", "relative_seats", "wind", "suit", "int",
+                 "tile", "seat_melds")
 
 
 @dataclass(frozen=True, slots=True)

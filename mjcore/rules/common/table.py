@@ -18,6 +18,9 @@ Policies (``Policy.kind``):
                          (Wuhan 大胡).
 ``shape_times_event``    the value is a shape pattern's value times the product of the event
                          extras' values (Hangzhou).
+``sum_times_extras``     every pattern that holds and is not superseded adds up to a base,
+                         which the extras' values multiply (Wuhan: 大胡 add up to H, 硬胡 and
+                         the like double it).
 
 In every policy a ``flat`` pattern (天胡, 天和 …) replaces the whole score when its value is at
 least the ordinary one. A ``cap_exempt`` pattern's value is not capped.
@@ -38,6 +41,8 @@ POLICIES: dict[str, str] = {
     "extras, capped; then floors raise the value to the floor value",
     "additive": "every pattern that holds and is not superseded adds up, plus the extras",
     "shape_times_event": "a shape pattern's value times the product of the event extras",
+    "sum_times_extras": "every pattern that holds and is not superseded adds up, times the "
+    "product of the extras",
 }
 
 
@@ -263,6 +268,15 @@ class FanTable:
             exempt = any(p.cap_exempt for _, p in found)
             value = Valued(raw if cap is None or exempt else min(raw, cap), raw, tuple(hits),
                            found[0][0])
+        elif kind == "sum_times_extras":
+            hits = [PatternHit(p.id, p.name, p.value(options)) for _, p in found]
+            base = sum(h.fan for h in hits)
+            extras = self.extra_hits(reading, ctx, options)
+            product = base
+            for h in extras:
+                product *= h.fan
+            value = Valued(product if cap is None else min(product, cap), product,
+                           tuple(hits + extras), found[0][0])
         else:  # shape_times_event
             i, best = max(found, key=lambda ip: (ip[1].value(options), -ip[0]))
             hits = [PatternHit(best.id, best.name, best.value(options))]

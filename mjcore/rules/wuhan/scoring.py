@@ -1,0 +1,572 @@
+"""Wuhan 红中赖子杠 scoring and valued waits (docs/rulesets/wuhan.md).
+
+A hand is read every way its 赖子 allow (``common.wilds``), each reading reduced to a
+``table.Shape`` by the common predicates; the fan table values each shape (小胡 or the 大胡
+that add up to H, times 硬胡 and the like) and the reading worth most is taken. W is that
+product times the winner's doublings F(winner); each payer L owes base × H × W × F(L).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from mjcore._core import is_win
+from mjcore.errors import MahjongError
+from mjcore.hand import Decomposition, Hand, Meld
+from mjcore.rules.common.inputs import clear_caches as clear_inputs
+from mjcore.rules.common.inputs import hand_of, tile_id
+from mjcore.rules.common.inputs import tile_text as _text
+from mjcore.rules.common.inputs import visible_counts
+from mjcore.rules.common.patterns import all_258, all_pungs, is_258, qingyise, ziyise
+from mjcore.rules.common.readings import Reading, readings
+from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
+from mjcore.rules.common.ruleset import ContextKey
+from mjcore.rules.common.wilds import wild_readings
+from mjcore.rules.wuhan.options import WuhanOptions
+from mjcore.rules.wuhan.table import DAHU_ORDER, TABLE, Ctx, Shape
+
+NAME = "wuhan"
+RELATIVE = ("left", "across", "right")
+_OFFSET = {"right": 1, "across": 2, "left": 3}  # seat = (winner + offset) % 4
+_OPENING = frozenset(("chi", "peng", "gang", "bugang"))
+_KONGS = frozenset(("gang", "angang", "bugang", "pizigang", "laizigang"))
+_HONOUR_CYCLE = (27, 28, 29, 30, 33, 32, 31)  # 东 南 西 北 中 发 白 ([GF] GetNextCards)
+_CACHE_LIMIT = 50_000
+
+
+class WuhanResult(ScoreResult):
+    """A ``ScoreResult`` that also names Wuhan's two factors: ``value`` is H × W and
+    ``multiplier`` is W, so a payer with no doublings pays ``base_points × value``."""
+
+    __slots__ = ()
+
+    @property
+    def hand_base(self) -> int:
+        """H: 1 for a 小胡, 10 × the number of 大胡 (by default)."""
+        return self.value // self.multiplier
+
+    @property
+    def winner_factor(self) -> int:
+        """W: F(winner) × 硬胡 (× 杠上花 as a factor)."""
+        return self.multiplier
+
+
+CONTEXT_KEYS: tuple[ContextKey, ...] = (
+    ContextKey("laizi", "the 赖子 kind (required unless indicator is given)", "tile"),
+    ContextKey("indicator", "the turned-up tile: the 赖子 is the next kind, skipping 痞子",
+               "tile"),
+    ContextKey("winner", "the winner's seat 0-3 (default 0): payments name absolute seats "
+               "from it", "seat"),
+    ContextKey("discarder", "a discard win: who discarded, seen from the winner", "relative_seat"),
+    ContextKey("robbed", "抢杠: whose bugang was robbed, seen from the winner", "relative_seat"),
+    ContextKey("gang_shang_hua", "self-draw on the replacement after the winner's own kong of "
+               "any kind (痞子杠, 赖子杠 included)"),
+    ContextKey("hai_di", "self-draw in the 海底 (the last four drawable tiles)"),
+    ContextKey("meld_from", "for each set meld, in order: the relative seat it was claimed "
+               "from (null for an angang); for 放三浦", "relative_seats"),
+    ContextKey("payer_melds", "for each other seat: its declared melds, for its doublings "
+               "F(payer) (a seat not named has none)", "seat_melds"),
+)
+_KNOWN = frozenset(c.id for c in CONTEXT_KEYS)
+
+
+def _bad(message: str) -> MahjongError:
+    return MahjongError("bad_context", message)
+
+
+def next_kind(tile: int, pizi: frozenset[int]) -> int:
+    """The kind after ``tile`` (1→…→9→1 in a suit; 东南西北中发白 for honours), skipping 痞子."""
+    t = tile
+    while True:
+        if t < 27:
+            t = t - t % 9 + (t % 9 + 1) % 9
+        else:
+            t = _HONOUR_CYCLE[(_HONOUR_CYCLE.index(t) + 1) % 7]
+        if t not in pizi:
+            return t
+
+
+def _tile(key: str, value: object) -> int:
+    if isinstance(value, bool):
+        raise _bad(f"{key!r} must be a tile, got {value!r:.40}")
+    try:
+        return tile_id(value, key)
+    except MahjongError:
+        raise _bad(f"{key!r} must be a tile such as '9p', got {value!r:.40}") from None
+
+
+def _relative(key: str, value: object) -> str | None:
+    if value is None or (isinstance(value, str) and value in _OFFSET):
+        return value
+    raise _bad(f"{key!r} must be left, across or right, got {value!r:.40}")
+
+
+def _flag(key: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _bad(f"{key!r} must be true or false, got {value!r:.40}")
+
+
+def parse_hand(hand: object, what: str = "the hand") -> Hand:
+    """A Hand from a Hand or text; more than four of a tile is ``tile_count``."""
+    try:
+        return hand_of(hand)
+    except MahjongError as err:
+        if err.code in ("too_many_copies", "wrong_tile_count"):
+            raise MahjongError("tile_count", f"{what}: {err.message}") from None
+        raise
+
+
+def check_melds(melds: tuple[Meld, ...], laizi: int, o: WuhanOptions, who: str) -> None:
+    """痞子 and 赖子 are never in a set meld; a one-tile kong lays a 痞子 or the 赖子."""
+    for m in melds:
+        t = m.tiles[0]
+        if m.kind == "pizigang":
+            if t not in o.pizi_kinds:
+                raise MahjongError("bad_meld", f"{who}: pizigang:{_text(t)} is not a 痞子")
+        elif m.kind == "laizigang":
+            if t != laizi:
+                raise MahjongError("bad_meld", f"{who}: laizigang:{_text(t)} is not the 赖子 "
+                                   f"{_text(laizi)}")
+        else:
+            for x in m.tiles:
+                if x in o.pizi_kinds:
+                    raise MahjongError("bad_meld", f"{who}: a 痞子 cannot be claimed for a "
+                                       f"{m.kind} ({m.to_text()})")
+                if x == laizi:
+                    raise MahjongError("bad_meld", f"{who}: a 赖子 cannot be part of a "
+                                       f"{m.kind} ({m.to_text()})")
+            if m.kind == "chi" and m.stand_in is not None:
+                raise MahjongError("bad_meld", f"{who}: {m.to_text()} is not three "
+                                   "consecutive tiles")
+
+
+def doublings(melds: tuple[Meld, ...], o: WuhanOptions) -> int:
+    """F(X): ×2 once opened (chi, peng, gang, bugang), ×2 per gang/bugang, ×4 per angang,
+    ×2 per 痞子杠, ×4 per 赖子杠; 1 with ``factors`` off."""
+    if not o.factors:
+        return 1
+    f, opened = 1, False
+    for m in melds:
+        k = m.kind
+        if k in _OPENING:
+            opened = True
+        if k in ("gang", "bugang", "pizigang"):
+            f *= 2
+        elif k in ("angang", "laizigang"):
+            f *= 4
+    return f * 2 if opened else f
+
+
+class Context(NamedTuple):
+    laizi: int
+    winner: int
+    discarder: str | None
+    robbed: str | None
+    gsh: bool
+    haidi: bool
+    meld_from: tuple[str | None, ...] | None
+    payers: tuple[tuple[str, tuple[Meld, ...]], ...]  # (relative seat, melds) given
+
+
+def parse_context(context: Mapping[str, object] | None, self_drawn: bool,
+                  o: WuhanOptions) -> Context:
+    """The context checked on its own (see ``check_win`` for what needs the hand)."""
+    if context is None:
+        context = {}
+    elif not isinstance(context, Mapping):
+        raise _bad("context must be a mapping of key to value")
+    for key in context:
+        if key not in _KNOWN:
+            raise _bad(f"unknown context key {key!r:.40} (known: {', '.join(sorted(_KNOWN))})")
+    get = context.get
+    laizi = None if get("laizi") is None else _tile("laizi", get("laizi"))
+    if get("indicator") is not None:
+        from_indicator = next_kind(_tile("indicator", get("indicator")), o.pizi_kinds)
+        if laizi is not None and laizi != from_indicator:
+            raise _bad(f"laizi {_text(laizi)} is not the kind after the indicator "
+                       f"({_text(from_indicator)})")
+        laizi = from_indicator
+    if laizi is None:
+        raise _bad("the context names the 赖子 (laizi) or the turned-up tile (indicator)")
+    if laizi in o.pizi_kinds:
+        raise _bad(f"a 痞子 cannot be the 赖子 ({_text(laizi)})")
+    winner = get("winner", 0)
+    if winner is None:
+        winner = 0
+    if type(winner) is not int or not 0 <= winner < 4:
+        raise _bad(f"'winner' must be a seat 0-3, got {winner!r:.40}")
+    discarder = _relative("discarder", get("discarder"))
+    robbed = _relative("robbed", get("robbed"))
+    gsh = _flag("gang_shang_hua", get("gang_shang_hua", False))
+    haidi = _flag("hai_di", get("hai_di", False))
+    sd = bool(self_drawn)
+    if sd and (discarder or robbed):
+        raise _bad("a self-drawn win has no discarder and robs no kong")
+    if not sd and (discarder is None) == (robbed is None):
+        raise _bad("a win on another seat's tile names exactly one of discarder and robbed")
+    if gsh and not sd:
+        raise _bad("gang_shang_hua (杠上花) needs a self-drawn win")
+    if haidi and (not sd or gsh):
+        raise _bad("hai_di (海底捞) needs a self-drawn win that is not 杠上花")
+    meld_from: tuple[str | None, ...] | None = None
+    raw = get("meld_from")
+    if raw is not None:
+        if isinstance(raw, str | bytes) or not isinstance(raw, list | tuple):
+            raise _bad("meld_from must be a list of relative seats (null for an angang)")
+        meld_from = tuple(_relative("meld_from", x) for x in raw)
+    payers: list[tuple[str, tuple[Meld, ...]]] = []
+    raw = get("payer_melds")
+    if raw is not None:
+        if not isinstance(raw, Mapping):
+            raise _bad("payer_melds maps left/across/right to melds text")
+        for seat_, melds in raw.items():
+            rel = _relative("payer_melds", seat_)
+            if rel is None:
+                raise _bad("payer_melds maps left/across/right to melds text")
+            if melds is None:
+                continue
+            if isinstance(melds, list | tuple):
+                melds = " ".join(str(m) for m in melds)
+            if not isinstance(melds, str):
+                raise _bad(f"payer_melds[{rel}] must be melds text such as 'peng:111s'")
+            h = parse_hand(melds, f"payer_melds[{rel}]")
+            if h.concealed_count:
+                raise _bad(f"payer_melds[{rel}] lists melds only, not concealed tiles")
+            if sum(m.is_set for m in h.melds) > 4:
+                raise MahjongError("bad_meld", f"payer_melds[{rel}]: more than four set melds")
+            check_melds(h.melds, laizi, o, f"payer_melds[{rel}]")
+            payers.append((rel, h.melds))
+    return Context(laizi, winner, discarder, robbed, gsh, haidi, meld_from, tuple(payers))
+
+
+# --------------------------------------------------------------------------- readings
+
+_SHAPES: dict[tuple[object, ...], tuple[tuple[Shape, Reading | None], ...]] = {}
+
+
+def _shape_of(r: Reading, laizi: int) -> Shape:
+    """A reading with every 赖子 placed, seen by the common predicates."""
+    used = 0
+    if r.wilds:
+        held = list(r.held)
+        held[laizi] -= len(r.wilds)
+        for _, k in r.wilds:
+            held[k] += 1
+            used += k != laizi
+        r = r._replace(held=tuple(held))
+    return Shape(r.shape, all_pungs(r), r.pair >= 0 and is_258(r.pair), used, qingyise(r),
+                 ziyise(r), all_258(r))
+
+
+def _shapeless(core: Hand, laizi: int) -> list[Shape]:
+    """yise_any_shape: 风一色 / 将一色 of any 14 tiles; the 赖子 stand for themselves (硬)
+    when their kind fits, or for another fitting kind (软)."""
+    k = core.counts[laizi]
+    nat = list(core.held)
+    nat[laizi] -= k
+    kinds = [t for t in range(34) if nat[t]]
+    out = []
+    if all(t >= 27 for t in kinds):
+        if not k or laizi >= 27:
+            out.append(Shape("yise", False, False, 0, False, True, False))
+        if k:
+            out.append(Shape("yise", False, False, k, False, True, False))
+    if all(is_258(t) for t in kinds):
+        suits = {t // 9 for t in kinds}
+        if not k or is_258(laizi):
+            hard = suits | ({laizi // 9} if k else set())
+            out.append(Shape("yise", False, False, 0, len(hard) == 1, False, True))
+        if k:
+            out.append(Shape("yise", False, False, k, len(suits) <= 1, False, True))
+    return out
+
+
+def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Reading | None], ...]:
+    """Every distinct shape of ``core`` (concealed tiles and set melds) with a reading that
+    makes it (None for the shapeless 一色). Memoised per hand, 赖子 and shape options."""
+    key = (core, laizi, o.qidui, o.yise_any_shape)
+    hit = _SHAPES.get(key)
+    if hit is not None:
+        return hit
+    kinds = ("standard", "qidui") if o.qidui else ("standard",)
+    if core.counts[laizi]:
+        found = wild_readings(core, -1, laizi, kinds)
+    else:
+        found = readings(core, -1, kinds)
+    out: dict[Shape, Reading | None] = {}
+    for r in found:
+        out.setdefault(_shape_of(r, laizi), r)
+    if o.yise_any_shape:
+        for s in _shapeless(core, laizi):
+            out.setdefault(s, None)
+    result = tuple(out.items())
+    if len(_SHAPES) >= _CACHE_LIMIT:
+        _SHAPES.clear()
+    _SHAPES[key] = result
+    return result
+
+
+def _decomposition(r: Reading | None, shape: str) -> Any:
+    if r is None or shape != "standard":
+        return shape
+    own = [s for s in r.sets if not s.meld]
+    return Decomposition(r.pair, tuple(sorted(s.tile for s in own if s.kind == "chow")),
+                         tuple(sorted(s.tile for s in own if s.kind != "chow")))
+
+
+def _why_not(found: tuple[tuple[Shape, Reading | None], ...], c: Ctx, o: WuhanOptions) -> str:
+    if not found:
+        return "the tiles do not form four sets and a pair" + (" or 七对" if o.qidui else "")
+    for flag, name in ((c.haidi, "海底捞"), (c.gsh and o.gangshanghua_as == "dahu", "杠上花"),
+                       (c.robbed, "抢杠"), (c.quanqiu and c.discard, "全求人")):
+        if flag:
+            return f"{name} keeps the 2/5/8 pair"
+    if any(s.pair258 for s, _ in found):
+        return f"a 小胡 may use at most {_count(o.xiaohu_max_laizi)} 赖子 as a wild"
+    return "a 小胡 needs a 2/5/8 pair"
+
+
+def _count(n: int) -> str:
+    return ("no", "one", "two", "three", "four")[n]
+
+
+# --------------------------------------------------------------------------- scoring
+
+_RESULTS: dict[tuple[object, ...], ScoreResult] = {}
+
+
+def _freeze(value: object) -> object:
+    """A hashable stand-in for a context value (lists and mappings as tuples, with types)."""
+    if isinstance(value, Mapping):
+        return ("map", tuple((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return ("seq", tuple(_freeze(v) for v in value))
+    return (type(value), value)
+
+
+def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
+          context: Mapping[str, object] | None, o: WuhanOptions) -> ScoreResult:
+    """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+    key: tuple[object, ...] | None
+    try:
+        key = (hand, win_tile, type(win_tile), bool(self_drawn), o,
+               None if context is None else _freeze(context))
+        hit = _RESULTS.get(key)
+    except TypeError:
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    result = _score(hand, win_tile, bool(self_drawn), context, o)
+    if key is not None:
+        if len(_RESULTS) >= _CACHE_LIMIT:
+            _RESULTS.clear()
+        _RESULTS[key] = result
+    return result
+
+
+def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, object] | None,
+           o: WuhanOptions) -> ScoreResult:
+    hand = parse_hand(hand_arg)
+    if type(win_tile) is not int or not 0 <= win_tile < 34:
+        tile = tile_id(win_tile, "the winning tile")  # type: ignore[arg-type]
+    else:
+        tile = win_tile
+    c = parse_context(context, sd, o)
+    laizi = c.laizi
+    melds = hand.melds
+    check_melds(melds, laizi, o, "the hand")
+    set_melds = tuple(m for m in melds if m.is_set)
+    if hand.concealed_count + 3 * len(set_melds) != 14 or len(set_melds) > 4:
+        raise MahjongError("tile_count", f"a winning hand has 14 tiles besides one-tile kongs "
+                           f"(kongs count 3), got {hand.concealed_count} concealed and "
+                           f"{len(set_melds)} set melds")
+    held = list(hand.all_counts())
+    for _, pm in c.payers:
+        for m in pm:
+            for t in m.tiles:
+                held[t] += 1
+    if max(held) > 4:
+        t = held.index(max(held))
+        raise MahjongError("tile_count", f"{_text(t)} appears {held[t]} times over the hand and "
+                           "the payers' melds")
+    if not hand.counts[tile]:
+        raise _bad(f"the winning tile {_text(tile)} is not in the concealed hand")
+    if c.gsh and not any(m.kind in _KONGS for m in melds):
+        raise _bad("gang_shang_hua (杠上花) needs a kong among the winner's melds")
+    if c.meld_from is not None:
+        if len(c.meld_from) != len(set_melds):
+            raise _bad(f"meld_from lists {len(c.meld_from)} seats for {len(set_melds)} set melds")
+        for m, src in zip(set_melds, c.meld_from):
+            if (m.kind == "angang" and src is not None) or (m.kind == "chi" and src not in
+                                                            (None, "left")):
+                raise _bad(f"meld_from: {m.to_text()} cannot come from {src}")
+    for t in o.pizi_kinds:
+        if hand.counts[t]:
+            raise MahjongError("pizi_in_hand", f"a hand holding a 痞子 ({_text(t)}) cannot win")
+    if o.must_open and not any(m.kind in _OPENING for m in melds):
+        raise MahjongError("must_open", "no chi, peng, gang or bugang")
+    tctx = Ctx(sd, c.discarder is not None, c.robbed is not None, c.gsh, c.haidi,
+               len(set_melds) == 4 and all(m.kind in _OPENING for m in set_melds))
+    core = hand if len(set_melds) == len(melds) else Hand(hand.counts, set_melds)
+    found = shapes(core, laizi, o)
+    best: tuple[tuple[Any, ...], Any, Shape, Reading | None] | None = None
+    for s, r in found:
+        v = TABLE.evaluate(s, tctx, o)
+        if v is None:
+            continue
+        dahu = sorted(DAHU_ORDER[h.id] for h in v.hits if _is_dahu(h, o))
+        # 硬 before 软, then more 大胡, then the 大胡 earlier in §5 (docs: ties)
+        rank = (v.value, not s.wilds, len(dahu), tuple(-i for i in dahu))
+        if best is None or rank > best[0]:
+            best = (rank, v, s, r)
+    if best is None:
+        raise MahjongError("not_a_win", _why_not(found, tctx, o))
+    _, v, s, r = best
+    hits: tuple[PatternHit, ...] = v.hits
+    h_base = sum(h.fan for h in hits if h.id == "xiaohu" or _is_dahu(h, o))
+    w = v.value // h_base * doublings(melds, o)
+    per = o.base_points * h_base * w
+    if per < o.min_points:
+        raise MahjongError("below_min_points", f"base × H × W = {per} is below min_points "
+                           f"{o.min_points}")
+    payments, liable, liable_seat = _payments(c, sd, h_base, w, hits, set_melds, o)
+    return WuhanResult(NAME, "points", h_base * w, h_base * w, w, hits,
+                       _decomposition(r, s.shape), s.shape, sd, payments, liable, liable_seat)
+
+
+def _is_dahu(h: PatternHit, o: WuhanOptions) -> bool:
+    """A 大胡 hit (杠上花 as a factor shares its id but is an extra)."""
+    return h.id in DAHU_ORDER and not (h.id == "gangshanghua" and o.gangshanghua_as == "factor")
+
+
+def _payments(c: Context, sd: bool, h_base: int, w: int, hits: tuple[PatternHit, ...],
+              set_melds: tuple[Meld, ...], o: WuhanOptions
+              ) -> tuple[tuple[tuple[int, int, int], ...], str, int]:
+    """One amount per payer (each with its own doublings, capped), and the liability."""
+    given = dict(c.payers)
+    cap = o.cap_points
+
+    def amount(rel: str) -> int:
+        a = o.base_points * h_base * w * doublings(given.get(rel, ()), o)
+        return a if cap is None or a <= cap else cap
+
+    def seat(rel: str) -> int:
+        return (c.winner + _OFFSET[rel]) % 4
+
+    ids = {h.id for h in hits if h.id == "xiaohu" or _is_dahu(h, o)}
+    liable, liable_rel = "", None
+    if c.robbed is not None:
+        liable, liable_rel = "qianggang", c.robbed
+    elif "quanqiuren" in ids and c.discarder is not None:
+        liable, liable_rel = "quanqiuren", c.discarder
+    elif ids & {"qingyise", "jiangyise"} and c.meld_from:
+        for rel in RELATIVE:
+            if c.meld_from.count(rel) >= 3:
+                liable, liable_rel = "fangsanpu", rel
+    if liable_rel is not None:
+        total = sum(amount(rel) for rel in RELATIVE)
+        return ((seat(liable_rel), c.winner, total),), liable, seat(liable_rel)
+    if sd:
+        return tuple((seat(rel), c.winner, amount(rel)) for rel in RELATIVE), "", -1
+    assert c.discarder is not None
+    out = [(seat(c.discarder), c.winner, amount(c.discarder))]
+    if o.dahu_discard_all_pay and ids & DAHU_ORDER.keys():
+        for rel in RELATIVE:
+            share = int(amount(rel) * o.peichong_ratio)  # rounded down
+            if rel != c.discarder and share:
+                out.append((seat(rel), c.winner, share))
+        out.sort(key=lambda p: RELATIVE.index(_rel(c.winner, p[0])))
+    return tuple(out), "", -1
+
+
+def _rel(winner: int, seat: int) -> str:
+    return {1: "right", 2: "across", 3: "left"}[(seat - winner) % 4]
+
+
+def clear_caches() -> None:
+    """Forget every memoised reading, score and wait list (for cold benchmarks)."""
+    clear_inputs()
+    _SHAPES.clear()
+    _RESULTS.clear()
+    _WAITS.clear()
+
+
+# --------------------------------------------------------------------------- waits
+
+_SELF_ONLY = ("gang_shang_hua", "hai_di")
+_DISCARD_ONLY = ("discarder", "robbed")
+_WAITS: dict[tuple[object, ...], tuple[ValuedWait, ...]] = {}
+
+
+def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: WuhanOptions,
+                 visible: object = None) -> tuple[ValuedWait, ...]:
+    """Every tile that wins self-drawn or on a discard (from the left seat unless the context
+    names a discarder or a robbed kong), with its H × W each way (0 when it does not win
+    that way)."""
+    if context is not None and not isinstance(context, Mapping):
+        raise _bad("context must be a mapping of key to value")
+    try:
+        key: tuple[object, ...] | None = (
+            hand, o, None if context is None else _freeze(context),
+            visible if visible is None or isinstance(visible, str) else _freeze(visible))
+        hit = _WAITS.get(key)
+    except TypeError:
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    h = parse_hand(hand)
+    ctx = dict(context or {})
+    set_melds = tuple(m for m in h.melds if m.is_set)
+    if h.concealed_count + 3 * len(set_melds) != 13:
+        raise MahjongError("tile_count", "a waiting hand has 13 tiles besides one-tile kongs "
+                           "(kongs count 3) before the winning tile")
+    vis = visible_counts(visible)
+    self_ctx = {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
+    discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}
+    if "discarder" not in discard_ctx and "robbed" not in discard_ctx:
+        discard_ctx["discarder"] = "left"
+    laizi = parse_context(self_ctx, True, o).laizi
+    shapes_ = ("standard", "qidui") if o.qidui else ("standard",)
+    naturals = list(h.counts)
+    jokers = naturals[laizi]
+    naturals[laizi] = 0
+    allc = h.all_counts()
+    out: list[ValuedWait] = []
+    for t in range(34):
+        if allc[t] >= 4 or t in o.pizi_kinds:
+            continue
+        if not o.yise_any_shape:  # the core's joker win test rules most tiles out at once
+            nat = list(naturals)
+            if t == laizi:
+                j = jokers + 1
+            else:
+                j = jokers
+                nat[t] += 1
+            if not is_win(Hand(nat, set_melds), shapes=shapes_, jokers=j):
+                continue
+        counts = list(h.counts)
+        counts[t] += 1
+        full = Hand(counts, h.melds)
+        got = []
+        for sd, cx in ((False, discard_ctx), (True, self_ctx)):
+            try:
+                got.append(score(full, t, sd, cx, o))
+            except MahjongError as err:
+                if err.code not in ("not_a_win", "must_open", "pizi_in_hand",
+                                    "below_min_points"):
+                    raise
+                got.append(None)
+        d, s = got
+        if d is None and s is None:
+            continue
+        out.append(ValuedWait(_text(t), t, d.value if d else 0, s.value if s else 0,
+                              max(0, 4 - allc[t] - vis[t]), d.patterns if d else (),
+                              s.patterns if s else ()))
+    result = tuple(out)
+    if key is not None:
+        if len(_WAITS) >= _CACHE_LIMIT:
+            _WAITS.clear()
+        _WAITS[key] = result
+    return result
