@@ -15,9 +15,8 @@ from mjcore._core import is_win
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
-from mjcore.rules.common.inputs import hand_of, tile_id
+from mjcore.rules.common.inputs import hand_of, tile_id, visible_counts
 from mjcore.rules.common.inputs import tile_text as _text
-from mjcore.rules.common.inputs import visible_counts
 from mjcore.rules.common.patterns import all_258, all_pungs, is_258, qingyise, ziyise
 from mjcore.rules.common.readings import Reading, readings
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
@@ -370,7 +369,7 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
            o: WuhanOptions) -> ScoreResult:
     hand = parse_hand(hand_arg)
     if type(win_tile) is not int or not 0 <= win_tile < 34:
-        tile = tile_id(win_tile, "the winning tile")  # type: ignore[arg-type]
+        tile = tile_id(win_tile, "the winning tile")
     else:
         tile = win_tile
     c = parse_context(context, sd, o)
@@ -507,10 +506,10 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
     that way)."""
     if context is not None and not isinstance(context, Mapping):
         raise _bad("context must be a mapping of key to value")
+    key: tuple[object, ...] | None
     try:
-        key: tuple[object, ...] | None = (
-            hand, o, None if context is None else _freeze(context),
-            visible if visible is None or isinstance(visible, str) else _freeze(visible))
+        key = (hand, o, None if context is None else _freeze(context),
+               visible if visible is None or isinstance(visible, str) else _freeze(visible))
         hit = _WAITS.get(key)
     except TypeError:
         key, hit = None, None
@@ -549,7 +548,7 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
         counts = list(h.counts)
         counts[t] += 1
         full = Hand(counts, h.melds)
-        got = []
+        got: list[ScoreResult | None] = []
         for sd, cx in ((False, discard_ctx), (True, self_ctx)):
             try:
                 got.append(score(full, t, sd, cx, o))

@@ -55,7 +55,11 @@ class Simulator:
         self.options = options or None
         self.rng = random.Random(seed)
         self.probes = probes
-        self.wall = [t for t in profile.tiles for _ in range(4)]
+        self.wall = [t for t in (profile.wall or profile.tiles) for _ in range(4)]
+        # tiles at the end of the wall that are never drawn (Wuhan's 海底 stacks)
+        self.dead = int(profile.extra.get("dead_wall", 0))
+        # one-tile kongs laid aside with a replacement draw (Wuhan's 痞子杠, 赖子杠)
+        self.lay_aside = tuple(profile.extra.get("one_tile_kongs", ()))
         self.rng.shuffle(self.wall)
         self.total = len(self.wall)
         self.dealer = self.rng.randrange(4)
@@ -81,7 +85,7 @@ class Simulator:
     def view(self, s: int, phase: str, **kw: Any) -> TableView:
         seat = self.seats[s]
         return TableView(seat=s, hand=seat.hand(), phase=phase, dealer=self.dealer,
-                         wall_count=len(self.wall), any_meld=self.any_meld,
+                         wall_count=len(self.wall) - self.dead, any_meld=self.any_meld,
                          active_seats=self.active(), rules=self.profile.view_part(self, s), **kw)
 
     def random_move(self) -> Move:
@@ -192,7 +196,7 @@ class Simulator:
         for _ in range(2000):
             self.account()
             if need_draw:
-                if not self.wall:
+                if len(self.wall) <= self.dead:
                     break
                 drawn, drew, after_kong, feeder = self.draw(s), True, False, None
             need_draw = True
@@ -206,7 +210,25 @@ class Simulator:
                     break
                 s = self.next_active(s)
                 continue
+            if m.kind == "pass":  # a turn that may not discard (Wuhan's 海底): laid aside
+                if drawn is None:
+                    raise SimError("pass on a turn without a drawn tile")
+                seat.take(drawn)
+                self.river.append(drawn)
+                s = self.next_active(s)
+                continue
             t = m.tiles[0]
+            if m.kind in self.lay_aside:
+                seat.take(t)
+                seat.melds.append(Meld(m.kind, (t,)))
+                seat.meld_from.append(None)
+                self.events.append(Kong(s, m.kind, t))
+                seat.konged = True
+                if len(self.wall) <= self.dead:
+                    raise SimError("a kong was offered with no replacement tile")
+                drawn, drew, after_kong, feeder = self.draw(s), True, True, None
+                need_draw = False
+                continue
             if m.kind in ("angang", "bugang"):
                 if m.kind == "bugang":
                     seat.take(t)
@@ -228,7 +250,7 @@ class Simulator:
                 self.events.append(Kong(s, m.kind, t))
                 seat.konged = True
                 self.any_meld = True
-                if not self.wall:
+                if len(self.wall) <= self.dead:
                     raise SimError("a kong was offered with no replacement tile")
                 drawn, drew, after_kong, feeder = self.draw(s), True, True, None
                 need_draw = False
@@ -266,7 +288,7 @@ class Simulator:
             if claim.kind == "gang":
                 self.events.append(Kong(o, "gang", t, fed_by=discarder))
                 taker.konged = True
-                if not self.wall:
+                if len(self.wall) <= self.dead:
                     raise SimError("a gang was offered with no replacement tile")
                 drawn, drew, after_kong, feeder = self.draw(o), True, True, discarder
             else:
