@@ -398,8 +398,8 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
         if len(c.meld_from) != len(set_melds):
             raise _bad(f"meld_from lists {len(c.meld_from)} seats for {len(set_melds)} set melds")
         for m, src in zip(set_melds, c.meld_from):
-            if (m.kind == "angang" and src is not None) or (m.kind == "chi" and src not in
-                                                            (None, "left")):
+            # an angang comes from nobody, a chi from the left, the others from some seat
+            if (src is None) != (m.kind == "angang") or (m.kind == "chi" and src != "left"):
                 raise _bad(f"meld_from: {m.to_text()} cannot come from {src}")
     for t in o.pizi_kinds:
         if hand.counts[t]:
