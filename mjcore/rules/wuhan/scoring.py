@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import is_win
+from mjcore._core import decompose, is_win
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
@@ -117,9 +117,14 @@ def parse_hand(hand: object, what: str = "the hand") -> Hand:
         raise
 
 
+_MELDS_OK: set[tuple[Meld, int, WuhanOptions]] = set()
+
+
 def check_melds(melds: tuple[Meld, ...], laizi: int, o: WuhanOptions, who: str) -> None:
     """痞子 and 赖子 are never in a set meld; a one-tile kong lays a 痞子 or the 赖子."""
     for m in melds:
+        if (m, laizi, o) in _MELDS_OK:
+            continue
         t = m.tiles[0]
         if m.kind == "pizigang":
             if t not in o.pizi_kinds:
@@ -139,6 +144,9 @@ def check_melds(melds: tuple[Meld, ...], laizi: int, o: WuhanOptions, who: str) 
             if m.kind == "chi" and m.stand_in is not None:
                 raise MahjongError("bad_meld", f"{who}: {m.to_text()} is not three "
                                    "consecutive tiles")
+        if len(_MELDS_OK) >= _CACHE_LIMIT:
+            _MELDS_OK.clear()
+        _MELDS_OK.add((m, laizi, o))
 
 
 def doublings(melds: tuple[Meld, ...], o: WuhanOptions) -> int:
@@ -240,23 +248,46 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool,
     return Context(laizi, winner, discarder, robbed, gsh, haidi, meld_from, tuple(payers))
 
 
+_CONTEXTS: dict[tuple[object, ...], Context] = {}
+
+
+def _context(context: Mapping[str, object] | None, sd: bool, o: WuhanOptions,
+             frozen: object) -> Context:
+    """``parse_context`` memoised by the context's frozen form (a table sends few distinct
+    contexts); ``frozen`` is ``_NO_KEY`` for a context that cannot be a key."""
+    if frozen is _NO_KEY:
+        return parse_context(context, sd, o)
+    key = (frozen, sd, o)
+    hit = _CONTEXTS.get(key)
+    if hit is None:
+        hit = parse_context(context, sd, o)
+        if len(_CONTEXTS) >= 4096:
+            _CONTEXTS.clear()
+        _CONTEXTS[key] = hit
+    return hit
+
+
 # --------------------------------------------------------------------------- readings
 
-_SHAPES: dict[tuple[object, ...], tuple[tuple[Shape, Reading | None], ...]] = {}
+_SHAPES: dict[tuple[object, ...], tuple[tuple[Shape, Any], ...]] = {}
 
 
-def _shape_of(r: Reading, laizi: int) -> Shape:
-    """A reading with every 赖子 placed, seen by the common predicates."""
-    used = 0
-    if r.wilds:
-        held = list(r.held)
-        held[laizi] -= len(r.wilds)
-        for _, k in r.wilds:
-            held[k] += 1
-            used += k != laizi
-        r = r._replace(held=tuple(held))
-    return Shape(r.shape, all_pungs(r), r.pair >= 0 and is_258(r.pair), used, qingyise(r),
-                 ziyise(r), all_258(r))
+def _shape_of(r: Reading, laizi: int,
+              tiles: dict[tuple[tuple[int, int], ...], tuple[bool, bool, bool]]) -> Shape:
+    """A reading with every 赖子 placed, seen by the common predicates. ``tiles`` memoises
+    the 一色 predicates per placement of the 赖子 (every reading without them shares one)."""
+    yise = tiles.get(r.wilds)
+    if yise is None:
+        placed = r
+        if r.wilds:
+            held = list(r.held)
+            held[laizi] -= len(r.wilds)
+            for _, k in r.wilds:
+                held[k] += 1
+            placed = r._replace(held=tuple(held))
+        yise = tiles[r.wilds] = (qingyise(placed), ziyise(placed), all_258(placed))
+    used = sum(1 for _, k in r.wilds if k != laizi)
+    return Shape(r.shape, all_pungs(r), r.pair >= 0 and is_258(r.pair), used, *yise)
 
 
 def _shapeless(core: Hand, laizi: int) -> list[Shape]:
@@ -282,7 +313,7 @@ def _shapeless(core: Hand, laizi: int) -> list[Shape]:
     return out
 
 
-def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Reading | None], ...]:
+def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Any], ...]:
     """Every distinct shape of ``core`` (concealed tiles and set melds) with a reading that
     makes it (None for the shapeless 一色). Memoised per hand, 赖子 and shape options."""
     key = (core, laizi, o.qidui, o.yise_any_shape)
@@ -290,13 +321,21 @@ def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Readin
     if hit is not None:
         return hit
     kinds = ("standard", "qidui") if o.qidui else ("standard",)
-    if core.counts[laizi]:
-        found = wild_readings(core, -1, laizi, kinds)
+    out: dict[Shape, Any] = {}
+    if not core.counts[laizi] and not o.qidui:
+        # no wild and no special shape: the core's decompositions are the readings; the 一色
+        # predicates see the same tiles in every one of them
+        one = Reading("standard", (), -1, (), core.held, len(core.melds), -1)  # tiles only
+        yise = (qingyise(one), ziyise(one), all_258(one))
+        chi = any(m.kind == "chi" for m in core.melds)
+        for d in decompose(core):
+            out.setdefault(Shape("standard", not (chi or d.chows), is_258(d.pair), 0, *yise), d)
     else:
-        found = readings(core, -1, kinds)
-    out: dict[Shape, Reading | None] = {}
-    for r in found:
-        out.setdefault(_shape_of(r, laizi), r)
+        found = wild_readings(core, -1, laizi, kinds) if core.counts[laizi] else readings(
+            core, -1, kinds)
+        tiles: dict[tuple[tuple[int, int], ...], tuple[bool, bool, bool]] = {}
+        for r in found:
+            out.setdefault(_shape_of(r, laizi, tiles), r)
     if o.yise_any_shape:
         for s in _shapeless(core, laizi):
             out.setdefault(s, None)
@@ -307,15 +346,39 @@ def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Readin
     return result
 
 
-def _decomposition(r: Reading | None, shape: str) -> Any:
+_VALUED: dict[tuple[Shape, Ctx, WuhanOptions], Any] = {}
+
+
+def _valued(s: Shape, c: Ctx, o: WuhanOptions) -> tuple[tuple[Any, ...], Any] | None:
+    """(rank, table value) of one shape in one context (few distinct ones: memoised)."""
+    key = (s, c, o)
+    if key in _VALUED:
+        return _VALUED[key]  # type: ignore[no-any-return]
+    v = TABLE.evaluate(s, c, o)
+    out = None
+    if v is not None:
+        dahu = sorted(DAHU_ORDER[h.id] for h in v.hits if _is_dahu(h, o))
+        # 硬 before 软, then more 大胡, then the 大胡 earlier in §5 (docs: ties)
+        out = ((v.value, not s.wilds, len(dahu), tuple(-i for i in dahu)), v)
+    if len(_VALUED) >= _CACHE_LIMIT:
+        _VALUED.clear()
+    _VALUED[key] = out
+    return out
+
+
+def _decomposition(r: Any, shape: str) -> Any:
+    """The concealed sets and pair of a standard reading (the core's own decomposition when
+    there was no wild), else the shape's id."""
     if r is None or shape != "standard":
         return shape
+    if isinstance(r, Decomposition):
+        return r
     own = [s for s in r.sets if not s.meld]
     return Decomposition(r.pair, tuple(sorted(s.tile for s in own if s.kind == "chow")),
                          tuple(sorted(s.tile for s in own if s.kind != "chow")))
 
 
-def _why_not(found: tuple[tuple[Shape, Reading | None], ...], c: Ctx, o: WuhanOptions) -> str:
+def _why_not(found: tuple[tuple[Shape, Any], ...], c: Ctx, o: WuhanOptions) -> str:
     if not found:
         return "the tiles do not form four sets and a pair" + (" or 七对" if o.qidui else "")
     for flag, name in ((c.haidi, "海底捞"), (c.gsh and o.gangshanghua_as == "dahu", "杠上花"),
@@ -336,8 +399,13 @@ def _count(n: int) -> str:
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
 
 
+_PLAIN = (str, int, bool, type(None))
+
+
 def _freeze(value: object) -> object:
     """A hashable stand-in for a context value (lists and mappings as tuples, with types)."""
+    if type(value) is dict and all(type(v) in _PLAIN for v in value.values()):
+        return (*value.items(), *map(type, value.values()))  # the common flat context
     if isinstance(value, Mapping):
         return ("map", tuple((k, _freeze(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
@@ -345,19 +413,23 @@ def _freeze(value: object) -> object:
     return (type(value), value)
 
 
+_NO_KEY = object()
+
+
 def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
           context: Mapping[str, object] | None, o: WuhanOptions) -> ScoreResult:
     """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
     key: tuple[object, ...] | None
+    frozen: object = None
     try:
-        key = (hand, win_tile, type(win_tile), bool(self_drawn), o,
-               None if context is None else _freeze(context))
+        frozen = None if context is None else _freeze(context)
+        key = (hand, win_tile, type(win_tile), bool(self_drawn), o, frozen)
         hit = _RESULTS.get(key)
     except TypeError:
-        key, hit = None, None
+        key, hit, frozen = None, None, _NO_KEY
     if hit is not None:
         return hit
-    result = _score(hand, win_tile, bool(self_drawn), context, o)
+    result = _score(hand, win_tile, bool(self_drawn), context, o, frozen)
     if key is not None:
         if len(_RESULTS) >= _CACHE_LIMIT:
             _RESULTS.clear()
@@ -366,13 +438,13 @@ def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
 
 
 def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, object] | None,
-           o: WuhanOptions) -> ScoreResult:
+           o: WuhanOptions, frozen: object) -> ScoreResult:
     hand = parse_hand(hand_arg)
     if type(win_tile) is not int or not 0 <= win_tile < 34:
         tile = tile_id(win_tile, "the winning tile")
     else:
         tile = win_tile
-    c = parse_context(context, sd, o)
+    c = _context(context, sd, o, frozen)
     laizi = c.laizi
     melds = hand.melds
     check_melds(melds, laizi, o, "the hand")
@@ -410,14 +482,12 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
                len(set_melds) == 4 and all(m.kind in _OPENING for m in set_melds))
     core = hand if len(set_melds) == len(melds) else Hand(hand.counts, set_melds)
     found = shapes(core, laizi, o)
-    best: tuple[tuple[Any, ...], Any, Shape, Reading | None] | None = None
+    best: tuple[tuple[Any, ...], Any, Shape, Any] | None = None
     for s, r in found:
-        v = TABLE.evaluate(s, tctx, o)
-        if v is None:
+        valued = _valued(s, tctx, o)
+        if valued is None:
             continue
-        dahu = sorted(DAHU_ORDER[h.id] for h in v.hits if _is_dahu(h, o))
-        # 硬 before 软, then more 大胡, then the 大胡 earlier in §5 (docs: ties)
-        rank = (v.value, not s.wilds, len(dahu), tuple(-i for i in dahu))
+        rank, v = valued
         if best is None or rank > best[0]:
             best = (rank, v, s, r)
     if best is None:
@@ -487,7 +557,10 @@ def _rel(winner: int, seat: int) -> str:
 def clear_caches() -> None:
     """Forget every memoised reading, score and wait list (for cold benchmarks)."""
     clear_inputs()
+    _CONTEXTS.clear()
+    _VALUED.clear()
     _SHAPES.clear()
+    _MELDS_OK.clear()
     _RESULTS.clear()
     _WAITS.clear()
 
