@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import decompose, is_win
+from mjcore._core import HandBase, decompose, is_win
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
@@ -437,6 +437,34 @@ def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
     return result
 
 
+class _MeldInfo(NamedTuple):
+    """What scoring needs of a hand's melds (checked once per melds, 赖子 and options)."""
+
+    sets: tuple[Meld, ...]  # the set melds (not the one-tile kongs)
+    opened: bool  # a chi, peng, gang or bugang (开口)
+    quanqiu: bool  # four set melds, all chi/peng/gang/bugang (全求人)
+    kong: bool  # a kong of any kind (杠上花)
+    factor: int  # F(winner)
+
+
+_MELD_INFO: dict[tuple[object, ...], _MeldInfo] = {}
+
+
+def _meld_info(melds: tuple[Meld, ...], laizi: int, o: WuhanOptions) -> _MeldInfo:
+    key = (melds, laizi, o)
+    mi = _MELD_INFO.get(key)
+    if mi is None:
+        check_melds(melds, laizi, o, "the hand")
+        sets = tuple(m for m in melds if m.is_set)
+        mi = _MeldInfo(sets, any(m.kind in _OPENING for m in melds),
+                       len(sets) == 4 and all(m.kind in _OPENING for m in sets),
+                       any(m.kind in _KONGS for m in melds), doublings(melds, o))
+        if len(_MELD_INFO) >= _CACHE_LIMIT:
+            _MELD_INFO.clear()
+        _MELD_INFO[key] = mi
+    return mi
+
+
 def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, object] | None,
            o: WuhanOptions, frozen: object) -> ScoreResult:
     hand = parse_hand(hand_arg)
@@ -447,24 +475,25 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
     c = _context(context, sd, o, frozen)
     laizi = c.laizi
     melds = hand.melds
-    check_melds(melds, laizi, o, "the hand")
-    set_melds = tuple(m for m in melds if m.is_set)
+    mi = _meld_info(melds, laizi, o)
+    set_melds = mi.sets
     if hand.concealed_count + 3 * len(set_melds) != 14 or len(set_melds) > 4:
         raise MahjongError("tile_count", f"a winning hand has 14 tiles besides one-tile kongs "
                            f"(kongs count 3), got {hand.concealed_count} concealed and "
                            f"{len(set_melds)} set melds")
-    held = list(hand.all_counts())
-    for _, pm in c.payers:
-        for m in pm:
-            for t in m.tiles:
-                held[t] += 1
-    if max(held) > 4:
-        t = held.index(max(held))
-        raise MahjongError("tile_count", f"{_text(t)} appears {held[t]} times over the hand and "
-                           "the payers' melds")
+    if c.payers:  # the hand alone was checked when it was built
+        held = list(hand.all_counts())
+        for _, pm in c.payers:
+            for m in pm:
+                for t in m.tiles:
+                    held[t] += 1
+        if max(held) > 4:
+            t = held.index(max(held))
+            raise MahjongError("tile_count", f"{_text(t)} appears {held[t]} times over the "
+                               "hand and the payers' melds")
     if not hand.counts[tile]:
         raise _bad(f"the winning tile {_text(tile)} is not in the concealed hand")
-    if c.gsh and not any(m.kind in _KONGS for m in melds):
+    if c.gsh and not mi.kong:
         raise _bad("gang_shang_hua (杠上花) needs a kong among the winner's melds")
     if c.meld_from is not None:
         if len(c.meld_from) != len(set_melds):
@@ -476,11 +505,18 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
     for t in o.pizi_kinds:
         if hand.counts[t]:
             raise MahjongError("pizi_in_hand", f"a hand holding a 痞子 ({_text(t)}) cannot win")
-    if o.must_open and not any(m.kind in _OPENING for m in melds):
+    if o.must_open and not mi.opened:
         raise MahjongError("must_open", "no chi, peng, gang or bugang")
-    tctx = Ctx(sd, c.discarder is not None, c.robbed is not None, c.gsh, c.haidi,
-               len(set_melds) == 4 and all(m.kind in _OPENING for m in set_melds))
-    core = hand if len(set_melds) == len(melds) else Hand(hand.counts, set_melds)
+    tctx = Ctx(sd, c.discarder is not None, c.robbed is not None, c.gsh, c.haidi, mi.quanqiu)
+    if len(set_melds) == len(melds):
+        core = hand
+    else:  # the one-tile kongs laid aside: built without re-validation (checked above)
+        held_ = list(hand.all_counts())
+        for m in melds:
+            if not m.is_set:
+                held_[m.tiles[0]] -= 1
+        core = Hand.__new__(Hand)
+        HandBase.__init__(core, hand.counts, set_melds, tuple(held_))
     found = shapes(core, laizi, o)
     best: tuple[tuple[Any, ...], Any, Shape, Any] | None = None
     for s, r in found:
@@ -495,12 +531,19 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
     _, v, s, r = best
     hits: tuple[PatternHit, ...] = v.hits
     h_base = sum(h.fan for h in hits if h.id == "xiaohu" or _is_dahu(h, o))
-    w = v.value // h_base * doublings(melds, o)
+    w = v.value // h_base * mi.factor
     per = o.base_points * h_base * w
     if per < o.min_points:
         raise MahjongError("below_min_points", f"base × H × W = {per} is below min_points "
                            f"{o.min_points}")
-    payments, liable, liable_seat = _payments(c, sd, h_base, w, hits, set_melds, o)
+    pay_key = (c, sd, v, w, o)
+    paid = _PAID.get(pay_key)
+    if paid is None:
+        paid = _payments(c, sd, h_base, w, hits, o)
+        if len(_PAID) >= _CACHE_LIMIT:
+            _PAID.clear()
+        _PAID[pay_key] = paid
+    payments, liable, liable_seat = paid
     return WuhanResult(NAME, "points", h_base * w, h_base * w, w, hits,
                        _decomposition(r, s.shape), s.shape, sd, payments, liable, liable_seat)
 
@@ -510,9 +553,12 @@ def _is_dahu(h: PatternHit, o: WuhanOptions) -> bool:
     return h.id in DAHU_ORDER and not (h.id == "gangshanghua" and o.gangshanghua_as == "factor")
 
 
+_Paid = tuple[tuple[tuple[int, int, int], ...], str, int]
+_PAID: dict[tuple[object, ...], _Paid] = {}
+
+
 def _payments(c: Context, sd: bool, h_base: int, w: int, hits: tuple[PatternHit, ...],
-              set_melds: tuple[Meld, ...], o: WuhanOptions
-              ) -> tuple[tuple[tuple[int, int, int], ...], str, int]:
+              o: WuhanOptions) -> _Paid:
     """One amount per payer (each with its own doublings, capped), and the liability."""
     given = dict(c.payers)
     cap = o.cap_points
@@ -561,6 +607,8 @@ def clear_caches() -> None:
     _VALUED.clear()
     _SHAPES.clear()
     _MELDS_OK.clear()
+    _MELD_INFO.clear()
+    _PAID.clear()
     _RESULTS.clear()
     _WAITS.clear()
 
