@@ -8,14 +8,14 @@ product times the winner's doublings F(winner); each payer L owes base × H × W
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from mjcore._core import HandBase, decompose, is_win
+from mjcore._core import HandBase, decompose, is_win, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
-from mjcore.rules.common.inputs import hand_of, tile_id, visible_counts
+from mjcore.rules.common.inputs import hand_of, plus_tile, tile_id, visible_counts
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.patterns import all_258, all_pungs, is_258, qingyise, ziyise
 from mjcore.rules.common.readings import Reading, readings
@@ -648,27 +648,30 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
     if "discarder" not in discard_ctx and "robbed" not in discard_ctx:
         discard_ctx["discarder"] = "left"
     laizi = parse_context(self_ctx, True, o).laizi
+    parse_context(discard_ctx, False, o)  # a bad context is refused even with no wait
+    mi = _meld_info(h.melds, laizi, o)
+    out: list[ValuedWait] = []
+    if any(h.counts[t] for t in o.pizi_kinds) or (o.must_open and not mi.opened):
+        return ()  # no tile can make it a win
     shapes_ = ("standard", "qidui") if o.qidui else ("standard",)
     naturals = list(h.counts)
     jokers = naturals[laizi]
     naturals[laizi] = 0
     allc = h.all_counts()
-    out: list[ValuedWait] = []
-    for t in range(34):
+    candidates: Sequence[int]
+    if o.yise_any_shape:  # shapeless wins: every tile is a candidate
+        candidates = range(34)
+    else:  # the core's joker wait test: naturals + t with the 赖子 as jokers (a drawn 赖子
+        # is one more joker)
+        nat = Hand(naturals, set_melds)
+        mask = wait_mask(nat, shapes=shapes_, jokers=jokers)
+        if is_win(nat, shapes=shapes_, jokers=jokers + 1):
+            mask |= 1 << laizi
+        candidates = [t for t in range(34) if mask >> t & 1]
+    for t in candidates:
         if allc[t] >= 4 or t in o.pizi_kinds:
             continue
-        if not o.yise_any_shape:  # the core's joker win test rules most tiles out at once
-            nat = list(naturals)
-            if t == laizi:
-                j = jokers + 1
-            else:
-                j = jokers
-                nat[t] += 1
-            if not is_win(Hand(nat, set_melds), shapes=shapes_, jokers=j):
-                continue
-        counts = list(h.counts)
-        counts[t] += 1
-        full = Hand(counts, h.melds)
+        full = plus_tile(h, t)
         got: list[ScoreResult | None] = []
         for sd, cx in ((False, discard_ctx), (True, self_ctx)):
             try:
