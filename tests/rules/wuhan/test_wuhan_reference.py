@@ -8,8 +8,8 @@ import os
 import random
 from typing import Any
 
-from wuhan_api import score
-from wuhan_reference import reference
+from wuhan_api import paid, score
+from wuhan_reference import reference, reference_payments
 
 from mjcore import MahjongError
 from mjcore.tiles import tile_to_text
@@ -36,7 +36,9 @@ def _deal(rng: random.Random) -> tuple[list[int], list[tuple[str, int]], int, di
                          ("quanqiuren_self_draw", (True,)), ("xiaohu_max_laizi", (0, 2)),
                          ("yinghu_factor", (1,)), ("gangshanghua_as", ("factor",)),
                          ("yise_any_shape", (True,)), ("factors", (False,)),
-                         ("base_dahu", (7,)), ("pizi", ("hongzhong_facai",))):
+                         ("base_dahu", (7,)), ("pizi", ("hongzhong_facai",)),
+                         ("dahu_discard_all_pay", (True,)), ("peichong_ratio", ("1/4", "1")),
+                         ("cap_points", (50, 100)), ("base_points", (3,))):
         if rng.random() < 0.12:
             opt[name] = rng.choice(values)
     pizi = {33, 32} if opt.get("pizi") else {33}
@@ -104,6 +106,34 @@ def _context(rng: random.Random, melds: list[tuple[str, int]]) -> tuple[bool, di
     return self_drawn, ctx
 
 
+def _payers(rng: random.Random, counts: list[int], melds: list[tuple[str, int]],
+            laizi: int, pizi: set[int]) -> dict[str, list[tuple[str, int]]]:
+    """Melds of the other seats (for their doublings), within the tiles that exist."""
+    held = list(counts)
+    for k, t in melds:
+        for x in ((t, t + 1, t + 2) if k == "chi" else (t,) * {"peng": 3, "pizigang": 1,
+                                                                "laizigang": 1}.get(k, 4)):
+            held[x] += 1
+    out: dict[str, list[tuple[str, int]]] = {}
+    for seat in ("left", "across", "right"):
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            kind = rng.choice(("peng", "gang", "angang", "bugang", "pizigang", "laizigang"))
+            t = min(pizi) if kind == "pizigang" else laizi if kind == "laizigang" else \
+                rng.choice([x for x in range(34) if x not in pizi and x != laizi])
+            n = 1 if kind in ("pizigang", "laizigang") else 3 if kind == "peng" else 4
+            if held[t] + n <= 4:
+                held[t] += n
+                out.setdefault(seat, []).append((kind, t))
+    return out
+
+
+def _meld_from(rng: random.Random, melds: list[tuple[str, int]]) -> list[str | None]:
+    seat = rng.choice(("left", "across", "right"))
+    return [None if k == "angang" else "left" if k == "chi" else
+            seat if rng.random() < 0.7 else rng.choice(("left", "across", "right"))
+            for k, _ in melds if k in SET_MELDS]
+
+
 def test_engine_agrees_with_the_brute_force_reference() -> None:
     rng = random.Random(2024)
     wins = losses = 0
@@ -114,12 +144,18 @@ def test_engine_agrees_with_the_brute_force_reference() -> None:
         if not opened:
             opt["must_open"] = False
         pizi = {33, 32} if opt.get("pizi") else {33}
+        payers = _payers(rng, counts, melds, laizi, pizi)
+        meld_from = _meld_from(rng, melds) if rng.random() < 0.5 else None
+        context = {"laizi": tile_to_text(laizi), **ctx}
+        if payers:
+            context["payer_melds"] = {s: _text([0] * 34, m) for s, m in payers.items()}
+        if meld_from is not None:
+            context["meld_from"] = meld_from
         tile = rng.choice([t for t in range(34) if counts[t]])
         hand = _text(counts, melds)
         want = reference(counts, melds, laizi, self_drawn, ctx, opt)
         try:
-            r = score(hand, win_tile=tile, self_drawn=self_drawn,
-                      context={"laizi": tile_to_text(laizi), **ctx}, options=opt)
+            r = score(hand, win_tile=tile, self_drawn=self_drawn, context=context, options=opt)
         except MahjongError as err:
             assert want is None, (hand, laizi, ctx, opt, err, want)
             assert err.code == "not_a_win", (hand, err)
@@ -130,5 +166,7 @@ def test_engine_agrees_with_the_brute_force_reference() -> None:
         h, w, ids = want
         assert (r.hand_base, r.winner_factor) == (h, w), (hand, laizi, ctx, opt, r, want)
         assert [p.id for p in r.patterns] == ids, (hand, laizi, ctx, opt, r, want)
+        owed, liable = reference_payments(h, w, ids, self_drawn, ctx, payers, meld_from, opt)
+        assert (paid(r), r.liable) == (owed, liable), (hand, context, opt, r)
         wins += 1
     assert wins > SAMPLE // 4 and losses > SAMPLE // 20

@@ -8,6 +8,7 @@ pattern ids, or ``None`` for no win.
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -157,3 +158,36 @@ def reference(counts: list[int], melds: list[tuple[str, int]], laizi: int, self_
     if best is None:
         return None
     return best[1], best[2], best[3]
+
+
+def reference_payments(h: int, w: int, ids: list[str], self_drawn: bool, ctx: dict[str, Any],
+                       payer_melds: dict[str, list[tuple[str, int]]],
+                       meld_from: list[str | None] | None, opt: dict[str, Any]
+                       ) -> tuple[dict[str, int], str]:
+    """wuhan.md §6 and §11: what each relative seat pays, and the liability's name."""
+    o = {"factors": True, "base_points": 1, "cap_points": None, "dahu_discard_all_pay": False,
+         "peichong_ratio": "1/2", **opt}
+    owe = {}
+    for seat in ("left", "across", "right"):
+        a = o["base_points"] * h * w * factor(payer_melds.get(seat, []), o["factors"])
+        owe[seat] = a if o["cap_points"] is None else min(a, o["cap_points"])
+    liable, who = "", None
+    if ctx.get("robbed"):
+        liable, who = "qianggang", ctx["robbed"]
+    elif "quanqiuren" in ids and ctx.get("discarder"):
+        liable, who = "quanqiuren", ctx["discarder"]
+    elif ("qingyise" in ids or "jiangyise" in ids) and meld_from:
+        for seat in ("left", "across", "right"):
+            if meld_from.count(seat) >= 3:
+                liable, who = "fangsanpu", seat
+    if who is not None:
+        return {who: sum(owe.values())}, liable
+    if self_drawn:
+        return owe, ""
+    out = {ctx["discarder"]: owe[ctx["discarder"]]}
+    if o["dahu_discard_all_pay"] and "xiaohu" not in ids:
+        for seat, a in owe.items():
+            share = int(a * Fraction(o["peichong_ratio"]))  # rounded down
+            if seat not in out and share:
+                out[seat] = share
+    return out, ""
