@@ -50,6 +50,17 @@ class WuhanResult(ScoreResult):
         """W: F(winner) × 硬胡 (× 杠上花 as a factor)."""
         return self.multiplier
 
+    @property
+    def points(self) -> dict[str, Any]:
+        """The payments as the worked cases write them: ``from`` (relative seat → amount),
+        ``winner_total`` and, when one seat pays for all, ``liable``."""
+        out: dict[str, Any] = {"from": {_rel(to, frm): amount
+                                        for frm, to, amount in self.payments},
+                               "winner_total": self.total}
+        if self.liable:
+            out["liable"] = self.liable
+        return out
+
 
 CONTEXT_KEYS: tuple[ContextKey, ...] = (
     ContextKey("laizi", "the 赖子 kind (required unless indicator is given)", "tile"),

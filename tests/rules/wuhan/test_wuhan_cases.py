@@ -42,4 +42,5 @@ def test_case(case: dict[str, Any]) -> None:
     assert paid(r) == points["from"], case["why"]
     assert r.total == points["winner_total"], case["why"]
     assert r.liable == points.get("liable", ""), case["why"]
+    assert r.points == points, case["why"]
     assert r.unit == "points" and r.self_drawn == case["self_drawn"]
