@@ -1,7 +1,8 @@
 """Wuhan 红中赖子杠 (rule set ``wuhan``): docs/rulesets/wuhan.md is its documentation.
 
-``options`` declares the options; ``table`` the fan table; ``scoring`` the score and valued
-waits; ``moves`` move validation; ``settle`` the ledger of a hand.
+``options`` declares the options; ``table`` the fan table; ``context`` the win context;
+``scoring`` the score and valued waits; ``moves`` move validation; ``settle`` the ledger of a
+hand.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Mapping
 
 from mjcore.rules.common.claims import resolve_claims as _resolve_claims
 from mjcore.rules.common.ruleset import Engine, Ruleset, register
+from mjcore.rules.wuhan.context import CONTEXT_KEYS, next_kind
 from mjcore.rules.wuhan.moves import (
     MOVE_DESCRIPTIONS,
     REASON_CODES,
@@ -19,15 +21,7 @@ from mjcore.rules.wuhan.moves import (
     win_context,
 )
 from mjcore.rules.wuhan.options import PRESETS, WuhanOptions
-from mjcore.rules.wuhan.scoring import (
-    CONTEXT_KEYS,
-    NAME,
-    WuhanResult,
-    clear_caches,
-    next_kind,
-    score,
-    valued_waits,
-)
+from mjcore.rules.wuhan.scoring import NAME, WuhanResult, clear_caches, score, valued_waits
 from mjcore.rules.wuhan.settle import LEDGER_REASONS, settle
 from mjcore.rules.wuhan.table import TABLE
 from mjcore.table import Move

@@ -15,8 +15,9 @@ from mjcore.rules.common.inputs import plus_tile, tile_id
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
+from mjcore.rules.wuhan.context import next_kind
 from mjcore.rules.wuhan.options import WuhanOptions
-from mjcore.rules.wuhan.scoring import next_kind, score
+from mjcore.rules.wuhan.scoring import score
 from mjcore.table import PHASES, Move, TableView
 
 HAIDI = 4
