@@ -152,20 +152,34 @@ def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Any], 
     return result
 
 
-_VALUED: dict[tuple[Shape, Ctx, WuhanOptions], Any] = {}
+class _Value(NamedTuple):
+    """One shape's worth in one context: its rank among readings, the hits, H, the product
+    of the extras (W before the winner's doublings) and the ids making up H."""
+
+    rank: tuple[Any, ...]
+    hits: tuple[PatternHit, ...]
+    hand_base: int
+    extras: int
+    ids: frozenset[str]
 
 
-def _valued(s: Shape, c: Ctx, o: WuhanOptions) -> tuple[tuple[Any, ...], Any] | None:
-    """(rank, table value) of one shape in one context (few distinct ones: memoised)."""
+_VALUED: dict[tuple[Shape, Ctx, WuhanOptions], _Value | None] = {}
+
+
+def _valued(s: Shape, c: Ctx, o: WuhanOptions) -> _Value | None:
+    """The value of one shape in one context (few distinct ones: memoised)."""
     key = (s, c, o)
     if key in _VALUED:
-        return _VALUED[key]  # type: ignore[no-any-return]
+        return _VALUED[key]
     v = TABLE.evaluate(s, c, o)
     out = None
     if v is not None:
-        dahu = sorted(DAHU_ORDER[h.id] for h in v.hits if _is_dahu(h, o))
+        base = [h for h in v.hits if h.id == "xiaohu" or _is_dahu(h, o)]
+        dahu = sorted(DAHU_ORDER[h.id] for h in base if h.id != "xiaohu")
+        h_base = sum(h.fan for h in base)
         # 硬 before 软, then more 大胡, then the 大胡 earlier in §5 (docs: ties)
-        out = ((v.value, not s.wilds, len(dahu), tuple(-i for i in dahu)), v)
+        out = _Value((v.value, not s.wilds, len(dahu), tuple(-i for i in dahu)), v.hits,
+                     h_base, v.value // h_base, frozenset(h.id for h in base))
     if len(_VALUED) >= _CACHE_LIMIT:
         _VALUED.clear()
     _VALUED[key] = out
@@ -309,33 +323,29 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
         core = Hand.__new__(Hand)
         HandBase.__init__(core, hand.counts, set_melds, tuple(held_))
     found = shapes(core, laizi, o)
-    best: tuple[tuple[Any, ...], Any, Shape, Any] | None = None
+    best: tuple[_Value, Shape, Any] | None = None
     for s, r in found:
-        valued = _valued(s, tctx, o)
-        if valued is None:
-            continue
-        rank, v = valued
-        if best is None or rank > best[0]:
-            best = (rank, v, s, r)
+        v = _valued(s, tctx, o)
+        if v is not None and (best is None or v.rank > best[0].rank):
+            best = (v, s, r)
     if best is None:
         raise MahjongError("not_a_win", _why_not(found, tctx, o))
-    _, v, s, r = best
-    hits: tuple[PatternHit, ...] = v.hits
-    h_base = sum(h.fan for h in hits if h.id == "xiaohu" or _is_dahu(h, o))
-    w = v.value // h_base * mi.factor
+    v, s, r = best
+    h_base = v.hand_base
+    w = v.extras * mi.factor
     per = o.base_points * h_base * w
     if per < o.min_points:
         raise MahjongError("below_min_points", f"base × H × W = {per} is below min_points "
                            f"{o.min_points}")
-    pay_key = (c, sd, v, w, o)
+    pay_key = (c, sd, h_base, w, v.ids, o)
     paid = _PAID.get(pay_key)
     if paid is None:
-        paid = _payments(c, sd, h_base, w, hits, o)
+        paid = _payments(c, sd, h_base, w, v.ids, o)
         if len(_PAID) >= _CACHE_LIMIT:
             _PAID.clear()
         _PAID[pay_key] = paid
     payments, liable, liable_seat = paid
-    return WuhanResult(NAME, "points", h_base * w, h_base * w, w, hits,
+    return WuhanResult(NAME, "points", h_base * w, h_base * w, w, v.hits,
                        _decomposition(r, s.shape), s.shape, sd, payments, liable, liable_seat)
 
 
@@ -348,7 +358,7 @@ _Paid = tuple[tuple[tuple[int, int, int], ...], str, int]
 _PAID: dict[tuple[object, ...], _Paid] = {}
 
 
-def _payments(c: Context, sd: bool, h_base: int, w: int, hits: tuple[PatternHit, ...],
+def _payments(c: Context, sd: bool, h_base: int, w: int, ids: frozenset[str],
               o: WuhanOptions) -> _Paid:
     """One amount per payer (each with its own doublings, capped), and the liability."""
     given = dict(c.payers)
@@ -361,7 +371,6 @@ def _payments(c: Context, sd: bool, h_base: int, w: int, hits: tuple[PatternHit,
     def seat(rel: str) -> int:
         return (c.winner + OFFSET[rel]) % 4
 
-    ids = {h.id for h in hits if h.id == "xiaohu" or _is_dahu(h, o)}
     liable, liable_rel = "", None
     if c.robbed is not None:
         liable, liable_rel = "qianggang", c.robbed
