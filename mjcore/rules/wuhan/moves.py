@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
-from mjcore.rules.common.inputs import plus_tile, tile_id
+from mjcore.rules.common.inputs import hand_of, plus_tile, tile_id
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
@@ -285,7 +285,7 @@ def _check(state: TableView, move: Move, o: WuhanOptions, probe: _Probe) -> None
         raise _Refusal("no_tiles_left", "no replacement tile outside the 海底")
 
 
-def _check_view(state: object) -> TableView:
+def _check_view(state: object, o: WuhanOptions) -> TableView:
     """Refuse a malformed view with ``MahjongError('bad_state')`` (the view is the input)."""
     if not isinstance(state, TableView):
         raise MahjongError("bad_state", "expected a TableView")
@@ -312,13 +312,22 @@ def _check_view(state: object) -> TableView:
     if not isinstance(part.seat_melds, tuple | list) or len(part.seat_melds) not in (0, 4) or \
             not all(isinstance(x, str) for x in part.seat_melds):
         raise MahjongError("bad_state", "seat_melds lists four melds texts, one per seat")
+    for text in part.seat_melds:
+        try:
+            melds_only = not hand_of(text).concealed_count if text else True
+        except MahjongError:
+            melds_only = False
+        if not melds_only:
+            raise MahjongError("bad_state", f"seat_melds holds melds text, got {text!r:.40}")
+    if laizi_of(state, o) in o.pizi_kinds:
+        raise MahjongError("bad_state", "a 痞子 cannot be the 赖子")
     return state
 
 
 def validate_move(state: TableView, move: Move, o: WuhanOptions) -> MoveCheck:
     """Is ``move`` legal for the seat whose view is ``state``? (reason code if not).
     A malformed view raises ``MahjongError('bad_state')``."""
-    _check_view(state)
+    _check_view(state, o)
     if not isinstance(move, Move):
         return MoveCheck(False, "bad_move", "not a Move")
     try:
@@ -330,7 +339,7 @@ def validate_move(state: TableView, move: Move, o: WuhanOptions) -> MoveCheck:
 
 def legal_moves(state: TableView, o: WuhanOptions) -> tuple[Move, ...]:
     """Every legal move of the seat whose view is ``state``."""
-    _check_view(state)
+    _check_view(state, o)
     phase = state.phase
     counts = state.hand.counts
     candidates: list[Move]

@@ -144,7 +144,8 @@ def test_bad_views() -> None:
         validate_move(PlainView(seat=0, hand="123m", phase="turn"), M("discard", "1m"))
     assert err.value.code == "bad_state"
     for bad in ({"laizi": "zz"}, {"laizi": None}, {"meld_from": (5,)},
-                {"meld_from": (1, 2)}, {"seat_melds": ("",)}):
+                {"meld_from": (1, 2)}, {"seat_melds": ("",)}, {"laizi": "7z"},
+                {"seat_melds": ("", "55m", "", "")}, {"seat_melds": ("", "peng:12m", "", "")}):
         with pytest.raises(MahjongError) as err:
             legal_moves(TableView(seat=0, hand="55m456p789s345s1m chi:123m", phase="turn",
                                   **bad))
