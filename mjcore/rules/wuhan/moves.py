@@ -168,8 +168,8 @@ class _Probe:
             try:
                 self._answer = (score(hand, tile, self_drawn, ctx, self.o).value, "", "")
             except MahjongError as err:
-                if err.code not in WIN_REFUSALS:
-                    raise
+                if err.code not in WIN_REFUSALS:  # the view contradicts itself
+                    raise MahjongError("bad_state", f"the view cannot be scored: {err}") from None
                 self._answer = (None, err.code, err.message)
         return self._answer
 
