@@ -20,7 +20,7 @@ from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.patterns import all_258, all_pungs, is_258, qingyise, ziyise
 from mjcore.rules.common.readings import Reading, readings
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
-from mjcore.rules.common.wilds import wild_readings
+from mjcore.rules.common.wilds import has_wild_reading, wild_readings
 from mjcore.rules.wuhan.context import (
     NO_KEY,
     OFFSET,
@@ -136,6 +136,8 @@ def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Any], 
         chi = any(m.kind == "chi" for m in core.melds)
         for d in decompose(core):
             out.setdefault(Shape("standard", not (chi or d.chows), is_258(d.pair), 0, *yise), d)
+    elif core.counts[laizi] and not o.qidui and not has_wild_reading(core.counts, laizi):
+        pass  # no standard reading at all: one core call instead of the search (move probes)
     else:
         found = wild_readings(core, -1, laizi, kinds) if core.counts[laizi] else readings(
             core, -1, kinds)
