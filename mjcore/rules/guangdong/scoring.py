@@ -666,7 +666,7 @@ def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
     for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS):
-        memo.clear()  # type: ignore[attr-defined]
+        memo.clear()
 
 
 # --------------------------------------------------------------------------- waits
@@ -702,10 +702,11 @@ def valued_waits(
     if context is not None and not isinstance(context, Mapping):
         raise _bad("context must be a mapping of key to value")
     ctx = dict(context or {})
+    key: tuple[object, ...] | None
     try:
-        key: tuple[object, ...] | None = (
-            hand, o, visible if visible is None or isinstance(visible, str)
-            else tuple(visible), *_context_key(ctx))  # type: ignore[call-overload]
+        seen: object = visible if visible is None or isinstance(visible, str) else tuple(
+            visible)  # type: ignore[arg-type]
+        key = (hand, o, seen, *_context_key(ctx))
         hit = _WAITS.get(key)
     except TypeError:
         key, hit = None, None
