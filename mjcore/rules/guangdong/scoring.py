@@ -230,7 +230,9 @@ def _signature(h: Hand) -> int:
             sig |= _S_PUNG
         if all_yaojiu and words & 1:  # every set and the pair hold a 1, 9 or honour, no run
             sig |= _S_YAOJIU
-        if all_chi and not hon & 127 and words & 10 and _sequence_decomposition(h) is not None:
+        # sequences only: some decomposition with a run (or none with any set: 4 chi melds)
+        if all_chi and not hon & 127 and (words & 10 or h.concealed_count == 2) \
+                and _sequence_decomposition(h) is not None:
             sig |= _S_CHOW
         if not melds and suits in (1, 2, 4) and not sig & _S_HON:
             c = counts[(suits >> 1) * 9:(suits >> 1) * 9 + 9]  # suit 1, 2, 4 -> 0, 1, 2
