@@ -187,54 +187,57 @@ def _sequence_decomposition(h: Hand) -> Decomposition | None:
 # Signature bits
 (_S_STD, _S_PUNG, _S_CHOW, _S_QIDUI, _S_SSY, _S_ONESUIT, _S_NOSUIT, _S_HON, _S_TERM, _S_YAOJIU,
  _S_JIULIAN, _S_MENQING, _S_WINDPAIR, _S_DRAGONPAIR) = (1 << i for i in range(14))
-_S_HONPUNGS = 14  # bits 14-20: honour kinds held as pungs/kongs (concealed or melds)
+_S_WINDS = 14  # bits 14-17: wind kinds held as pungs/kongs (concealed or melds)
+_S_DRAGONS = 18  # bits 18-19: how many dragon pungs/kongs (which ones does not matter)
 _YAOJIU_IDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_DRAGON_COUNT = (0, 1, 1, 2, 1, 2, 2, 3)  # by the three dragon bits
 
 
-def _signature(h: Hand) -> int:
-    """Everything the fan table can see of ``h``, as one integer (see the module docstring)."""
+def _signature(h: Hand) -> tuple[int, Decomposition | None]:
+    """Everything the fan table can see of ``h``, as one integer (see the module docstring),
+    and the hand's all-sequence decomposition when it has one (found on the way)."""
     profile = hand_profile(h)
     counts = h.counts
     melds = h.melds
     words = profile & 15
     suits = (profile >> PROFILE_SUITS) & 7
     sig = _S_ONESUIT if suits in (1, 2, 4) else _S_NOSUIT if not suits else 0
+    hon = 0
     if profile & PROFILE_HONOURS:
         sig |= _S_HON
-    if profile & PROFILE_TERMINAL:
-        sig |= _S_TERM
-    hon = _honours(counts[27:34]) if sig & _S_HON else 0
-    all_pung = all_chi = all_yaojiu = True
+        hon = _honours(counts[27:34])
     honpungs = hon & 127
-    menqing = True
-    for m in melds:
-        b = _meld_bits(m)
-        if b & _M_CHI:
-            all_pung = all_yaojiu = False
-        else:
-            all_chi = False
-            if not b & _M_YAOJIU:
-                all_yaojiu = False
-            honpungs |= b >> _M_HON
-        if not b & _M_ANGANG:
-            menqing = False
-    if menqing:
+    seq = None
+    if melds:
+        all_pung = all_chi = all_yaojiu = menqing = True
+        for m in melds:
+            b = _MELD_BITS.get(m) or _meld_bits(m)
+            if b & _M_CHI:
+                all_pung = all_yaojiu = False
+            else:
+                all_chi = False
+                if not b & _M_YAOJIU:
+                    all_yaojiu = False
+                honpungs |= b >> _M_HON
+            if not b & _M_ANGANG:
+                menqing = False
+        if menqing:
+            sig |= _S_MENQING
+    else:
+        all_pung = all_chi = all_yaojiu = True
         sig |= _S_MENQING
-    sig |= honpungs << _S_HONPUNGS
     if words:
         sig |= _S_STD
-        pair = (hon >> 7 & 7) - 1
-        if pair >= 0:
-            sig |= _S_WINDPAIR if pair < 4 else _S_DRAGONPAIR
         if all_pung and words & 5:
             sig |= _S_PUNG
         if all_yaojiu and words & 1:  # every set and the pair hold a 1, 9 or honour, no run
             sig |= _S_YAOJIU
         # sequences only: some decomposition with a run (or none with any set: 4 chi melds)
-        if all_chi and not hon & 127 and (words & 10 or h.concealed_count == 2) \
-                and _sequence_decomposition(h) is not None:
-            sig |= _S_CHOW
-        if not melds and suits in (1, 2, 4) and not sig & _S_HON:
+        if all_chi and not hon & 127 and (words & 10 or h.concealed_count == 2):
+            seq = _sequence_decomposition(h)
+            if seq is not None:
+                sig |= _S_CHOW
+        if not melds and suits in (1, 2, 4) and not hon:
             c = counts[(suits >> 1) * 9:(suits >> 1) * 9 + 9]  # suit 1, 2, 4 -> 0, 1, 2
             if c[0] >= 3 and c[8] >= 3 and all(c[1:8]):
                 sig |= _S_JIULIAN
@@ -242,10 +245,22 @@ def _signature(h: Hand) -> int:
         sig |= _S_QIDUI
         if not words and sum(counts[t] for t in _YAOJIU_IDS) == 14:
             sig |= _S_YAOJIU
-    elif not words and not melds and suits == 7 and sig & _S_HON and all(
+    elif not words and not melds and suits == 7 and hon and all(
             counts[t] for t in _YAOJIU_IDS) and sum(counts[t] for t in _YAOJIU_IDS) == 14:
         sig |= _S_SSY | _S_YAOJIU
-    return sig
+    if honpungs:
+        dragons = _DRAGON_COUNT[honpungs >> 4]
+        sig |= (honpungs & 15) << _S_WINDS | dragons << _S_DRAGONS
+        # the honour pair only matters beside two dragon or three wind pungs (小三元, 小四喜)
+        pair = (hon >> 7 & 7) - 1
+        if pair >= 4 and dragons == 2:
+            sig |= _S_DRAGONPAIR
+        elif 0 <= pair < 4 and (honpungs & 15) in (7, 11, 13, 14):
+            sig |= _S_WINDPAIR
+    # a terminal only matters to tell 混幺九 (terminals and honours) from 字一色
+    if sig & _S_YAOJIU and profile & PROFILE_TERMINAL and sig & _S_HON:
+        sig |= _S_TERM
+    return sig, seq
 
 
 # --------------------------------------------------------------------------- the context
@@ -262,6 +277,8 @@ class Ctx(NamedTuple):
     meld_from: tuple[int | None, ...] | None
     chi_ok: tuple[bool, ...]  # per meld_from entry: a chi from there is legal (left or unknown)
     bao_exempt: bool
+    plain: bool  # nothing to check against the hand beyond the winning tile
+    others: tuple[int, int, int]  # the three other seats
 
 
 _SEAT_KEYS = frozenset(("discarder", "robbed", "gang_fed_by"))
@@ -374,18 +391,16 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
     abs_from = None if meld_from is None else tuple(
         None if r is None else (winner + _REL_OFFSET[r]) % 4 for r in meld_from)
     chi_ok = () if meld_from is None else tuple(r in (None, "left") for r in meld_from)
+    plain = not (qg or gsk or flat or meld_from is not None)
+    others = tuple(s for s in range(4) if s != winner)
     return Ctx(facts, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
-               chi_ok, flags["bao_exempt"])
+               chi_ok, flags["bao_exempt"], plain, others)  # type: ignore[arg-type]
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
     """A context's part of a memo key: its items and the types of its values (``True`` and
     ``1`` are equal, but only one is a flag); lists (meld_from) as tuples."""
-    try:
-        items = tuple(context.items())
-        hash(items)
-    except TypeError:
-        items = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in context.items())
+    items = tuple((k, tuple(v) if type(v) is list else v) for k, v in context.items())
     return (*items, *map(type, context.values()))
 
 
@@ -401,6 +416,7 @@ class _Eval(NamedTuple):
     claim_total: int  # the total without the 一炮三响 floor (for min_fan)
     shape: str  # "pung", "chow", "mixed", "qidui", "shisanyao": the reading scored
     main: str  # the main pattern's id
+    std_shape: str  # "standard", "qidui" or "shisanyao"
 
 
 class _Analysis:
@@ -464,7 +480,8 @@ def _evaluate(a: _Analysis, facts: WinFacts, o: GuangdongOptions) -> _Eval | Non
     claim = before_floors
     if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in v.hits):
         claim = max(claim, o.baohu_cap)
-    got = _Eval(v.value, v.raw, tuple(_hit(h) for h in v.hits), claim, kind, main)
+    got = _Eval(v.value, v.raw, tuple(_hit(h) for h in v.hits), claim, kind, main,
+                "standard" if kind in ("pung", "chow", "mixed") else kind)
     if len(a.values) >= 256:
         a.values.clear()
     a.values[key] = got
@@ -484,11 +501,9 @@ def _hit(h: PatternHit) -> PatternHit:
 
 
 def _hand_context_checks(h: Hand, tile: int, c: Ctx) -> None:
-    """The §15 contradictions between the context and the hand."""
+    """The §15 contradictions between the context and the hand (beyond the winning tile)."""
     f = c.facts
     melds = h.melds
-    if not h.counts[tile]:
-        raise _bad(f"the winning tile {_text(tile)} is not in the concealed hand")
     if f.qiang_gang and h.held[tile] > 1:
         raise _bad(f"抢杠 of {_text(tile)}: the robbed bugang holds the other three copies, but "
                    f"the winner holds {h.held[tile]}")
@@ -550,48 +565,19 @@ def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int
     return id_, src
 
 
-def _payments(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions,
-              ) -> tuple[int, tuple[tuple[int, int, int], ...], str, int]:
-    """(points per payer P, payments, liability id, liable seat) (§10-§11)."""
-    p = o.base_points * o.fan_points[e.fan]
-    w = c.winner
-    f = c.facts
-    if f.zimo:
-        liable, seat = _liability(h, e, c, o)
-        if liable:
-            return p, ((seat, w, 3 * p),), liable, seat
-        return p, tuple((s, w, p) for s in range(4) if s != w), "", -1
-    amount = 3 * p if o.discard_payment == "discarder_pays_three" else p
-    return p, ((c.discarder, w, amount),), "", -1
-
-
-# --------------------------------------------------------------------------- score
-
-_new = tuple.__new__
-_RESULTS: dict[tuple[object, ...], ScoreResult] = {}
-_CONTEXTS: dict[tuple[object, ...], Ctx] = {}
-
-
-def _context(context: Mapping[str, object] | None, self_drawn: bool,
-             ckey: tuple[object, ...] | None) -> Ctx:
-    if ckey is None:
-        return parse_context(context, self_drawn)
-    got = _CONTEXTS.get(ckey)
-    if got is None:
-        got = parse_context(context, self_drawn)  # raises for a bad context: not kept
-        if len(_CONTEXTS) >= 4096:
-            _CONTEXTS.clear()
-        _CONTEXTS[ckey] = got
-    return got
-
-
 def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
-    _check_count(h, 14)
-    _hand_context_checks(h, tile, c)
+    """The cold path of ``score``: one core call, a few look-ups, the payments."""
+    melds = h.melds
+    if h.concealed_count + 3 * len(melds) != 14:
+        _check_count(h, 14)
+    if not h.counts[tile]:
+        raise _bad(f"the winning tile {_text(tile)} is not in the concealed hand")
+    if not c.plain:
+        _hand_context_checks(h, tile, c)
     f = c.facts
     if f.winners > 1 and o.multi_ron == "first_only":
         raise _bad("with multi_ron first_only only one player wins on a discard")
-    sig = _signature(h)
+    sig, seq = _signature(h)
     a = _SHARED.get(sig)
     if a is None:
         a = _analysis(h, sig, tile)
@@ -603,19 +589,38 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     if e.claim_total < o.min_fan:
         raise MahjongError("below_min_fan", f"the hand is worth {e.claim_total} fan (without the "
                            f"一炮三响 floor), below min_fan {o.min_fan}")
-    mult, payments, liable, seat = _payments(h, e, c, o)
+    # payments (§10, §11)
+    p = o.base_points * o.fan_points[e.fan]
+    w = c.winner
+    liable, seat = "", -1
+    payments: tuple[tuple[int, int, int], ...]
+    if f.zimo:
+        if f.qiang_gang or f.gang_fed or melds:
+            liable, seat = _liability(h, e, c, o)
+        if liable:
+            payments = ((seat, w, 3 * p),)
+        else:
+            x, y, z = c.others
+            payments = ((x, w, p), (y, w, p), (z, w, p))
+    else:
+        payments = ((c.discarder, w, 3 * p if o.discard_payment == "discarder_pays_three"
+                     else p),)
     shape = e.shape
     if shape == "pung":
         dec: object = decomposition_for(h, 0b0101)
     elif shape == "chow":
-        dec = _sequence_decomposition(h)
+        dec = seq
     elif shape == "mixed":
         dec = decomposition_for(h, 0b1111)
     else:
         dec = shape
-    return _new(ScoreResult, (NAME, "fan", e.fan, e.uncapped, mult, e.hits, dec,
-                              "standard" if shape in ("pung", "chow", "mixed") else shape,
+    return _new(ScoreResult, (NAME, "fan", e.fan, e.uncapped, p, e.hits, dec, e.std_shape,
                               f.self_drawn, payments, liable, seat))
+
+
+_new = tuple.__new__
+_RESULTS: dict[tuple[object, ...], ScoreResult] = {}
+_CONTEXTS: dict[tuple[object, ...], Ctx] = {}
 
 
 def score(
@@ -627,24 +632,48 @@ def score(
 ) -> ScoreResult:
     """Score one winning hand (see ``mjcore.rules.score`` and docs/rulesets/guangdong.md §9).
     Memoised per input (bounded)."""
-    key: tuple[object, ...] | None
     if context is None:
-        key = (hand, win_tile, type(win_tile), self_drawn, o)
-    elif type(context) is dict or isinstance(context, Mapping):
-        key = (hand, win_tile, type(win_tile), self_drawn, o, *_context_key(context))
+        ck: tuple[object, ...] = ()
+    elif type(context) is dict or isinstance(context, Mapping):  # (the ABC check is slow)
+        # the context's items and their values' types: True == 1, but only one is a flag;
+        # meld_from, a list, as a tuple
+        mf = context.get("meld_from")
+        if type(mf) is list:
+            items = dict(context)
+            items["meld_from"] = tuple(mf)
+            ck = (*items.items(), *map(type, context.values()))
+        else:
+            ck = (*context.items(), *map(type, context.values()))
     else:
         raise _bad("context must be a mapping of key to value")
+    key = (hand, win_tile, type(win_tile), self_drawn, o, ck)
+    memo = True
     try:
         hit = _RESULTS.get(key)
-    except TypeError:  # an unhashable argument: no memo (and an error below)
-        key, hit = None, None
+    except TypeError:  # a list in the context (meld_from), or an unhashable argument
+        ck = _context_key(context) if context is not None else ()
+        key = (hand, win_tile, type(win_tile), self_drawn, o, ck)
+        try:
+            hit = _RESULTS.get(key)
+        except TypeError:
+            memo, hit = False, None
     if hit is not None:
         return hit
     h = hand if type(hand) is Hand else hand_of(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
-    c = _context(context, self_drawn, None if key is None else (self_drawn, *key[5:]))
+    if not memo:
+        c = parse_context(context, self_drawn)
+    else:
+        ckey = (self_drawn, ck)
+        known = _CONTEXTS.get(ckey)
+        if known is None:
+            known = parse_context(context, self_drawn)  # raises for a bad context: not kept
+            if len(_CONTEXTS) >= 4096:
+                _CONTEXTS.clear()
+            _CONTEXTS[ckey] = known
+        c = known
     result = _score(h, tile, c, o)
-    if key is not None:
+    if memo:
         if len(_RESULTS) >= _CACHE_LIMIT:
             _RESULTS.clear()
         # memo key and answer are immutable and acyclic: kept out of the cycle collector
