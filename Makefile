@@ -29,3 +29,4 @@ test: lint
 bench: setup
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sichuan.py
+	$(BIN)/python bench/bench_guangdong.py
