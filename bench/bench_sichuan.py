@@ -98,12 +98,12 @@ def main() -> None:
 
     def score_one() -> int:
         for _ in range(1000):
-            score(one_hand, win_tile=one_tile)
+            score(one_hand, win_tile=one_tile, ruleset="sichuan")
         return 1000
 
     def score_batch() -> int:
         for h, w in hands:
-            score(h, win_tile=w)
+            score(h, win_tile=w, ruleset="sichuan")
         return n
 
     def score_cold() -> int:
@@ -114,12 +114,12 @@ def main() -> None:
 
     def waits_one() -> int:
         for _ in range(1000):
-            valued_waits(one_ready)
+            valued_waits(one_ready, ruleset="sichuan")
         return 1000
 
     def waits_batch() -> int:
         for h in ready:
-            valued_waits(h)
+            valued_waits(h, ruleset="sichuan")
         return n
 
     def waits_cold() -> int:

@@ -20,7 +20,7 @@ the key contains m sets and h pairs, never needing a fifth copy of a tile (exact
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
-from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
 
 from .errors import MahjongError
 
@@ -54,11 +54,14 @@ cdef enum:
     SH_ZUHELONG = 32
     SH_QIDUI_DISTINCT = 64   # qidui where four identical tiles do not count as two pairs
 
+# A set of shapes means their union: each bit is a shape of its own, never a modifier of another.
+
 SHAPES = ("standard", "qidui", "shisanyao", "quanbukao", "qixingbukao", "zuhelong")
 DEFAULT_SHAPES = ("standard", "qidui")
 _SHAPE_BITS = {"standard": SH_STANDARD, "qidui": SH_QIDUI, "shisanyao": SH_SHISANYAO,
                "quanbukao": SH_QUANBUKAO, "qixingbukao": SH_QIXINGBUKAO,
                "zuhelong": SH_ZUHELONG, "qidui_distinct": SH_QIDUI_DISTINCT}
+_SHAPE_NAMES = SHAPES + ("qidui_distinct",)   # every name a shapes argument may hold
 cdef int DEFAULT_BITS = SH_STANDARD | SH_QIDUI
 # shapes whose waits are found by trying each tile
 cdef int SPECIAL_14 = SH_SHISANYAO | SH_QUANBUKAO | SH_QIXINGBUKAO | SH_ZUHELONG
@@ -334,7 +337,8 @@ cdef class HandBase:
         self.melds = melds
         self.held = held
         self._hash = hash((counts, melds))
-        _pack(&self.p, cnt, len(melds), four)
+        # a one-tile meld laid aside (Wuhan's 痞子杠/赖子杠) is not one of the hand's sets
+        _pack(&self.p, cnt, sum(1 for m in melds if len(m[1]) >= 3), four)
         for t in range(34):
             if held[t] > counts[t]:
                 self.p.cap[t] = 4 - (held[t] - counts[t])
@@ -422,9 +426,8 @@ cdef int _shape_bits(object shapes) except -1:
         for s in shapes:
             bits |= _SHAPE_BITS[s]
     except (KeyError, TypeError):
-        raise MahjongError("bad_shape", f"unknown shape in {shapes!r}; shapes are {', '.join(SHAPES)}") from None
-    if bits & SH_QIDUI_DISTINCT:
-        bits |= SH_QIDUI
+        raise MahjongError("bad_shape",
+                           f"unknown shape in {shapes!r}; shapes are {', '.join(_SHAPE_NAMES)}") from None
     return bits
 
 
@@ -850,6 +853,50 @@ cdef int _zuhelong_win(const Packed* h, int jokers) noexcept nogil:
     return 0
 
 
+cdef int _zuhelong_shanten(const Packed* h, int jokers) noexcept nogil:
+    """Exact 组合龙 shanten: the best over the six suit orders of (knitted tiles missing) + (fewest
+    tiles to add so the rest holds 1 - melds sets and a pair), less the wilds, less one.
+
+    A target is the nine knitted tiles K plus a rest R, and min(K + R, H) = min(K, H) +
+    min(R, H - min(K, H)) tile by tile, so taking out the held knitted tiles first loses
+    nothing. R may hold at most cap - K copies of a tile (the copies left); a knitted tile with
+    no copy left (all four in a declared kong) can only be a wild."""
+    cdef Packed rest
+    cdef int q, s, r, t, missing, over, need, best = INF
+    cdef int nsets = 1 - h.nmelds
+    for q in range(6):
+        rest = h[0]
+        missing = 0
+        over = 0
+        for s in range(3):
+            r = PERMS[q][s]
+            while r < 9:
+                t = s * 9 + r
+                if rest.cnt[t] > 0:
+                    rest.cnt[t] -= 1
+                    rest.key[s] -= P5[r]
+                else:
+                    missing += 1
+                if rest.cap[t] > 0:
+                    rest.cap[t] -= 1
+                    rest.capped |= 1 << s
+                else:
+                    over += 1
+                r += 3
+        if over > jokers:
+            continue
+        if jokers:
+            need = _std_dist_wild(&rest, nsets, jokers - over)
+        else:
+            need = _std_dist(&rest, nsets)
+        if missing + need < best:
+            best = missing + need
+    if best >= INF:
+        return INF
+    best -= jokers + 1
+    return best if best >= -1 else -1
+
+
 # ---------------------------------------------------------------- whole-hand questions
 
 cdef int _win(const Packed* h, int bits, int jokers) noexcept nogil:
@@ -857,7 +904,9 @@ cdef int _win(const Packed* h, int bits, int jokers) noexcept nogil:
         return 0
     if bits & SH_STANDARD and _std_win(h, jokers):
         return 1
-    if bits & SH_QIDUI and _qidui_win(h, jokers, bits & SH_QIDUI_DISTINCT):
+    if bits & SH_QIDUI and _qidui_win(h, jokers, False):
+        return 1
+    if bits & SH_QIDUI_DISTINCT and _qidui_win(h, jokers, True):
         return 1
     if bits & SH_SHISANYAO and _shisanyao_win(h, jokers):
         return 1
@@ -878,7 +927,9 @@ cdef uint64_t _waits(const Packed* h, int bits, int jokers) noexcept nogil:
     if bits & SH_STANDARD:
         mask = _std_waits(h, jokers)
     if bits & SH_QIDUI:
-        mask |= _qidui_waits(h, jokers, bits & SH_QIDUI_DISTINCT) & ~h.four
+        mask |= _qidui_waits(h, jokers, False) & ~h.four
+    if bits & SH_QIDUI_DISTINCT:
+        mask |= _qidui_waits(h, jokers, True) & ~h.four
     if bits & SPECIAL_14 and h.ncon + jokers + 3 * h.nmelds == 13:
         # the special shapes are 14-tile shapes: try each candidate tile
         for t in range(34):
@@ -906,7 +957,10 @@ cdef int _shanten(const Packed* h, int bits, int jokers) noexcept nogil:
         best = s if s >= -1 else -1
     if h.nmelds == 0 and (total == 13 or total == 14):
         if bits & SH_QIDUI:
-            s = _qidui_shanten(h, jokers, bits & SH_QIDUI_DISTINCT)
+            s = _qidui_shanten(h, jokers, False)
+            best = s if s < best else best
+        if bits & SH_QIDUI_DISTINCT:
+            s = _qidui_shanten(h, jokers, True)
             best = s if s < best else best
         if bits & SH_SHISANYAO:
             s = _shisanyao_shanten(h, jokers)
@@ -917,6 +971,11 @@ cdef int _shanten(const Packed* h, int bits, int jokers) noexcept nogil:
         if bits & SH_QIXINGBUKAO:
             s = _bukao_shanten(h, jokers, True)
             best = s if s < best else best
+    # 组合龙 allows one declared meld (the set besides the knitted tiles)
+    if bits & SH_ZUHELONG and h.nmelds <= 1 and (total + 3 * h.nmelds == 13
+                                                 or total + 3 * h.nmelds == 14):
+        s = _zuhelong_shanten(h, jokers)
+        best = s if s < best else best
     # No "ready but every wait is held four times" case: every distance above counts only
     # targets within the copies left (melds included), so a distance of 1 is a real wait.
     return best
@@ -942,15 +1001,15 @@ def is_win(hand, *, shapes=None, jokers=0):
 
 
 def win_shapes(hand, *, shapes=SHAPES, jokers=0):
-    """The subset of ``shapes`` the hand forms."""
+    """The subset of ``shapes`` the hand forms (only names that ``shapes`` holds)."""
     cdef HandBase h = _as_hand(hand)
     cdef int bits = _shape_bits(shapes)
     cdef int j = _jokers(jokers)
     _need_count(h, j, 2, "a win test")
     found = []
-    for name in SHAPES:
+    for name in _SHAPE_NAMES:
         b = _SHAPE_BITS[name]
-        if bits & b and _win(&h.p, b | (bits & SH_QIDUI_DISTINCT), j):
+        if bits & b and _win(&h.p, b, j):
             found.append(name)
     return frozenset(found)
 
@@ -1017,13 +1076,10 @@ def wait_mask_fast(HandBase hand):
 
 
 def shanten(hand, *, shapes=None, jokers=0):
-    """-1 complete, 0 ready, n tiles from ready; the best over standard/qidui/shisanyao/bukao."""
+    """-1 complete, 0 ready, n tiles from ready: the best over ``shapes``."""
     cdef HandBase h = _as_hand(hand)
     cdef int bits = _shape_bits(shapes)
     cdef int j = _jokers(jokers)
-    if bits & SH_ZUHELONG:
-        raise MahjongError("bad_shape", "shanten is defined for standard, qidui, shisanyao, "
-                                        "quanbukao and qixingbukao, not zuhelong")
     if (h.p.ncon + j) % 3 == 0:
         raise MahjongError("wrong_tile_count",
                            f"shanten needs 3n+1 or 3n+2 concealed tiles, the hand has {h.p.ncon}")
@@ -1032,7 +1088,8 @@ def shanten(hand, *, shapes=None, jokers=0):
     cdef int result = _shanten(&h.p, bits, j)
     if result >= INF:
         raise MahjongError("bad_shape", "none of the chosen shapes applies to this hand (the "
-                                        "special shapes need 13/14 concealed tiles and no melds)")
+                                        "special shapes need 13/14 tiles and no melds; zuhelong "
+                                        "allows one meld)")
     return result
 
 
@@ -1457,8 +1514,15 @@ def _untrack(obj):
 
 # ---------------------------------------------------------------- batch entry points
 
+# Formats of a one-byte unsigned item (struct module syntax, with or without a byte-order mark)
+_UINT8_FORMATS = frozenset({"B", "@B", "=B", "<B", ">B", "!B"})
+
+
 cdef class _Buffer:
-    """A read-only view of a bytes-like object of N*34 uint8 counts."""
+    """A read-only view of a bytes-like object of N*34 uint8 counts.
+
+    The format is checked: a buffer of wider or signed items (array('H'), array('q'), int8)
+    would otherwise be read byte by byte and answer for hands nobody asked about."""
     cdef Py_buffer view
     cdef bint held
     cdef const uint8_t* data
@@ -1467,11 +1531,16 @@ cdef class _Buffer:
     def __cinit__(self, obj):
         self.held = False
         try:
-            PyObject_GetBuffer(obj, &self.view, PyBUF_SIMPLE)
+            PyObject_GetBuffer(obj, &self.view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
         except (TypeError, BufferError, ValueError):
-            raise MahjongError("bad_argument", "batch input must be a contiguous bytes-like "
-                               f"buffer, not {type(obj).__name__}") from None
+            raise MahjongError("bad_argument", "batch input must be a C-contiguous bytes-like "
+                               f"buffer of uint8, not {type(obj).__name__}") from None
         self.held = True
+        fmt = "B" if self.view.format == NULL else (<bytes> self.view.format).decode("latin-1")
+        if self.view.itemsize != 1 or fmt not in _UINT8_FORMATS:
+            raise MahjongError("bad_argument",
+                               f"batch input must hold uint8 counts (format 'B'), not items of "
+                               f"format {fmt!r} and size {self.view.itemsize}")
         if self.view.len % 34:
             raise MahjongError("bad_argument",
                                f"batch buffer holds {self.view.len} bytes, not a multiple of 34")
@@ -1483,8 +1552,22 @@ cdef class _Buffer:
             PyBuffer_Release(&self.view)
 
 
+cdef extern from *:
+    """
+    /* The caller's buffer may be rewritten by another thread while the GIL is released: each
+       hand is copied once, then only the copy is checked and used. The empty asm with a memory
+       clobber stops the compiler from reading the caller's bytes again in place of the copy. */
+    static inline void mj_snapshot(unsigned char *dst, const unsigned char *src) {
+        memcpy(dst, src, 34);
+        __asm__ __volatile__("" ::: "memory");
+    }
+    """
+    void mj_snapshot(uint8_t* dst, const uint8_t* src) noexcept nogil
+
+
 cdef inline int _batch_pack(Packed* h, const uint8_t* cnt, int jokers, int residue,
                             Py_ssize_t i, Py_ssize_t* bad) noexcept nogil:
+    """Pack one hand of the batch from its snapshot; 0 (and ``bad`` set) if it is invalid."""
     if _pack(h, cnt, 0, 0) >= 0 or (h.ncon + jokers) % 3 != residue:
         if bad[0] < 0:
             bad[0] = i
@@ -1537,11 +1620,13 @@ def is_win_batch(counts, *, shapes=None, jokers=0):
     cdef uint8_t* o = out
     cdef Py_ssize_t i, bad = -1
     cdef Packed h
+    cdef uint8_t c[34]
     cdef int r
     with nogil:
         if bits == SH_STANDARD and j == 0:
             for i in range(buf.n):
-                r = _std_win_counts(buf.data + i * 34)
+                mj_snapshot(c, buf.data + i * 34)
+                r = _std_win_counts(c)
                 if r < 0:
                     o[i] = 0
                     if bad < 0:
@@ -1550,7 +1635,8 @@ def is_win_batch(counts, *, shapes=None, jokers=0):
                     o[i] = r
         else:
             for i in range(buf.n):
-                if _batch_pack(&h, buf.data + i * 34, j, 2, i, &bad):
+                mj_snapshot(c, buf.data + i * 34)
+                if _batch_pack(&h, c, j, 2, i, &bad):
                     o[i] = _win(&h, bits, j)
                 else:
                     o[i] = 0
@@ -1570,9 +1656,11 @@ def wait_mask_batch(counts, *, shapes=None, jokers=0):
     cdef uint64_t* o = <uint64_t*> (<uint8_t*> out)
     cdef Py_ssize_t i, bad = -1
     cdef Packed h
+    cdef uint8_t c[34]
     with nogil:
         for i in range(buf.n):
-            if _batch_pack(&h, buf.data + i * 34, j, 1, i, &bad):
+            mj_snapshot(c, buf.data + i * 34)
+            if _batch_pack(&h, c, j, 1, i, &bad):
                 o[i] = _waits(&h, bits, j)
             else:
                 o[i] = 0
@@ -1584,17 +1672,17 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
     """Shanten of N hands (N*34 uint8 counts); returns N int8 as bytes."""
     cdef int bits = _shape_bits(shapes)
     cdef int j = _jokers(jokers)
-    if bits & SH_ZUHELONG:
-        raise MahjongError("bad_shape", "shanten is not defined for zuhelong")
     cdef _Buffer buf = _Buffer(counts)
     cdef bytearray out = bytearray(buf.n)
     cdef int8_t* o = <int8_t*> (<uint8_t*> out)
     cdef Py_ssize_t i, bad = -1
     cdef Packed h
+    cdef uint8_t c[34]
     cdef int r
     with nogil:
         for i in range(buf.n):
-            if (_pack(&h, buf.data + i * 34, 0, 0) >= 0 or (h.ncon + j) % 3 == 0
+            mj_snapshot(c, buf.data + i * 34)
+            if (_pack(&h, c, 0, 0) >= 0 or (h.ncon + j) % 3 == 0
                     or (h.ncon + j) // 3 > MAXM):
                 if bad < 0:
                     bad = i

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from . import _core
 from ._core import HandBase, _count_runs
 from .errors import MahjongError
-from .tiles import MAX_TEXT, MELD_KINDS, NUM_KINDS, format_counts, format_tiles, parse_tiles
+from .tiles import MAX_TEXT, MELD_KINDS, NUM_KINDS, SET_MELDS, format_counts, format_tiles, parse_tiles
 from .tiles import tile_to_text as _tile_text
 
 KONG_KINDS = frozenset({"gang", "angang", "bugang"})
@@ -38,6 +38,17 @@ class Meld(NamedTuple):
     def is_concealed(self) -> bool:
         return self.kind == "angang"
 
+    @property
+    def is_set(self) -> bool:
+        """A set of the hand (not a one-tile meld laid aside, such as 痞子杠)."""
+        return self.kind in SET_MELDS
+
+    @property
+    def stand_in(self) -> int | None:
+        """In a ``chi`` that is not three consecutive tiles: the tile standing in for the
+        missing one (a rule set with wild tiles says what it may be and stands for)."""
+        return None if self.kind != "chi" or _is_run(self.tiles) else _stand_in(self.tiles)
+
     def to_text(self) -> str:
         return f"{self.kind}:{format_tiles(self.tiles)}"
 
@@ -56,8 +67,12 @@ class Meld(NamedTuple):
                 raise MahjongError("bad_tile", f"meld tile id {t!r}{at} is not in 0..33")
         ids = tuple(sorted(raw))
         if kind == "chi":
-            ok = len(ids) == 3 and ids[0] < 27 and ids[0] % 9 <= 6 and ids == (ids[0], ids[0] + 1, ids[0] + 2)
-            shape = "three consecutive tiles of one suit"
+            ok = len(ids) == 3 and (_is_run(ids) or _stand_in(ids) is not None)
+            shape = ("three consecutive tiles of one suit, or two of them and one tile standing in "
+                     "for the third")
+        elif kind in ("pizigang", "laizigang"):
+            ok = len(ids) == 1
+            shape = "one tile"
         else:
             size = 3 if kind == "peng" else 4
             ok = len(ids) == size and len(set(ids)) == 1
@@ -66,6 +81,20 @@ class Meld(NamedTuple):
             shown = format_tiles(ids) if all(0 <= t < NUM_KINDS for t in ids) else str(ids)
             raise MahjongError("bad_meld", f"{kind}:{shown}{at} is not {shape}")
         return cls(kind, ids)
+
+
+def _is_run(ids: tuple[int, ...]) -> bool:
+    return ids[0] < 27 and ids[0] % 9 <= 6 and ids == (ids[0], ids[0] + 1, ids[0] + 2)
+
+
+def _stand_in(ids: tuple[int, ...]) -> int | None:
+    """The tile of a sorted three-tile chi that is not part of a run with the other two (two
+    tiles of one suit at most two ranks apart), or None."""
+    for i in range(3):
+        a, b = (t for j, t in enumerate(ids) if j != i)
+        if b < 27 and a // 9 == b // 9 and 0 < b - a <= 2:
+            return ids[i]
+    return None
 
 
 class Decomposition(NamedTuple):
@@ -152,6 +181,10 @@ class Hand(HandBase):
                         raise MahjongError("bad_notation", f"concealed tiles at {pos} come after the melds")
                     if not _count_runs(token, counts):
                         for t in parse_tiles(token, pos):
+                            if t >= NUM_KINDS:
+                                raise MahjongError("bad_tile", f"a flower ({_tile_text(t)}) at {pos} is "
+                                                   "never part of a hand: the rule sets that use "
+                                                   "flowers take them in the win context")
                             counts[t] += 1
             pos += len(token) + 1
         return cls(counts, melds)

@@ -81,10 +81,10 @@ class TableView:
     """What the engine needs to know to judge the acting seat's move.
 
     seat:            the acting seat (0-3)
-    hand:            its concealed tiles and declared melds
+    hand:            its concealed tiles and declared melds (a Hand or its text)
     phase:           see the module docstring (or the rule set's own phases)
     dealer:          the dealer's seat
-    pending_tile:    the tile open to claims in ``claim``/``rob`` phases
+    pending_tile:    the tile open to claims in ``claim``/``rob`` phases (tiles: an id or text)
     pending_from:    the seat that discarded it (or made the bugang)
     pending_kind:    ``discard``, ``bugang`` or ``angang``
     pending_after_kong: the pending discard was made right after the discarder's kong
@@ -119,6 +119,16 @@ class TableView:
     any_meld: bool = False
     active_seats: tuple[int, ...] = (0, 1, 2, 3)
     rules: Any = None
+
+    def __post_init__(self) -> None:
+        for name in ("pending_tile", "drawn_tile"):  # tiles as text, like everywhere else
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, view_tile(value, name))
+        if isinstance(self.hand, str):
+            from mjcore.rules.common.inputs import hand_of
+
+            object.__setattr__(self, "hand", hand_of(self.hand))
 
     def replace(self, **changes: Any) -> TableView:
         """A copy with some fields changed."""

@@ -16,7 +16,12 @@ NUM_KINDS = 34
 SUITS = "mpsz"
 SUIT_NAMES = {"m": "万", "p": "筒", "s": "条", "z": "字"}
 HONOUR_NAMES = ("东", "南", "西", "北", "白", "发", "中")
-MELD_KINDS = ("chi", "peng", "gang", "angang", "bugang")
+MELD_KINDS = ("chi", "peng", "gang", "angang", "bugang", "pizigang", "laizigang")
+SET_MELDS = ("chi", "peng", "gang", "angang", "bugang")
+"""Melds that are sets of the hand; Wuhan's ``pizigang``/``laizigang`` are one tile laid aside."""
+FLOWERS = range(34, 42)
+"""Flowers and seasons ``1f``-``8f`` (春 夏 秋 冬 梅 蘭 菊 竹): never part of a hand or a meld;
+the rule sets that use them take them in the win context."""
 MAX_TEXT = 2000  # far longer than any real hand; bounds the work a bad input can cause
 
 _TEXT = tuple(f"{r + 1}{s}" for s in "mps" for r in range(9)) + tuple(f"{r + 1}z" for r in range(7))
@@ -24,10 +29,10 @@ _IDS = {t: i for i, t in enumerate(_TEXT)}
 
 
 def tile_to_text(tile: int) -> str:
-    """``13 -> "5p"``."""
-    if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < NUM_KINDS:
-        raise MahjongError("bad_tile", f"tile id {tile!r} is not in 0..33")
-    return _TEXT[tile]
+    """``13 -> "5p"`` (and the flowers ``34 -> "1f"`` … ``41 -> "8f"``)."""
+    if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < 42:
+        raise MahjongError("bad_tile", f"tile id {tile!r:.40} is not in 0..41")
+    return _TEXT[tile] if tile < NUM_KINDS else f"{tile - 33}f"
 
 
 def tile_from_text(text: str) -> int:
@@ -52,11 +57,11 @@ def parse_tiles(text: str, offset: int = 0) -> list[int]:
     for pos, ch in enumerate(text):
         if "0" <= ch <= "9":
             pending.append((ord(ch) - 48, offset + pos))
-        elif ch in SUITS:
+        elif ch in SUITS or ch == "f":
             if not pending:
                 raise MahjongError("bad_notation", f"suit letter '{ch}' at {offset + pos} has no ranks")
-            top = 7 if ch == "z" else 9
-            base = SUITS.index(ch) * 9
+            top = 7 if ch == "z" else 8 if ch == "f" else 9
+            base = 34 if ch == "f" else SUITS.index(ch) * 9
             for rank, rpos in pending:
                 if not 1 <= rank <= top:
                     raise MahjongError("bad_tile", f"'{rank}{ch}' at {rpos} is not a tile")
@@ -72,13 +77,27 @@ def parse_tiles(text: str, offset: int = 0) -> list[int]:
 
 
 def format_tiles(tiles: list[int] | tuple[int, ...]) -> str:
-    """Tile ids to suit runs, sorted: ``[13, 0, 1] -> "12m5p"``."""
+    """Tile ids to suit runs, sorted: ``[13, 0, 1] -> "12m5p"`` (flowers ``34 -> "1f"``)."""
     out: list[str] = []
     for suit in range(4):
-        ranks = sorted(t - suit * 9 + 1 for t in tiles if suit_of(t) == suit)
+        ranks = sorted(t - suit * 9 + 1 for t in tiles if t < NUM_KINDS and suit_of(t) == suit)
         if ranks:
             out.append("".join(map(str, ranks)) + SUITS[suit])
+    flowers = sorted(t - 33 for t in tiles if t in FLOWERS)
+    if flowers:
+        out.append("".join(map(str, flowers)) + "f")
     return "".join(out)
+
+
+def parse_flowers(text: str) -> tuple[int, ...]:
+    """Flower ids from text such as ``"37f"``: ``(36, 40)``; anything else is ``bad_tile``."""
+    if len(text) > MAX_TEXT:
+        raise MahjongError("bad_notation", f"flower text is longer than {MAX_TEXT}")
+    tiles = parse_tiles(text) if text else []
+    for t in tiles:
+        if t not in FLOWERS:
+            raise MahjongError("bad_tile", f"{tile_to_text(t)} is not a flower (1f-8f)")
+    return tuple(tiles)
 
 
 def format_counts(counts: tuple[int, ...] | list[int]) -> str:

@@ -67,7 +67,10 @@ ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 HONOURS: tuple[int, ...] = tuple(range(27, 34))
 SHAPES: tuple[str, ...] = ("standard", "qidui", "shisanyao", "quanbukao", "qixingbukao", "zuhelong")
 DEFAULT_SHAPES: tuple[str, ...] = ("standard", "qidui")
-SHANTEN_SHAPES: tuple[str, ...] = ("standard", "qidui", "shisanyao", "quanbukao", "qixingbukao")
+SHANTEN_SHAPES: tuple[str, ...] = SHAPES  # shanten is defined for every shape
+# every name a shapes argument may hold: qidui_distinct is qidui with option
+# qidui_quad_as_two_pairs off (shapes.md §2, §6); a set of names means the union of the shapes
+SHAPE_NAMES: tuple[str, ...] = SHAPES + ("qidui_distinct",)
 
 Melds = tuple[tuple[int, ...], ...]
 
@@ -294,15 +297,23 @@ def qidui_win(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
     return odd <= jokers
 
 
-def qidui_win_naive(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
-    """Every assignment of the wilds to tiles; then every count must be even."""
+def qidui_distinct_win(counts: Sequence[int], melds: Melds, jokers: int = 0) -> bool:
+    """Seven pairs of seven different kinds (option qidui_quad_as_two_pairs off): as qidui, and
+    no kind more than twice (a wild adds copies, it never takes one away)."""
+    return qidui_win(counts, melds, jokers) and max(counts) <= 2
+
+
+def qidui_win_naive(counts: Sequence[int], melds: Melds, jokers: int = 0,
+                    distinct: bool = False) -> bool:
+    """Every assignment of the wilds to tiles; then every count must be even (and at most 2
+    when the seven pairs must be distinct)."""
     if melds or sum(counts) + jokers != 14:
         return False
     for extra in itertools.combinations_with_replacement(range(N), jokers):
         c = list(counts)
         for t in extra:
             c[t] += 1
-        if all(x % 2 == 0 for x in c):
+        if all(x % 2 == 0 and (x <= 2 or not distinct) for x in c):
             return True
     return False
 
@@ -444,6 +455,7 @@ def standard_win_naive(counts: Sequence[int], jokers: int = 0) -> bool:
 
 SHAPE_TESTS = {
     "qidui": qidui_win,
+    "qidui_distinct": qidui_distinct_win,
     "shisanyao": shisanyao_win,
     "quanbukao": quanbukao_win,
     "qixingbukao": qixingbukao_win,
@@ -452,21 +464,14 @@ SHAPE_TESTS = {
 
 def win_shapes(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] = SHAPES,
                jokers: int = 0) -> frozenset[str]:
+    """The names in ``shapes`` whose shape the hand forms, each tested on its own."""
     counts = list(counts)
     out = set()
     for s in shapes:
         if s == "standard":
             ok = standard_win(counts, jokers)
-        elif s == "qidui":
-            ok = qidui_win(counts, melds, jokers)
-        elif s == "shisanyao":
-            ok = shisanyao_win(counts, melds, jokers)
-        elif s == "quanbukao":
-            ok = quanbukao_win(counts, melds, jokers)
-        elif s == "qixingbukao":
-            ok = qixingbukao_win(counts, melds, jokers)
-        elif s == "zuhelong":
-            ok = zuhelong_win(counts, melds, jokers)
+        elif s in SHAPE_TESTS:
+            ok = SHAPE_TESTS[s](counts, melds, jokers)
         else:
             raise ValueError(s)
         if ok:
@@ -499,8 +504,9 @@ def waits_naive(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] 
 def _hopeless(shape: str, counts: Sequence[int], melds: Melds, jokers: int) -> bool:
     """True when no single added tile can make ``shape``: conditions that adding a tile cannot
     repair (so skipping them changes no answer; ``waits_naive`` is the check)."""
-    if shape == "qidui":  # one more tile changes the number of odd counts by one
-        return bool(melds) or sum(1 for c in counts if c % 2) - 1 > jokers
+    if shape in ("qidui", "qidui_distinct"):  # one more tile changes the odd counts by one
+        return (bool(melds) or sum(1 for c in counts if c % 2) - 1 > jokers
+                or (shape == "qidui_distinct" and max(counts) > 2))
     if shape == "shisanyao":
         return bool(melds) or any(counts[t] for t in range(N) if t not in ORPHANS)
     if shape in ("quanbukao", "qixingbukao"):
@@ -682,19 +688,26 @@ def shanten_standard(counts: Sequence[int], melds: Melds = (), jokers: int = 0,
     enumerated per group; otherwise useless sets are left out and made up by fresh sets (see
     ``_group_overlap``); the tests check the two agree."""
     size = _target_size(counts, jokers)
-    nsets = (size - 2) // 3
-    mc = meld_counts(melds)
+    caps = [4 - c for c in meld_counts(melds)]
+    return size - _standard_cover(counts, caps, (size - 2) // 3, jokers, naive) - jokers - 1
+
+
+def _standard_cover(counts: Sequence[int], caps: Sequence[int], nsets: int, jokers: int,
+                    naive: bool = False) -> int:
+    """Most of the real tiles ``counts`` that a target of ``nsets`` sets and one pair can cover
+    (sum of min(T[t], counts[t])), where a target holds at most caps[t] copies of tile t, but
+    for at most ``jokers`` copies beyond the caps in all (those only wilds can be)."""
     tables = []
     for a, b, seq in GROUPS:
         g = tuple(counts[a:b])
-        caps = tuple(4 - mc[i] for i in range(a, b))
+        gcaps = tuple(caps[a:b])
         if naive:
-            tables.append(_group_overlap_all(g, caps, seq, nsets, jokers))
+            tables.append(_group_overlap_all(g, gcaps, seq, nsets, jokers))
         else:
             # one table for every hand size (at most 5 sets) and wild count (at most 2 beyond
             # the cap): entries with e <= jokers are exactly the targets ``jokers`` allows
             big = max(jokers, 2)
-            tab = _group_overlap(g, caps, seq, 5, big)
+            tab = _group_overlap(g, gcaps, seq, 5, big)
             tables.append({key: v for key, v in tab.items() if key[0] <= nsets and key[2] <= jokers}
                           if big != jokers or nsets != 5 else tab)
     best = -1
@@ -715,7 +728,7 @@ def shanten_standard(counts: Sequence[int], melds: Melds = (), jokers: int = 0,
         if (k == nsets and p == 1 or not naive) and v > best:
             best = v
     assert best >= 0
-    return size - best - jokers - 1
+    return best
 
 
 def shanten_qidui(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> int:
@@ -742,6 +755,16 @@ def shanten_qidui(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> 
                         nb[p + take] = v
         best = nb
     return 14 - max(best) - jokers - 1
+
+
+def shanten_qidui_distinct(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> int:
+    """Targets: seven pairs of seven different kinds. A target covers at most min(2, H[t]) of
+    each kind it uses, so the best target takes the seven kinds with the most such tiles (kinds
+    not held cover nothing, and at least 20 are free). INF when the shape does not apply."""
+    if melds or sum(counts) + jokers not in (13, 14):
+        return INF
+    best = sum(sorted((min(2, c) for c in counts), reverse=True)[:7])
+    return 14 - best - jokers - 1
 
 
 def shanten_shisanyao(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> int:
@@ -771,6 +794,57 @@ def shanten_bukao(counts: Sequence[int], melds: Melds = (), jokers: int = 0,
     return 14 - best - jokers - 1
 
 
+def shanten_zuhelong(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> int:
+    """Targets: one suit order's nine knitted tiles K (one each) plus a rest R of one set and a
+    pair, or a pair alone when a declared meld is the set (shapes.md §2 Decision; at most one
+    meld). Per tile min(K + R, H) = min(K, H) + min(R, H - min(K, H)), so the best target for
+    a suit order takes K out of the hand and the copy limits (a fifth copy only as a wild),
+    then covers what is left with the best R (``_standard_cover``). ``shanten_zuhelong_naive``
+    tries every target; the tests compare the two. INF when the shape does not apply."""
+    if len(melds) > 1 or sum(counts) + jokers + 3 * len(melds) not in (13, 14):
+        return INF
+    nsets = 1 - len(melds)
+    best = INF
+    for knit in KNITS:
+        rest, caps = list(counts), [4 - c for c in meld_counts(melds)]
+        missing = over = 0
+        for t in knit:
+            if rest[t]:
+                rest[t] -= 1
+            else:
+                missing += 1
+            if caps[t]:
+                caps[t] -= 1
+            else:
+                over += 1  # all four copies in a declared kong: only a wild can be this tile
+        if over > jokers:
+            continue
+        need = 3 * nsets + 2 - _standard_cover(rest, caps, nsets, jokers - over)
+        best = min(best, missing + need)
+    return best - jokers - 1 if best < INF else INF
+
+
+def shanten_zuhelong_naive(counts: Sequence[int], melds: Melds = (), jokers: int = 0) -> int:
+    """Every 组合龙 target literally: each suit order's knitted tiles, each set (none when a meld
+    is the set), each pair; the copies beyond four less the melds' must be wilds."""
+    if len(melds) > 1 or sum(counts) + jokers + 3 * len(melds) not in (13, 14):
+        return INF
+    caps = [4 - c for c in meld_counts(melds)]
+    sets: list[list[int]] = [[t] * 3 for t in range(N)]
+    sets += [[t, t + 1, t + 2] for a, b, seq in GROUPS if seq for t in range(a, b - 2)]
+    best = INF
+    for knit in KNITS:
+        for one_set in (sets if not melds else [[]]):
+            for p in range(N):
+                target: dict[int, int] = {}
+                for t in [*knit, *one_set, p, p]:
+                    target[t] = target.get(t, 0) + 1
+                if sum(max(0, c - caps[t]) for t, c in target.items()) > jokers:
+                    continue
+                best = min(best, sum(max(0, c - counts[t]) for t, c in target.items()))
+    return best - jokers - 1 if best < INF else INF
+
+
 def shanten(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] = DEFAULT_SHAPES,
             jokers: int = 0) -> int:
     vals = []
@@ -779,12 +853,16 @@ def shanten(counts: Sequence[int], melds: Melds = (), shapes: Iterable[str] = DE
             vals.append(shanten_standard(counts, melds, jokers))
         elif s == "qidui":
             vals.append(shanten_qidui(counts, melds, jokers))
+        elif s == "qidui_distinct":
+            vals.append(shanten_qidui_distinct(counts, melds, jokers))
         elif s == "shisanyao":
             vals.append(shanten_shisanyao(counts, melds, jokers))
         elif s == "quanbukao":
             vals.append(shanten_bukao(counts, melds, jokers, False))
         elif s == "qixingbukao":
             vals.append(shanten_bukao(counts, melds, jokers, True))
+        elif s == "zuhelong":
+            vals.append(shanten_zuhelong(counts, melds, jokers))
         else:
             raise ValueError(s)
     best = min(vals) if vals else INF

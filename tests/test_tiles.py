@@ -38,7 +38,7 @@ def test_every_tile_round_trips() -> None:
         assert mjcore.tile_from_text(text) == i
 
 
-@pytest.mark.parametrize("bad", [-1, 34, 41, 100, True, 3.0, "5p", None])
+@pytest.mark.parametrize("bad", [-1, 42, 100, True, 3.0, "5p", None])
 def test_tile_to_text_bad_id(bad: object) -> None:
     with pytest.raises(MahjongError) as e:
         mjcore.tile_to_text(bad)  # type: ignore[arg-type]
@@ -177,9 +177,9 @@ def test_unknown_meld_kind_names_kind_and_place() -> None:
 
 @pytest.mark.parametrize("text,where", [
     ("123m peng:55p", "at 5"),          # a peng of two
-    ("chi:135m", "at 0"),               # not consecutive
+    ("chi:159m", "at 0"),               # not consecutive, no run of two
     ("chi:123z", "at 0"),               # honours have no sequences
-    ("11m chi:891m", "at 4"),           # no wrap-around 8-9-1
+    ("11m chi:159m", "at 4"),           # no two tiles of a run
     ("11m gang:555m", "at 4"),          # a kong of three
     ("11m angang:55555m", "at 4"),      # a kong of five
     ("11m peng:123m", "at 4"),          # a peng of different tiles
@@ -246,7 +246,7 @@ def test_constructor_errors() -> None:
         Meld.of("pong", (1, 1, 1))
     assert e.value.code == "bad_meld"
     with pytest.raises(MahjongError) as e:
-        Meld.of("chi", (7, 8, 9))  # 8m 9m 1p: crosses suits
+        Meld.of("chi", (7, 9, 18))  # 8m 1p 1s: no two tiles of one run
     assert e.value.code == "bad_meld"
     with pytest.raises(MahjongError) as e:
         Meld.of("peng", (40, 40, 40))
@@ -258,3 +258,46 @@ def test_functions_take_text_or_hand() -> None:
     assert mjcore.waits(text) == mjcore.waits(Hand.parse(text))
     assert [w.tile for w in mjcore.waits(text)] == [f"{r}m" for r in range(1, 10)]
     assert mjcore.mask_to_tiles(mjcore.wait_mask(text)) == [f"{r}m" for r in range(1, 10)]
+
+
+def test_flowers_are_text_but_never_in_a_hand() -> None:
+    """Flowers 1f-8f are ids 34-41 (春夏秋冬梅蘭菊竹): written and parsed, never held in a hand
+    or a meld (the rule sets that use them take them in the win context)."""
+    from mjcore.tiles import parse_flowers
+
+    assert [mjcore.tile_to_text(t) for t in (34, 41)] == ["1f", "8f"]
+    assert parse_flowers("37f") == (36, 40) and parse_flowers("") == ()
+    for bad in ("9f", "1m"):
+        with pytest.raises(MahjongError) as e:
+            parse_flowers(bad)
+        assert e.value.code in ("bad_tile", "bad_notation")
+    with pytest.raises(MahjongError) as e:
+        mjcore.Hand.parse("123m456m789m234p5p1f")
+    assert e.value.code == "bad_tile" and "flower" in e.value.message
+    with pytest.raises(MahjongError) as e:
+        mjcore.Hand.parse("123m456m789m5p peng:111f")
+    assert e.value.code == "bad_tile"
+
+
+def test_meld_kinds_of_every_rule_set() -> None:
+    """A chi may hold a tile standing in for its third (Hangzhou's 白板 for the 财神 kind:
+    ``chi:12m5z``); 痞子杠 and 赖子杠 (Wuhan) are one tile laid aside, not a set."""
+    h = mjcore.Hand.parse("123p456p789s55s chi:12m5z")
+    (m,) = h.melds
+    assert m.kind == "chi" and m.stand_in == 31 and m.is_set
+    assert mjcore.Hand.parse("123p456p789s55s chi:123m").melds[0].stand_in is None
+    h = mjcore.Hand.parse("123p456p789s123m55s pizigang:7z laizigang:9p")
+    assert [m.kind for m in h.melds] == ["pizigang", "laizigang"]
+    assert not any(m.is_set for m in h.melds)
+    assert mjcore.is_win(h)  # the laid-aside tiles are not sets: 14 concealed tiles still win
+    for bad in ("chi:19m5z", "chi:1m5p9s", "pizigang:77z"):
+        with pytest.raises(MahjongError) as e:
+            mjcore.Hand.parse("123p456p789s55s " + bad)
+        assert e.value.code == "bad_meld", bad
+
+
+def test_seventeen_tile_hands() -> None:
+    """16-tile play: five sets and a pair (17 tiles) use the same core."""
+    assert mjcore.is_win("123m456m789m123p456p77s")
+    assert mjcore.is_win("123m456m789m77s peng:111z")
+    assert {w.tile for w in mjcore.waits("123m456m789m123p456p7s")} == {"7s"}

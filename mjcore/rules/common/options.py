@@ -196,6 +196,11 @@ class Options:
     def defaults(cls) -> dict[str, OptionValue]:
         return {s.name: s.default for s in cls.specs()}
 
+    def value_column(self) -> str:
+        """Which value column of the fan table these options select (``PatternSpec.columns``):
+        ``fan`` unless a rule set's options say otherwise (Sichuan's ``scoring: points``)."""
+        return "fan"
+
     def as_dict(self) -> dict[str, OptionValue]:
         """Every option's value by name."""
         return {s.name: getattr(self, s.name) for s in self.specs()}

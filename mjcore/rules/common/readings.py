@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from mjcore._core import decompose, win_shapes
-from mjcore.hand import Hand
+from mjcore.hand import Hand, Meld
 
 
 class TileSet(NamedTuple):
@@ -58,11 +58,26 @@ def meld_sets(hand: Hand, meld_from: Sequence[int | str | None] | None = None) -
     """The declared melds as sets, with the seat each came from when ``meld_from`` says."""
     out = []
     for i, m in enumerate(hand.melds):
+        if not m.is_set:  # a one-tile meld laid aside (痞子杠, 赖子杠)
+            continue
         src = meld_from[i] if meld_from is not None and i < len(meld_from) else None
         kind = "chow" if m.kind == "chi" else "pung" if m.kind == "peng" else "kong"
-        out.append(TileSet(kind, m.tiles[0], m.kind == "angang", m.kind,
-                           None if m.kind == "angang" else src))
+        out.append(TileSet(kind, _run_start(m) if kind == "chow" else m.tiles[0],
+                           m.kind == "angang", m.kind, None if m.kind == "angang" else src))
     return tuple(out)
+
+
+def _run_start(m: Meld) -> int:
+    """The first tile of a chi's run. With a stand-in, the run of its two other tiles: the
+    stand-in fills the gap, or completes the run above them (below, for an 8-9); a rule set
+    with wild tiles checks what the stand-in may stand for."""
+    stand_in = m.stand_in
+    if stand_in is None:
+        return m.tiles[0]
+    a, b = sorted(t for i, t in enumerate(m.tiles) if i != m.tiles.index(stand_in))
+    if b - a == 2:
+        return a
+    return a if a % 9 < 7 else a - 1
 
 
 def readings(hand: Hand, win_tile: int, shapes: Sequence[str] = ("standard",),

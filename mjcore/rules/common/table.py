@@ -66,9 +66,10 @@ class PatternSpec:
     absorbs: tuple[tuple[str, int], ...] = ()
     value_option: str | None = None
     enabled_by: str | None = None
+    columns: tuple[tuple[str, int], ...] = ()  # values in other units, chosen by the options
 
     def value(self, options: Any) -> int:
-        return self.fan if self.value_option is None else int(getattr(options, self.value_option))
+        return _value(self, options)
 
     def enabled(self, options: Any) -> bool:
         return self.enabled_by is None or bool(getattr(options, self.enabled_by))
@@ -80,7 +81,21 @@ class PatternSpec:
             "flat": self.flat, "cap_exempt": self.cap_exempt,
             "absorbs": [{"id": a, "count": n} for a, n in self.absorbs],
             "value_option": self.value_option, "enabled_by": self.enabled_by,
+            "columns": dict(self.columns),
         }
+
+
+def _value(spec: PatternSpec | ExtraSpec, options: Any) -> int:
+    """A pattern's or extra's value under ``options``: the column the options select when the
+    spec has one (e.g. Sichuan's points table), else the value option's, else ``fan``."""
+    if spec.columns:
+        column = options.value_column()
+        for name, v in spec.columns:
+            if name == column:
+                return v
+    if spec.value_option is not None:
+        return int(getattr(options, spec.value_option))
+    return spec.fan
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +113,10 @@ class ExtraSpec:
     value_option: str | None = None
     each: bool = False
     context: bool = True
+    columns: tuple[tuple[str, int], ...] = ()
 
     def value(self, options: Any) -> int:
-        return self.fan if self.value_option is None else int(getattr(options, self.value_option))
+        return _value(self, options)
 
     def enabled(self, options: Any) -> bool:
         return self.enabled_by is None or bool(getattr(options, self.enabled_by))
@@ -110,6 +126,7 @@ class ExtraSpec:
             "id": self.id, "name": self.name, "fan": self.fan, "description": self.description,
             "enabled_by": self.enabled_by, "value_option": self.value_option,
             "per_occurrence": self.each, "depends_on_context": self.context,
+            "columns": dict(self.columns),
         }
 
 
@@ -217,7 +234,7 @@ class FanTable:
             for aid, k in absorbs:
                 if aid == e.id:
                     n -= k
-            if n > 0:
+            if n > 0 and e.value(options):
                 hits.append(PatternHit(e.id, e.name, n * e.value(options)))
         return hits
 

@@ -50,10 +50,22 @@ class SichuanOptions(Options):
         choices=("clockwise", "counterclockwise", "opposite", "dice"))
     dealer_on_draw: str = option("stay", "next dealer when nobody won: stay or rotate",
                                  choices=("stay", "rotate"))
+    scoring: str = option("fan", "fan: each payer pays base × 2^fan (the fan table); points: "
+                          "base × points, the points table added up (§8)",
+                          choices=("fan", "points"))
+    xuezhan: bool = option(True, "血战到底: play goes on until three seats have won; false: the "
+                           "hand ends at the first win (every winner on that discard wins)")
+    kong_money: bool = option(True, "刮风下雨: kongs are paid when made (and returned by 退税); "
+                              "false: a kong only adds to its owner's win")
+    chajiao: str = option("largest", "查叫 at a wall-empty end: a seat that is not ready pays each "
+                          "ready seat its largest (or smallest) possible win",
+                          choices=("largest", "smallest"))
+    chahuazhu: bool = option(True, "查花猪 at a wall-empty end")
     # derived once per options object (the scoring hot path reads these)
     hand_extras: tuple[ExtraSpec, ...] = field(init=False, default=())
     context_extras: tuple[ExtraSpec, ...] = field(init=False, default=())
     pattern_fan: dict[str, int] = field(init=False, default_factory=dict)
+    extra_fan: dict[str, int] = field(init=False, default_factory=dict)
     best: dict[int, tuple[int, int, PatternSpec]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -64,6 +76,10 @@ class SichuanOptions(Options):
         setattr_(self, "hand_extras", tuple(e for e in enabled if not e.context))
         setattr_(self, "context_extras", tuple(e for e in enabled if e.context))
         setattr_(self, "pattern_fan", {p.id: p.value(self) for p in TABLE.patterns})
+        setattr_(self, "extra_fan", {e.id: e.value(self) for e in TABLE.extras})
+
+    def value_column(self) -> str:
+        return self.scoring
 
 
 PRESETS: dict[str, dict[str, OptionValue]] = {
@@ -76,6 +92,15 @@ PRESETS: dict[str, dict[str, OptionValue]] = {
         "haidilaoyue": True,
         "haidipao": True,
         "exchange_three": True,
+    },
+    # §8: the seed's second table, in points added up; the first win ends the hand
+    "chengdu_points": {
+        "scoring": "points",
+        "xuezhan": False,
+        "kong_money": False,
+        "chajiao": "smallest",
+        "chahuazhu": False,
+        "zimo_bonus": "none",
     },
 }
 

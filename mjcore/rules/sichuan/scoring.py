@@ -249,8 +249,8 @@ def _value(a: _Analysis, o: SichuanOptions, pick: int = -1) -> _Value:
         for aid, k in absorbs:
             if aid == addon.id:
                 n -= k
-        if n > 0:
-            fan = n * addon.fan
+        if n > 0 and o.extra_fan[addon.id]:
+            fan = n * o.extra_fan[addon.id]
             hits.append(_hit(addon.id, addon.name, fan))
             total += fan
     value = (best_spec, ref, "qidui" if best_bits & _QIDUI else "standard", tuple(hits), total)
@@ -410,18 +410,18 @@ def _in_context(a: _Analysis, value: _Value, c: _Ctx, o: SichuanOptions) -> tupl
             for aid, k in spec.absorbs:
                 if aid == addon.id:
                     n -= k
-            if n > 0:
-                fan = n * addon.fan
+            if n > 0 and o.extra_fan[addon.id]:
+                fan = n * o.extra_fan[addon.id]
                 hits.append(_hit(addon.id, addon.name, fan))
                 total += fan
         hits_t = tuple(hits)
     if o.tiandihu and (c.heavenly or c.earthly):
         flat = TABLE.pattern("tianhu" if c.heavenly else "dihu")
-        if flat.fan >= total:
-            hits_t = (_hit(flat.id, flat.name, flat.fan),)
-            total = flat.fan
+        if o.pattern_fan[flat.id] >= total:
+            hits_t = (_hit(flat.id, flat.name, o.pattern_fan[flat.id]),)
+            total = o.pattern_fan[flat.id]
     fan = total if o.cap_fan is None or total <= o.cap_fan else o.cap_fan
-    mult = 1 << fan
+    mult = fan if o.scoring == "points" else 1 << fan  # points are paid as they are
     base = o.base
     winner = c.winner
     payments: tuple[tuple[int, int, int], ...]
@@ -477,7 +477,7 @@ def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
         r = _result(a, c, o, hand, -1)
     fan, total, mult, hits_t, amount, payments, value = r
     ref = value[1]
-    return _new(ScoreResult, (NAME, "fan", fan, total, mult, hits_t,
+    return _new(ScoreResult, (NAME, o.scoring, fan, total, mult, hits_t,
                               ref if ref == "qidui" else decomposition_for(hand, ref),
                               value[2], c.self_drawn, payments, "", -1))
 

@@ -16,7 +16,7 @@ from mjcore.rules.common.ruleset import Described
 from mjcore.rules.common.settlement import bad_event as _bad
 from mjcore.rules.common.settlement import check_log, ledger
 from mjcore.rules.sichuan.options import SichuanOptions
-from mjcore.rules.sichuan.scoring import SUITS, largest_wait, score
+from mjcore.rules.sichuan.scoring import SUITS, score, valued_waits
 from mjcore.table import HandStart, Kong, WallEmpty, Win
 
 _SUIT_INDEX = {"m": 0, "p": 1, "s": 2}
@@ -43,6 +43,11 @@ LEDGER_REASONS: tuple[Described, ...] = (
 )
 
 
+
+
+def _times(o: SichuanOptions, value: int) -> int:
+    """What one base is multiplied by for a hand worth ``value`` (2^fan, or the points)."""
+    return value if o.scoring == "points" else 1 << value
 
 
 def _event_context(ctx: object) -> dict[str, object]:
@@ -107,7 +112,7 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
             if ev.kind not in ("gang", "bugang", "angang"):
                 raise _bad(f"event {i}: unknown kong kind {ev.kind!r}")
             earned: list[Payment] = []
-            if not ev.robbed:
+            if not ev.robbed and o.kong_money:
                 if ev.kind == "gang":
                     feeder = seat_ok(ev.fed_by, "gang fed_by")
                     if feeder == seat or feeder not in active:
@@ -165,7 +170,7 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
                 groups.append((-1 if ev.self_drawn else int(ctx["discarder"]),  # type: ignore[call-overload]
                                i, [seat]))
             active.discard(seat)
-            if len(winners) >= 3 and not (
+            if (len(winners) >= 3 or not o.xuezhan) and not (
                 i + 1 < len(log)
                 and isinstance(log[i + 1], Win)
                 and in_same_group(log[i + 1], group_key)  # type: ignore[arg-type]
@@ -184,6 +189,8 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
                     raise _bad(f"WallEmpty: seat {s} must hold 13 tiles (kongs count 3)")
                 hands[s] = hand
             huazhu = {s for s, h in hands.items() if _holds_missing(h, missing[s])}
+            if not o.chahuazhu:  # no 花猪 payment: such a hand is just not ready
+                huazhu = set()
             ready: dict[int, int] = {}
             for s, h in hands.items():
                 if s in huazhu:
@@ -191,10 +198,11 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
                 ctx_w: dict[str, object] = {}
                 if missing[s] is not None:
                     ctx_w["missing_suit"] = missing[s]
-                best = largest_wait(h, ctx_w or None, o)
-                if best is not None:
-                    ready[s] = best.fan_discard
-            per_pig = o.huazhu_pay if o.cap_fan is None else min(o.huazhu_pay, 1 << o.cap_fan)
+                waits = valued_waits(h, ctx_w or None, o)
+                if waits:
+                    pick = max if o.chajiao == "largest" else min
+                    ready[s] = pick(w.fan_discard for w in waits)
+            per_pig = o.huazhu_pay if o.cap_fan is None else min(o.huazhu_pay, _times(o, o.cap_fan))
             for pig in sorted(huazhu):
                 for s in sorted(hands):
                     if s not in huazhu:
@@ -203,7 +211,7 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
                 if s in huazhu or s in ready:
                     continue
                 for r, fan in sorted(ready.items()):
-                    pays.append(Payment(s, r, base << fan, "chadajiao", i))
+                    pays.append(Payment(s, r, base * _times(o, fan), "chadajiao", i))
             for s in sorted(hands):
                 if s in ready:
                     continue

@@ -27,40 +27,42 @@ def _p(
     fan: int,
     description: str,
     predicate: Callable[[Reading, Any, Any], bool],
+    points: int,
     **kw: Any,
 ) -> PatternSpec:
-    return PatternSpec(id_, name, fan, description, predicate, **kw)
+    """A row with its fan (§4) and its points in the Chengdu points table (§8)."""
+    return PatternSpec(id_, name, fan, description, predicate, columns=(("points", points),), **kw)
 
 
 PATTERNS: tuple[PatternSpec, ...] = (
-    _p("pinghu", "平胡", 0, "any winning hand", lambda r, c, o: True, shape="any"),
+    _p("pinghu", "平胡", 0, "any winning hand", lambda r, c, o: True, points=1, shape="any"),
     _p("duiduihu", "对对胡", 1, "every set is a triplet or kong (大对子)",
-       lambda r, c, o: r.pung, supersedes=("pinghu",)),
+       lambda r, c, o: r.pung, supersedes=("pinghu",), points=2),
     _p("qingyise", "清一色", 2, "every tile in one suit", lambda r, c, o: r.qing, shape="any",
-       supersedes=("pinghu",)),
+       supersedes=("pinghu",), points=3),
     _p("daiyaojiu", "带幺九", 2, "every set and the pair contains a 1 or a 9",
-       lambda r, c, o: r.yaojiu, supersedes=("pinghu",)),
+       lambda r, c, o: r.yaojiu, supersedes=("pinghu",), points=3),
     _p("qidui", "七对", 2, "seven pairs, no declared melds (four identical tiles are two pairs)",
-       lambda r, c, o: r.qidui, shape="qidui", supersedes=("pinghu",)),
+       lambda r, c, o: r.qidui, shape="qidui", supersedes=("pinghu",), points=3),
     _p("qingdui", "清对", 3, "清一色 and 对对胡", lambda r, c, o: r.qing and r.pung,
-       supersedes=("qingyise", "duiduihu")),
+       supersedes=("qingyise", "duiduihu"), points=4),
     _p("jiangdui", "将对", 3, "对对胡 in which every tile is a 2, 5 or 8",
-       lambda r, c, o: r.jiang, supersedes=("duiduihu",)),
+       lambda r, c, o: r.jiang, supersedes=("duiduihu",), points=4),
     _p("longqidui", "龙七对", 4, "七对 holding four identical tiles; one 根 is not counted again",
        lambda r, c, o: r.qidui and r.long, shape="qidui", supersedes=("qidui",),
-       absorbs=(("gen", 1),), value_option="longqidui_fan"),
+       absorbs=(("gen", 1),), value_option="longqidui_fan", points=4),
     _p("qingqidui", "清七对", 4, "清一色 七对", lambda r, c, o: r.qidui and r.qing, shape="qidui",
-       supersedes=("qidui", "qingyise")),
+       supersedes=("qidui", "qingyise"), points=8),
     _p("qingyaojiu", "清幺九", 4, "清一色 and 带幺九", lambda r, c, o: r.qing and r.yaojiu,
-       supersedes=("qingyise", "daiyaojiu")),
+       supersedes=("qingyise", "daiyaojiu"), points=3),
     _p("tianhu", "天胡", 5, "the dealer's first 14 tiles win before any discard (flat)",
-       lambda r, c, o: bool(c.heavenly), shape="any", flat=True, enabled_by="tiandihu"),
+       lambda r, c, o: bool(c.heavenly), shape="any", flat=True, enabled_by="tiandihu", points=8),
     _p("dihu", "地胡", 5, "a non-dealer self-draws a win on its first draw, with no peng/gang by "
        "anyone before it (flat)", lambda r, c, o: bool(c.earthly), shape="any", flat=True,
-       enabled_by="tiandihu"),
+       enabled_by="tiandihu", points=8),
     _p("qinglongqidui", "清龙七对", 5, "清一色 龙七对; one 根 is not counted again",
        lambda r, c, o: r.qidui and r.qing and r.long, shape="qidui",
-       supersedes=("longqidui", "qingqidui"), absorbs=(("gen", 1),)),
+       supersedes=("longqidui", "qingqidui"), absorbs=(("gen", 1),), points=9),
 )
 
 
@@ -77,9 +79,10 @@ EXTRAS: tuple[ExtraSpec, ...] = (
               "anywhere (four concealed, a peng plus the fourth in hand, or a kong)",
               lambda a, c, o: a.gen, each=True, context=False),
     ExtraSpec("gangshanghua", "杠上花", 1, "self-draw on the replacement tile after one's own kong",
-              lambda a, c, o: 1 if c.after_kong else 0),
+              lambda a, c, o: 1 if c.after_kong else 0, columns=(("points", 2),)),
     ExtraSpec("gangshangpao", "杠上炮", 1, "win on a discard made right after the discarder's "
-              "kong replacement draw", lambda a, c, o: 1 if c.after_kong_discard else 0),
+              "kong replacement draw", lambda a, c, o: 1 if c.after_kong_discard else 0,
+              columns=(("points", 0),)),
     ExtraSpec("qiangganghu", "抢杠胡", 1, "win on a tile another seat adds as a bugang",
               lambda a, c, o: 1 if c.robbing_kong else 0),
     ExtraSpec("zimo", "自摸加番", 1, "self-drawn win, only when zimo_bonus is fan", _zimo_count),

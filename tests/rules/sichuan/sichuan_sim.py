@@ -12,15 +12,14 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sichuan_api import TableView, legal_moves, resolve_options, score, settle, validate_move
+
 from mjcore import Hand, Meld
-from sichuan_api import legal_moves, resolve_options, score, settle, validate_move
 from mjcore.rules import Ledger
-from mjcore.rules.sichuan import win_context
-from mjcore.rules.sichuan import DingQue
+from mjcore.rules.sichuan import DingQue, win_context
 from mjcore.rules.sichuan.moves import MOVE_KINDS
 from mjcore.rules.sichuan.scoring import SUITS
 from mjcore.table import HandStart, Kong, Move, WallEmpty, Win
-from sichuan_api import TableView
 
 
 class SimError(AssertionError):

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sichuan_api import score
 
 from mjcore import MahjongError
-from sichuan_api import score
 
 CASES_FILE = Path(__file__).resolve().parents[2] / "cases" / "sichuan.jsonl"
 CASES: list[dict[str, Any]] = [
@@ -18,8 +18,9 @@ CASES: list[dict[str, Any]] = [
 
 
 def test_cases_file_is_complete() -> None:
-    """The copy holds the 50 worked cases of the Sichuan rules."""
-    assert len(CASES) == 50
+    """The copy holds the 62 worked cases of the Sichuan rules (12 of them, ``CP-``, of the
+    Chengdu points table)."""
+    assert len(CASES) == 62
     assert all(c["ruleset"] == "sichuan" for c in CASES)
 
 
@@ -27,11 +28,14 @@ def test_cases_file_is_complete() -> None:
 def test_case(case: dict[str, Any]) -> None:
     """Sichuan §3-§4 worked case: see the case's ``why``."""
     expected = case["expected"]
+    options = dict(case["options"])
+    preset = options.pop("preset", None)
     kwargs: dict[str, Any] = dict(
         win_tile=case["win_tile"],
         self_drawn=case["self_drawn"],
         context=case["context"] or None,
-        options=case["options"] or None,
+        options=options or None,
+        preset=preset,
     )
     if "error" in expected:
         with pytest.raises(MahjongError) as err:
@@ -40,6 +44,8 @@ def test_case(case: dict[str, Any]) -> None:
         return
     result = score(case["hand"], **kwargs)
     assert result.fan == expected["fan"], case["why"]
+    if "points" in expected:
+        assert result.unit == "points" and result.value == expected["points"], case["why"]
     assert result.multiplier == expected["multiplier"], case["why"]
     if not expected.get("patterns_ambiguous"):
         got = sorted([p.id, p.fan] for p in result.patterns)

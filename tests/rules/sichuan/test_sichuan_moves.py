@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from sichuan_api import TableView, legal_moves, validate_move
+
 from mjcore import Hand
-from sichuan_api import legal_moves, validate_move
 from mjcore.table import Move
-from sichuan_api import TableView
 
 
 def view(hand: str, phase: str = "turn", **kw: Any) -> TableView:
@@ -221,7 +221,6 @@ def test_malformed_view_is_bad_state() -> None:
     import pytest
 
     from mjcore import MahjongError
-
     from mjcore.rules.sichuan import SichuanView
 
     for changes in ({"phase": "lunch"}, {"seat": 5}, {"rules": SichuanView(missing_suit="z")},

@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from sichuan_api import score
 from sichuan_sim import winning_hand
 
 from mjcore import Hand, MahjongError
-from sichuan_api import score
 
 
 def sets_of(counts: list[int]) -> list[list[tuple[str, int]]]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sichuan_api import score
 
 from mjcore import Hand, MahjongError
-from sichuan_api import score
 
 
 def pats(result: Any) -> list[list[Any]]:

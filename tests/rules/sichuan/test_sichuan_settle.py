@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sichuan_api import settle
 
 from mjcore import MahjongError
-from sichuan_api import settle
 from mjcore.rules.sichuan import DingQue
 from mjcore.table import HandStart, Kong, WallEmpty, Win
 
@@ -203,3 +203,13 @@ def test_ledger_indexes_events() -> None:
     led = settle([HandStart(0), Kong(0, "angang", 1), Win(2, READY_P + "1p", "1p", discarder=0)])
     assert [(p.reason, p.event) for p in led.payments] == [
         ("angang", 1), ("angang", 1), ("angang", 1), ("win", 2)]
+
+
+def test_two_discards_of_one_tile_are_two_wins() -> None:
+    """Win.discard says which discard a win answers: two wins on two separate discards of the
+    same tile are not one 一炮多响 (the first winner deals next, not the discarder)."""
+    a = Win(0, "123m456m789m234p55p", "5p", discarder=2, discard=5)
+    b = Win(1, "111m456m789m345p55p", "5p", discarder=2, discard=9)
+    assert settle([HandStart(3), a, b]).next_dealer == 0
+    same = Win(1, "111m456m789m345p55p", "5p", discarder=2, discard=5)
+    assert settle([HandStart(3), a, same]).next_dealer == 2  # 一炮多响: the discarder deals

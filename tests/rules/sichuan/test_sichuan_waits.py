@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from sichuan_api import largest_wait, valued_waits
 
 from mjcore import MahjongError
-from sichuan_api import largest_wait, valued_waits
 
 
 def by_tile(hand: str, **kw: object) -> dict[str, object]:

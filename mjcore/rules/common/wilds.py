@@ -1,0 +1,157 @@
+"""Readings of a hand holding wild tiles (财神, 赖子), exactly.
+
+Every copy of the wild kind held in the concealed tiles may stand for any tile kind, itself
+included (财神归位). ``wild_readings`` lists every way to read the hand as a winning shape with
+a choice of what each wild stands for, each reading reporting the choices in
+``Reading.wilds`` as ``(wild kind, kind it stands for)`` pairs. Readings that differ only in
+the order of identical choices are listed once.
+
+The search: the natural tiles are placed lowest kind first, each kind into a pair, a pung or a
+sequence that covers it, wilds filling the missing tiles; the wilds left over then form sets
+and the pair on their own, and those stand for every kind (and, when the option allows, a
+fifth copy). Declared melds never hold wilds here: rule sets that allow it pass them as melds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from mjcore.hand import Hand
+from mjcore.rules.common.readings import Reading, TileSet, meld_sets
+
+MAX_READINGS = 20_000
+"""A hand with four wilds has at most a few thousand readings; the bound keeps a hostile
+input from costing more."""
+
+# a group: (kind of set or "pair", first tile, tiles the wilds stand for in it)
+_Group = tuple[str, int, tuple[int, ...]]
+
+
+def _runs_through(t: int) -> Iterator[int]:
+    """First tiles of the sequences that contain suited tile ``t``."""
+    if t >= 27:
+        return
+    r = t % 9
+    for start in range(max(0, r - 2), min(r, 6) + 1):
+        yield t - r + start
+
+
+def _natural_groups(n: list[int], wilds: int, sets: int, pair: bool,
+                    out: list[_Group]) -> Iterator[tuple[list[_Group], int, int, bool]]:
+    """Place every natural tile of ``n``; yields (groups, wilds left, sets still needed, pair
+    still needed)."""
+    t = next((k for k in range(34) if n[k]), -1)
+    if t < 0:
+        yield out, wilds, sets, pair
+        return
+    if pair:  # the pair: two naturals, or one and a wild
+        for nat in (2, 1):
+            if n[t] >= nat and wilds >= 2 - nat:
+                n[t] -= nat
+                yield from _natural_groups(n, wilds - (2 - nat), sets, False,
+                                           out + [("pair", t, (t,) * (2 - nat))])
+                n[t] += nat
+    if sets:
+        for nat in (3, 2, 1):  # a pung
+            if n[t] >= nat and wilds >= 3 - nat:
+                n[t] -= nat
+                yield from _natural_groups(n, wilds - (3 - nat), sets - 1, pair,
+                                           out + [("pung", t, (t,) * (3 - nat))])
+                n[t] += nat
+        for start in _runs_through(t):  # a sequence holding t; tiles below t are wilds
+            need = 0
+            stood: list[int] = []
+            taken: list[int] = []
+            for k in (start, start + 1, start + 2):
+                if k == t or (k > t and n[k]):
+                    taken.append(k)
+                else:
+                    need += 1
+                    stood.append(k)
+            if need > wilds:
+                continue
+            for k in taken:
+                n[k] -= 1
+            yield from _natural_groups(n, wilds - need, sets - 1, pair,
+                                       out + [("chow", start, tuple(stood))])
+            for k in taken:
+                n[k] += 1
+
+
+def _wild_only(wilds: int, sets: int, pair: bool, kinds: range) -> Iterator[list[_Group]]:
+    """Sets and the pair made of wilds alone, standing for every kind."""
+    if wilds != 3 * sets + 2 * pair:
+        return
+    pair_choices: list[list[_Group]] = [[("pair", k, (k, k))] for k in kinds] if pair else [[]]
+    options: list[_Group] = [("pung", k, (k,) * 3) for k in kinds]
+    options += [("chow", k, (k, k + 1, k + 2)) for k in kinds if k < 27 and k % 9 <= 6]
+    if sets == 0:
+        yield from pair_choices
+    elif sets == 1:
+        for p in pair_choices:
+            for o in options:
+                yield p + [o]
+    else:  # two or more wild-only sets cannot happen with four wilds of one kind
+        raise ValueError("more than one set of wilds alone")
+
+
+def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = ("standard",),
+                  meld_from: Sequence[int | str | None] | None = None,
+                  copy_limit: bool = False) -> tuple[Reading, ...]:
+    """Every reading of ``hand`` with the concealed copies of kind ``wild`` as wilds, among
+    ``shapes`` (``standard``, ``qidui``). ``copy_limit``: a wild may not stand for a fifth copy
+    of a kind (counting every tile held)."""
+    held = hand.all_counts()
+    n = list(hand.counts)
+    wilds = n[wild]
+    n[wild] = 0
+    fixed = meld_sets(hand, meld_from)
+    nsets = 4 - len(fixed) if sum(hand.counts) + 3 * len(fixed) == 14 else (
+        (sum(hand.counts) - 2) // 3)
+    seen: set[tuple[object, ...]] = set()
+    out: list[Reading] = []
+
+    def add(shape: str, sets: tuple[TileSet, ...], pair: int, pairs: tuple[int, ...],
+            stood: tuple[int, ...]) -> None:
+        if copy_limit:
+            c = list(held)
+            c[wild] -= len(stood)
+            for k in stood:
+                c[k] += 1
+            if max(c) > 4:
+                return
+        key = (shape, tuple(sorted(sets[len(fixed):])), pair, pairs, tuple(sorted(stood)))
+        if key in seen:
+            return
+        seen.add(key)
+        if len(out) >= MAX_READINGS:
+            raise ValueError("too many readings")
+        out.append(Reading(shape, sets, pair, pairs, held, len(hand.melds), win_tile,
+                           tuple((wild, k) for k in sorted(stood))))
+
+    if "standard" in shapes and sum(hand.counts) == 3 * nsets + 2:
+        for groups, left, sets, pair in _natural_groups(n, wilds, nsets, True, []):
+            for extra in _wild_only(left, sets, pair, range(34)):
+                allg = groups + extra
+                sets_t = fixed + tuple(TileSet(g[0], g[1], True) for g in allg if g[0] != "pair")
+                pair_t = next(g[1] for g in allg if g[0] == "pair")
+                add("standard", sets_t, pair_t, (), tuple(k for g in allg for k in g[2]))
+    if "qidui" in shapes and not hand.melds and sum(hand.counts) == 14:
+        single = [k for k in range(34) if n[k] % 2]
+        left = wilds - len(single)
+        if left >= 0 and left % 2 == 0:
+            base = [k for k in range(34) for _ in range(n[k] // 2)] + single
+            # the wild pairs stand for every kind (a kind already paired makes four of a kind)
+            for choice in _multisets(range(34), left // 2):
+                pairs = tuple(sorted(base + list(choice)))
+                add("qidui", (), -1, pairs, tuple(single) + tuple(k for k in choice for _ in "ab"))
+    return tuple(out)
+
+
+def _multisets(kinds: range, size: int) -> Iterator[tuple[int, ...]]:
+    if size == 0:
+        yield ()
+        return
+    for i, k in enumerate(kinds):
+        for rest in _multisets(kinds[i:], size - 1):
+            yield (k, *rest)

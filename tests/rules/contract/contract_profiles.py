@@ -1,0 +1,96 @@
+"""What the contract suite needs to know of each rule set to drive it (tile kinds in play, a
+valid base context, its own part of a TableView, how a hand starts and what a win is scored
+on). A rule set without a profile fails the contract suite's first test: add one the day it
+registers."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mjcore import Hand, Meld
+from mjcore.table import TableView
+
+
+@dataclass(frozen=True)
+class Profile:
+    tiles: tuple[int, ...]  # tile kinds in play
+    context: dict[str, Any]  # a valid context for a plain win (discard or self-drawn)
+    discard_context: dict[str, Any]  # added for a discard win
+    # the rule set's TableView part for a seat of the simulator (None: the default)
+    view_part: Callable[[Any, int], Any] = lambda sim, seat: None
+    # before play: declarations such as Sichuan's 定缺, by legal moves (None: straight to play)
+    setup: Callable[[Any], None] | None = None
+    # what a hu by the acting seat of a view is scored on: (hand, tile, self_drawn, context)
+    win_context: Callable[[TableView, Any], tuple[Hand, int, bool, dict[str, Any]]] | None = None
+    ends_on_first_win: bool = True
+    chi: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _sichuan() -> Profile:
+    from mjcore.rules.sichuan import SichuanView, win_context
+
+    def view_part(sim: Any, seat: int) -> SichuanView:
+        st = sim.seats[seat]
+        return SichuanView(missing_suit=st.extra.get("missing"), has_won=st.won)
+
+    def setup(sim: Any) -> None:
+        for s in range(4):
+            counts = sim.seats[s].counts
+            suit = min("mps", key=lambda x: sum(counts["mps".index(x) * 9:][:9]))
+            sim.seats[s].extra["missing"] = suit
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        hand, tile, self_drawn, ctx = win_context(view)
+        return hand, tile, self_drawn, ctx
+
+    return Profile(tiles=tuple(range(27)), context={}, discard_context={"discarder": 1},
+                   view_part=view_part, setup=setup, win_context=win,
+                   ends_on_first_win=False)
+
+
+PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan}
+
+
+def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,
+                 max_suits: int = 3) -> tuple[Hand, int]:
+    """A random standard winning hand over ``tiles`` (sets, a pair, some melds) and its
+    winning tile (a concealed one)."""
+    suits = [s for s in range(3) if s * 9 in tiles]
+    honours = [t for t in tiles if t >= 27]
+    while True:
+        use = rng.sample(suits, min(len(suits), rng.randint(1, max_suits))) if suits else []
+        kinds = [t for t in tiles if t >= 27 or t // 9 in use]
+        counts = [0] * 34
+        melds: list[Meld] = []
+        for _ in range(4):
+            x = rng.random()
+            if use and x < 0.5:
+                s = rng.choice(use)
+                r = rng.randrange(7)
+                run = (s * 9 + r, s * 9 + r + 1, s * 9 + r + 2)
+                if chi and rng.random() < 0.2:
+                    melds.append(Meld("chi", run))
+                else:
+                    for t in run:
+                        counts[t] += 1
+            else:
+                t = rng.choice(kinds if rng.random() < 0.8 or not honours else honours)
+                y = rng.random()
+                if y < 0.25:
+                    kind = rng.choice(("peng", "gang", "angang", "bugang"))
+                    melds.append(Meld(kind, (t,) * (3 if kind == "peng" else 4)))
+                else:
+                    counts[t] += 3
+        counts[rng.choice(kinds)] += 2
+        held = counts[:]
+        for m in melds:
+            for t in m.tiles:
+                held[t] += 1
+        if max(held) > 4:
+            continue
+        concealed = [t for t in range(34) if counts[t]]
+        return Hand(tuple(counts), tuple(melds)), rng.choice(concealed)
