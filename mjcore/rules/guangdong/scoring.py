@@ -86,9 +86,14 @@ _MELD_BITS: dict[Meld, int] = {}
 
 
 def _meld_bits(m: Meld) -> int:
+    """The meld's bits; ``bad_meld`` for a meld Guangdong does not have (a chi with a stand-in
+    tile, a one-tile 痞子杠/赖子杠: Guangdong has no wild tiles)."""
     bits = _MELD_BITS.get(m)
     if bits is None:
         kind, t = m.kind, m.tiles[0]
+        if not m.is_set or m.stand_in is not None:
+            raise MahjongError("bad_meld", f"{m.to_text()} is not a Guangdong meld (a chi is three "
+                               "consecutive tiles of one suit; no 痞子杠/赖子杠)")
         if kind == "chi":
             bits = _M_CHI
         else:
@@ -270,6 +275,7 @@ class Ctx(NamedTuple):
     """A parsed win context (seats absolute, 0-3)."""
 
     facts: WinFacts
+    fid: int  # a small number per distinct WinFacts: a cheap memo key
     winner: int
     discarder: int  # -1: none (self-drawn)
     robbed: int
@@ -281,6 +287,7 @@ class Ctx(NamedTuple):
     others: tuple[int, int, int]  # the three other seats
 
 
+_FACT_IDS: dict[WinFacts, int] = {}  # never cleared: at most a few thousand distinct facts
 _SEAT_KEYS = frozenset(("discarder", "robbed", "gang_fed_by"))
 _FLAG_KEYS = frozenset(("qiang_gang", "gang_shang_kai_hua", "hai_di_lao_yue", "tianhe", "renhe",
                         "dihe", "bao_exempt"))
@@ -393,7 +400,8 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
     chi_ok = () if meld_from is None else tuple(r in (None, "left") for r in meld_from)
     plain = not (qg or gsk or flat or meld_from is not None)
     others = tuple(s for s in range(4) if s != winner)
-    return Ctx(facts, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
+    fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
+    return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
                chi_ok, flags["bao_exempt"], plain, others)  # type: ignore[arg-type]
 
 
@@ -427,7 +435,7 @@ class _Analysis:
     def __init__(self, sig: int, reps: tuple[tuple[str, Reading], ...]) -> None:
         self.sig = sig
         self.readings = reps
-        self.values: dict[tuple[WinFacts, GuangdongOptions], _Eval] = {}
+        self.values: dict[tuple[int, GuangdongOptions], _Eval] = {}
 
 
 _SHARED: dict[int, _Analysis] = {}
@@ -455,9 +463,9 @@ def _analysis(h: Hand, sig: int, win_tile: int) -> _Analysis:
     return a
 
 
-def _evaluate(a: _Analysis, facts: WinFacts, o: GuangdongOptions) -> _Eval | None:
+def _evaluate(a: _Analysis, facts: WinFacts, fid: int, o: GuangdongOptions) -> _Eval | None:
     """The best reading's value (§9 steps 2-5), or None when no reading wins."""
-    key = (facts, o)
+    key = (fid, o)
     got = a.values.get(key)
     if got is not None:
         return got
@@ -568,6 +576,9 @@ def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int
 def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     """The cold path of ``score``: one core call, a few look-ups, the payments."""
     melds = h.melds
+    for m in melds:
+        if m not in _MELD_BITS:
+            _meld_bits(m)  # refuses a meld Guangdong does not have
     if h.concealed_count + 3 * len(melds) != 14:
         _check_count(h, 14)
     if not h.counts[tile]:
@@ -581,7 +592,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     a = _SHARED.get(sig)
     if a is None:
         a = _analysis(h, sig, tile)
-    e = a.values.get((f, o)) or _evaluate(a, f, o)
+    e = a.values.get((c.fid, o)) or _evaluate(a, f, c.fid, o)
     if e is None:
         if sig & _S_QIDUI and not o.qidui:
             raise MahjongError("not_a_win", "七对 is not a winning shape unless option qidui is on")
@@ -744,6 +755,8 @@ def valued_waits(
     if hit is not None:
         return hit
     h = hand if type(hand) is Hand else hand_of(hand)
+    for m in h.melds:
+        _meld_bits(m)
     _check_count(h, 13)
     vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
     discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}

@@ -52,7 +52,26 @@ def _sichuan() -> Profile:
                    ends_on_first_win=False)
 
 
-PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan}
+def _guangdong() -> Profile:
+    from mjcore.rules.guangdong import GuangdongView, win_context
+    from mjcore.rules.guangdong.scoring import RELATIVE
+
+    def view_part(sim: Any, seat: int) -> GuangdongView:
+        return GuangdongView(round_wind="1z", meld_from=tuple(sim.seats[seat].meld_from))
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def discard_context(view: TableView, discarder: int) -> dict[str, Any]:
+        # the simulator drops the context's seats; the discarder is seen from the winner
+        return {"discarder": RELATIVE[3 - (discarder - view.seat) % 4]}
+
+    return Profile(tiles=tuple(range(34)), context={"seat_wind": "2z", "round_wind": "1z"},
+                   discard_context={"discarder": "across"}, view_part=view_part,
+                   win_context=win, chi=True, extra={"discard_context": discard_context})
+
+
+PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "guangdong": _guangdong}
 
 
 def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,

@@ -327,7 +327,10 @@ def test_bad_preset() -> None:
 def test_input_error_codes_exact() -> None:
     assert error("11111m234p567s999s", "1m", True) == "tile_count"
     assert error("123m456p777s234s9m", "9m") == "tile_count"
-    assert error("123m456p777s99m chi:124s", "9m") == "bad_meld"
+    assert error("123m456p777s99m chi:124s", "9m") == "bad_meld"  # no stand-in tiles
+    assert error("123m456p777s99m chi:12s5z", "9m") == "bad_meld"
+    assert error("123m456p777s234s99m pizigang:5z", "9m") == "bad_meld"
+    assert error("123m456p777s99m pong:222s", "9m") == "bad_meld"
     assert error("123m456p777s234s19m", "9m") == "not_a_win"
     assert error("123m456p777s234s99m", "5z") == "bad_context"  # win tile not held
     with pytest.raises(MahjongError) as err:
