@@ -16,6 +16,7 @@ from mjcore.rules.guangdong.context import CONTEXT_KEYS
 from mjcore.rules.guangdong.moves import (
     MOVE_DESCRIPTIONS,
     REASON_CODES,
+    bao_exempt,
     legal_moves,
     validate_move,
     win_context,
@@ -64,5 +65,5 @@ RULESET = register(Ruleset(
     view=GuangdongView,
 ))
 
-__all__ = ["RULESET", "GuangdongOptions", "GuangdongView", "clear_caches", "points",
+__all__ = ["RULESET", "GuangdongOptions", "bao_exempt", "GuangdongView", "clear_caches", "points",
            "resolve_claims", "win_context"]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import plus_tile as _plus
@@ -111,6 +113,21 @@ def win_context(state: TableView) -> tuple[Hand, int, bool, dict[str, object]]:
         if s.pending_from == s.dealer and s.first_draw and not hand.melds:
             ctx["renhe"] = True
     return _plus(hand, tile), tile, False, ctx
+
+
+def bao_exempt(fourth_melds: Sequence[tuple[int, int]], seat: int, o: GuangdongOptions) -> bool:
+    """包先不包后 (§11), for the table to set ``bao_exempt``: ``fourth_melds`` lists, in the
+    order they happened this hand, ``(feeder, player)`` for every fourth exposed meld claimed
+    (十二张落地). Is the feeder of ``seat``'s fourth meld exempt? With ``bao_scope:
+    per_feeder`` when that feeder already fed another player's fourth meld; with ``per_hand``
+    when anyone's fourth meld came earlier."""
+    for i, (feeder, player) in enumerate(fourth_melds):
+        if player == seat:
+            earlier = fourth_melds[:i]
+            if o.bao_scope == "per_hand":
+                return bool(earlier)
+            return any(f == feeder for f, _ in earlier)
+    return False
 
 
 def _win(state: TableView, o: GuangdongOptions) -> tuple[str, str]:

@@ -172,3 +172,17 @@ def test_resolve_claims() -> None:
     first = resolve_options({"multi_ron": "first_only"})
     assert resolve_claims(2, {1: hu, 3: hu}, first) == ((3, hu),)
     assert resolve_claims(2, {}) == ()
+
+
+def test_bao_exempt_helper() -> None:
+    """包先不包后: seat 0 fed seat 1's fourth meld, then seat 2's; per feeder, seat 2's is
+    exempt; a different feeder is not; per hand, every later one is."""
+    from mjcore.rules.guangdong import bao_exempt
+
+    per_feeder, per_hand = resolve_options(), resolve_options({"bao_scope": "per_hand"})
+    feeds = [(0, 1), (0, 2), (3, 0)]
+    assert not bao_exempt(feeds, 1, per_feeder)
+    assert bao_exempt(feeds, 2, per_feeder)
+    assert not bao_exempt(feeds, 0, per_feeder)
+    assert bao_exempt(feeds, 0, per_hand) and not bao_exempt(feeds, 1, per_hand)
+    assert not bao_exempt(feeds, 3, per_feeder)  # no fourth meld: nothing to exempt
