@@ -198,9 +198,10 @@ _YAOJIU_IDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _DRAGON_COUNT = (0, 1, 1, 2, 1, 2, 2, 3)  # by the three dragon bits
 
 
-def _signature(h: Hand) -> tuple[int, Decomposition | None]:
-    """Everything the fan table can see of ``h``, as one integer (see the module docstring),
-    and the hand's all-sequence decomposition when it has one (found on the way)."""
+def _signature(h: Hand, mbits: list[int]) -> tuple[int, Decomposition | None]:
+    """Everything the fan table can see of ``h`` (whose melds' bits are ``mbits``), as one
+    integer (see the module docstring), and the hand's all-sequence decomposition when it has
+    one (found on the way)."""
     profile = hand_profile(h)
     counts = h.counts
     melds = h.melds
@@ -215,8 +216,7 @@ def _signature(h: Hand) -> tuple[int, Decomposition | None]:
     seq = None
     if melds:
         all_pung = all_chi = all_yaojiu = menqing = True
-        for m in melds:
-            b = _MELD_BITS.get(m) or _meld_bits(m)
+        for b in mbits:
             if b & _M_CHI:
                 all_pung = all_yaojiu = False
             else:
@@ -281,9 +281,10 @@ class Ctx(NamedTuple):
     robbed: int
     gang_fed_by: int
     meld_from: tuple[int | None, ...] | None
-    chi_ok: tuple[bool, ...]  # per meld_from entry: a chi from there is legal (left or unknown)
+    named: int  # bit i: meld_from names a seat for meld i (an angang must not have one)
+    chi_bad: int  # bit i: a chi could not come from the seat meld_from names for meld i
     bao_exempt: bool
-    plain: bool  # nothing to check against the hand beyond the winning tile
+    flagged: bool  # 抢杠, 杠上开花 or a first-turn win: checks against the melds
     others: tuple[int, int, int]  # the three other seats
 
 
@@ -397,12 +398,17 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
 
     abs_from = None if meld_from is None else tuple(
         None if r is None else (winner + _REL_OFFSET[r]) % 4 for r in meld_from)
-    chi_ok = () if meld_from is None else tuple(r in (None, "left") for r in meld_from)
-    plain = not (qg or gsk or flat or meld_from is not None)
+    named = chi_bad = 0
+    for i, r in enumerate(meld_from or ()):
+        if r is not None:
+            named |= 1 << i
+            if r != "left":
+                chi_bad |= 1 << i
     others = tuple(s for s in range(4) if s != winner)
     fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
     return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
-               chi_ok, flags["bao_exempt"], plain, others)  # type: ignore[arg-type]
+               named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
+               others)  # type: ignore[arg-type]
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
@@ -508,28 +514,27 @@ def _hit(h: PatternHit) -> PatternHit:
 # --------------------------------------------------------------------------- payments
 
 
-def _hand_context_checks(h: Hand, tile: int, c: Ctx) -> None:
-    """The §15 contradictions between the context and the hand (beyond the winning tile)."""
+def _meld_checks(melds: tuple[Meld, ...], angangs: int, chis: int, c: Ctx) -> None:
+    """meld_from against the melds (§15): one entry per meld, none named for an angang, a chi
+    only from the left seat (``angangs``, ``chis``: bit i for meld i of that kind)."""
+    assert c.meld_from is not None
+    if len(c.meld_from) != len(melds):
+        raise _bad(f"'meld_from' has {len(c.meld_from)} entries for {len(melds)} melds")
+    if angangs & c.named:
+        raise _bad("an angang is claimed from nobody: its meld_from entry is null")
+    if chis & c.chi_bad:
+        raise _bad("a chi only comes from the left seat")
+
+
+def _flag_checks(h: Hand, tile: int, c: Ctx) -> None:
+    """抢杠, 杠上开花 and first-turn wins against the hand (§15)."""
     f = c.facts
     melds = h.melds
     if f.qiang_gang and h.held[tile] > 1:
         raise _bad(f"抢杠 of {_text(tile)}: the robbed bugang holds the other three copies, but "
                    f"the winner holds {h.held[tile]}")
-    if not melds:
-        if f.flat == "" and not f.gang_shang_kai_hua and c.meld_from in (None, ()):
-            return
-        if f.gang_shang_kai_hua:
-            raise _bad("杠上开花 needs a kong among the melds")
-    elif f.flat:
+    if f.flat and melds:
         raise _bad(f"{f.flat} is a first-turn win: no melds")
-    if c.meld_from is not None:
-        if len(c.meld_from) != len(melds):
-            raise _bad(f"'meld_from' has {len(c.meld_from)} entries for {len(melds)} melds")
-        for m, src, chi_ok in zip(melds, c.meld_from, c.chi_ok):
-            if m.kind == "angang" and src is not None:
-                raise _bad("an angang is claimed from nobody: its meld_from entry is null")
-            if m.kind == "chi" and not chi_ok:
-                raise _bad(f"chi:{_text(m.tiles[0])}.. must come from the left seat")
     if f.gang_shang_kai_hua:
         kinds = {m.kind for m in melds}
         if f.gang_fed:
@@ -540,7 +545,7 @@ def _hand_context_checks(h: Hand, tile: int, c: Ctx) -> None:
                     for m, src in zip(melds, c.meld_from)):
                 raise _bad("gang_fed_by names a seat no gang meld was claimed from")
         elif not kinds & {"angang", "bugang"}:
-            raise _bad("杠上开花 without an angang or bugang: after a 直杠 name gang_fed_by")
+            raise _bad("杠上开花 needs an angang or bugang (after a 直杠: name gang_fed_by)")
 
 
 def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int]:
@@ -576,19 +581,29 @@ def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int
 def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     """The cold path of ``score``: one core call, a few look-ups, the payments."""
     melds = h.melds
-    for m in melds:
-        if m not in _MELD_BITS:
-            _meld_bits(m)  # refuses a meld Guangdong does not have
+    mbits = []
+    angangs = chis = 0
+    for i, m in enumerate(melds):
+        b = _MELD_BITS.get(m)
+        if b is None:
+            b = _meld_bits(m)  # refuses a meld Guangdong does not have
+        mbits.append(b)
+        if b & _M_ANGANG:
+            angangs |= 1 << i
+        elif b & _M_CHI:
+            chis |= 1 << i
     if h.concealed_count + 3 * len(melds) != 14:
         _check_count(h, 14)
     if not h.counts[tile]:
         raise _bad(f"the winning tile {_text(tile)} is not in the concealed hand")
-    if not c.plain:
-        _hand_context_checks(h, tile, c)
+    if c.meld_from is not None:
+        _meld_checks(melds, angangs, chis, c)
+    if c.flagged:
+        _flag_checks(h, tile, c)
     f = c.facts
     if f.winners > 1 and o.multi_ron == "first_only":
         raise _bad("with multi_ron first_only only one player wins on a discard")
-    sig, seq = _signature(h)
+    sig, seq = _signature(h, mbits)
     a = _SHARED.get(sig)
     if a is None:
         a = _analysis(h, sig, tile)
