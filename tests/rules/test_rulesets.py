@@ -100,7 +100,7 @@ def test_describe_is_plain_data() -> None:
     assert opts["zimo_bonus"]["values"] == ["base", "fan", "none"]
     assert opts["cap_fan"]["none_allowed"] and opts["cap_fan"]["default"] is None
     assert all(o["description"] for o in d["options"])
-    assert set(d["presets"]) == {"chengdu", "modern"}
+    assert set(d["presets"]) == {"chengdu", "modern", "chengdu_points"}
     assert d["tiles"] == 108 and d["claims"] == ["peng", "gang", "hu"] and not d["honours"]
     codes = {r["id"] for r in d["reason_codes"]}
     assert {"guoshui", "must_win", "cannot_rob_angang", "chi_not_allowed"} <= codes
