@@ -621,7 +621,9 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     liable, seat = "", -1
     payments: tuple[tuple[int, int, int], ...]
     if f.zimo:
-        if f.qiang_gang or f.gang_fed or melds:
+        # a liability needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
+        if f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
+                melds and e.main in ("dasixi", "dasanyuan")):
             liable, seat = _liability(h, e, c, o)
         if liable:
             payments = ((seat, w, 3 * p),)
