@@ -246,6 +246,12 @@ def _check_view(state: object) -> TableView:
     if not isinstance(state, TableView):
         raise MahjongError("bad_state", "expected a TableView")
     state.check(PHASES)
+    if state.phase == "rob" and state.pending_kind == "discard":
+        raise MahjongError("bad_state", "phase rob is for a bugang (or an angang), not a discard")
+    if (state.phase == "rob" and state.pending_kind == "bugang" and state.pending_tile is not None
+            and state.hand.held[state.pending_tile]):
+        raise MahjongError("bad_state", "a bugang holds the other three copies of its tile: the "
+                           "robbing seat cannot hold one")
     part = state.rules
     if part is None:
         return state
@@ -260,10 +266,6 @@ def _check_view(state: object) -> TableView:
     if any(f is not None and (type(f) is not int or not 0 <= f < 4 or f == state.seat)
            for f in mf):
         raise MahjongError("bad_state", "meld_from entries are other seats 0-3 or None")
-    if (state.phase == "rob" and state.pending_kind == "bugang" and state.pending_tile is not None
-            and state.hand.held[state.pending_tile]):
-        raise MahjongError("bad_state", "a bugang holds the other three copies of its tile: the "
-                           "robbing seat cannot hold one")
     if type(part.bao_exempt) is not bool:
         raise MahjongError("bad_state", "bao_exempt must be true or false")
     return state
