@@ -431,6 +431,8 @@ class _Eval(NamedTuple):
     shape: str  # "pung", "chow", "mixed", "qidui", "shisanyao": the reading scored
     main: str  # the main pattern's id
     std_shape: str  # "standard", "qidui" or "shisanyao"
+    points: int  # P: what one payer pays (§10)
+    discard_amount: int  # what a discarder pays (P, or 3P with discarder_pays_three)
 
 
 class _Analysis:
@@ -494,8 +496,10 @@ def _evaluate(a: _Analysis, facts: WinFacts, fid: int, o: GuangdongOptions) -> _
     claim = before_floors
     if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in v.hits):
         claim = max(claim, o.baohu_cap)
+    p = o.base_points * o.fan_points[v.value]
     got = _Eval(v.value, v.raw, tuple(_hit(h) for h in v.hits), claim, kind, main,
-                "standard" if kind in ("pung", "chow", "mixed") else kind)
+                "standard" if kind in ("pung", "chow", "mixed") else kind, p,
+                3 * p if o.discard_payment == "discarder_pays_three" else p)
     if len(a.values) >= 256:
         a.values.clear()
     a.values[key] = got
@@ -616,7 +620,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         raise MahjongError("below_min_fan", f"the hand is worth {e.claim_total} fan (without the "
                            f"一炮三响 floor), below min_fan {o.min_fan}")
     # payments (§10, §11)
-    p = o.base_points * o.fan_points[e.fan]
+    p = e.points
     w = c.winner
     liable, seat = "", -1
     payments: tuple[tuple[int, int, int], ...]
@@ -631,8 +635,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
             x, y, z = c.others
             payments = ((x, w, p), (y, w, p), (z, w, p))
     else:
-        payments = ((c.discarder, w, 3 * p if o.discard_payment == "discarder_pays_three"
-                     else p),)
+        payments = ((c.discarder, w, e.discard_amount),)
     shape = e.shape
     if shape == "pung":
         dec: object = decomposition_for(h, 0b0101)
