@@ -198,10 +198,14 @@ _YAOJIU_IDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _DRAGON_COUNT = (0, 1, 1, 2, 1, 2, 2, 3)  # by the three dragon bits
 
 
-def _signature(h: Hand, mbits: list[int]) -> tuple[int, Decomposition | None]:
-    """Everything the fan table can see of ``h`` (whose melds' bits are ``mbits``), as one
-    integer (see the module docstring), and the hand's all-sequence decomposition when it has
-    one (found on the way)."""
+_ALL = (1 << 14) - 1
+
+
+def _signature(h: Hand, mand: int, mor: int) -> tuple[int, Decomposition | None]:
+    """Everything the fan table can see of ``h``, as one integer (see the module docstring),
+    and the hand's all-sequence decomposition when it has one (found on the way). ``mand`` and
+    ``mor``: the melds' bits ANDed (every meld a pung, a chi, …; all bits without melds) and
+    ORed (the honour pungs)."""
     profile = hand_profile(h)
     counts = h.counts
     melds = h.melds
@@ -212,24 +216,10 @@ def _signature(h: Hand, mbits: list[int]) -> tuple[int, Decomposition | None]:
     if profile & PROFILE_HONOURS:
         sig |= _S_HON
         hon = _honours(counts[27:34])
-    honpungs = hon & 127
+    honpungs = (hon | mor >> _M_HON) & 127
     seq = None
-    if melds:
-        all_pung = all_chi = all_yaojiu = menqing = True
-        for b in mbits:
-            if b & _M_CHI:
-                all_pung = all_yaojiu = False
-            else:
-                all_chi = False
-                if not b & _M_YAOJIU:
-                    all_yaojiu = False
-                honpungs |= b >> _M_HON
-            if not b & _M_ANGANG:
-                menqing = False
-        if menqing:
-            sig |= _S_MENQING
-    else:
-        all_pung = all_chi = all_yaojiu = True
+    all_pung, all_chi, all_yaojiu = mand & _M_PUNG, mand & _M_CHI, mand & _M_YAOJIU
+    if mand & _M_ANGANG:  # no meld but angangs
         sig |= _S_MENQING
     if words:
         sig |= _S_STD
@@ -585,17 +575,19 @@ def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int
 def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     """The cold path of ``score``: one core call, a few look-ups, the payments."""
     melds = h.melds
-    mbits = []
+    mand, mor = _ALL, 0
     angangs = chis = 0
-    for i, m in enumerate(melds):
-        b = _MELD_BITS.get(m)
-        if b is None:
-            b = _meld_bits(m)  # refuses a meld Guangdong does not have
-        mbits.append(b)
-        if b & _M_ANGANG:
-            angangs |= 1 << i
-        elif b & _M_CHI:
-            chis |= 1 << i
+    if melds:
+        for i, m in enumerate(melds):
+            b = _MELD_BITS.get(m)
+            if b is None:
+                b = _meld_bits(m)  # refuses a meld Guangdong does not have
+            mand &= b
+            mor |= b
+            if b & _M_ANGANG:
+                angangs |= 1 << i
+            elif b & _M_CHI:
+                chis |= 1 << i
     if h.concealed_count + 3 * len(melds) != 14:
         _check_count(h, 14)
     if not h.counts[tile]:
@@ -607,7 +599,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     f = c.facts
     if f.winners > 1 and o.multi_ron == "first_only":
         raise _bad("with multi_ron first_only only one player wins on a discard")
-    sig, seq = _signature(h, mbits)
+    sig, seq = _signature(h, mand, mor)
     a = _SHARED.get(sig)
     if a is None:
         a = _analysis(h, sig, tile)
