@@ -623,11 +623,13 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
             liable, seat = _liability(h, e, c, o)
         if liable:
             payments = ((seat, w, 3 * p),)
-        else:
-            x, y, z = c.others
-            payments = ((x, w, p), (y, w, p), (z, w, p))
+        else:  # few distinct values: shared (and kept out of the cycle collector)
+            pkey = p << 5 | w << 3 | 4  # 4: every other seat pays
+            payments = _PAYMENTS.get(pkey) or _payments_of(pkey, c.others, w, p)
     else:
-        payments = ((c.discarder, w, e.discard_amount),)
+        pkey = e.discard_amount << 5 | w << 3 | (c.discarder - w) & 3
+        payments = _PAYMENTS.get(pkey) or _payments_of(pkey, (c.discarder,), w,
+                                                       e.discard_amount)
     shape = e.shape
     if shape == "pung":
         dec: object = decomposition_for(h, 0b0101)
@@ -643,6 +645,16 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
 
 _new = tuple.__new__
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
+_PAYMENTS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _payments_of(key: int, payers: tuple[int, ...], to: int, amount: int,
+                 ) -> tuple[tuple[int, int, int], ...]:
+    got = _PAYMENTS[key] = _untrack(tuple(_untrack((s, to, amount)) for s in payers))
+    if len(_PAYMENTS) > 4096:
+        _PAYMENTS.clear()
+        _PAYMENTS[key] = got
+    return got
 _CONTEXTS: dict[tuple[object, ...], Ctx] = {}
 
 
@@ -719,7 +731,8 @@ def points(result: ScoreResult) -> dict[str, Any]:
 def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
-    for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS):
+    for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS,
+                 _PAYMENTS):
         memo.clear()
 
 
