@@ -128,7 +128,7 @@ def _honours(c: tuple[int, ...]) -> int:
                 bits = bits | _H_BAD if bits >> 7 & 7 else bits | (i + 1) << 7
             elif n:
                 bits |= _H_BAD
-        _HONOURS[c] = bits
+        _HONOURS[c] = bits  # at most 5**7 keys
     return bits
 
 
@@ -167,6 +167,8 @@ def _suit_runs(c: tuple[int, ...]) -> tuple[int, tuple[int, ...]] | None:
                 if runs is not None:
                     found = (r, runs)
                     break
+    if len(_RUNS) >= _CACHE_LIMIT:
+        _RUNS.clear()
     _RUNS[c] = found
     return found
 
