@@ -379,8 +379,6 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
         if rel.setdefault("discarder", dealer_rel) != dealer_rel:
             raise _bad(f"人和 is won on the dealer's discard: the dealer is {dealer_rel} of a "
                        f"seat with wind {seat_wind + 1}z")
-    if not self_drawn and "discarder" not in rel:
-        raise _bad("a discard win needs 'discarder' (left, across or right)")
     facts = WinFacts(self_drawn, self_drawn or qg, seat_wind, winds["round_wind"], qg, gsk,
                      "gang_fed_by" in rel, flags["hai_di_lao_yue"], winners, flat)
 
@@ -628,6 +626,8 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         else:  # few distinct values: shared (and kept out of the cycle collector)
             pkey = p << 5 | w << 3 | 4  # 4: every other seat pays
             payments = _PAYMENTS.get(pkey) or _payments_of(pkey, c.others, w, p)
+    elif c.discarder < 0:  # the context does not say who discarded: no payment to list
+        payments = ()
     else:
         pkey = e.discard_amount << 5 | w << 3 | (c.discarder - w) & 3
         payments = _PAYMENTS.get(pkey) or _payments_of(pkey, (c.discarder,), w,

@@ -129,9 +129,10 @@ def _score_win(i: int, ev: Win, seat: int, dealer: int, n: int,
         if ev.discarder is not None:
             raise _bad(f"event {i}: a self-drawn win has no discarder")
     else:
-        who = rel(ev.discarder, "discarder") if ev.discarder is not None else None
-        if who is not None:
-            ctx.setdefault("robbed" if ctx.get("qiang_gang") else "discarder", who)
+        if ev.discarder is None:
+            raise _bad(f"event {i}: a win on a discard (or a robbed bugang) names the discarder")
+        ctx.setdefault("robbed" if ctx.get("qiang_gang") else "discarder",
+                       rel(ev.discarder, "discarder"))
     if ev.kong_feeder is not None:
         ctx.setdefault("gang_shang_kai_hua", True)
         ctx.setdefault("gang_fed_by", rel(ev.kong_feeder, "kong feeder"))

@@ -239,6 +239,13 @@ def test_payments_absolute_seats() -> None:
     assert r.payments == ((1, 2, 6),) and (r.liable, r.liable_seat) == ("shierzhang_luodi", 1)
 
 
+def test_discard_win_without_discarder() -> None:
+    """Decision: a discard win whose context names no discarder is scored, with no payment
+    listed (who pays is unknown)."""
+    r = score("123m456m789p234s55s", win_tile="5s", context=ctx())
+    assert r.fan == 1 and r.payments == () and points(r) == {"from": {}, "winner_total": 0}
+
+
 def test_fan_points_and_base() -> None:
     o = {"fan_points": [1, 1, 2, 3, 5, 8, 13], "base_points": 10}
     r = run("123m456m789p234s55s", "5s", True, options=o)  # 2 fan

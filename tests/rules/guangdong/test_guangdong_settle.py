@@ -87,6 +87,7 @@ def test_no_kong_money_and_draws() -> None:
     [WallEmpty((None,) * 4), win(0, self_drawn=True)],
     [win(0, discarder=0)],  # discards to itself
     [win(0, self_drawn=True, discarder=1)],
+    [win(0)],  # a discard win that does not say whose discard
     [Kong(0, "gang", 5, fed_by=0)],
     [Kong(0, "chi", 5)],
     [win(0), HandStart(0)],
