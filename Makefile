@@ -30,3 +30,4 @@ bench: setup
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sichuan.py
 	$(BIN)/python bench/bench_guangdong.py
+	$(BIN)/python bench/bench_taiwan.py

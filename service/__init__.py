@@ -4,6 +4,6 @@ The servicer only translates protobuf to engine calls and back; the engine keeps
 so any number of replicas can serve any call.
 """
 
-from service.config import ServerConfig
+from .config import ServerConfig
 
 __all__ = ["ServerConfig"]

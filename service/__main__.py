@@ -1,5 +1,5 @@
 """``python -m service``: run the gRPC server (``--help`` lists the flags)."""
 
-from service.server import main
+from .server import main
 
 raise SystemExit(main())

@@ -10,6 +10,7 @@ import argparse
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
@@ -19,6 +20,13 @@ DEFAULT_THREADS = 4
 DEFAULT_GRACE_S = 10.0
 DEFAULT_DRAIN_S = 1.0
 DEFAULT_GC_GEN0 = 50_000
+DEFAULT_MAX_STREAMS = 128
+DEFAULT_MAX_STREAMS_PER_CONNECTION = 16
+DEFAULT_STREAM_IDLE_S = 60.0
+DEFAULT_STREAM_MAX_S = 600.0
+DEFAULT_CONNECTION_AGE_S = 1800.0
+DEFAULT_CONNECTION_AGE_GRACE_S = 30.0
+DEFAULT_MAX_RESTARTS_PER_MINUTE = 5
 ENV_PREFIX = "MAHJONG_"
 
 
@@ -37,26 +45,47 @@ class ServerConfig:
     threads: int = DEFAULT_THREADS
     #: Largest message accepted or sent, in bytes.
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
-    #: Calls in progress at once per process; beyond it calls fail with RESOURCE_EXHAUSTED.
+    #: Unary calls in progress or waiting for a thread, per process; beyond it calls fail
+    #: with RESOURCE_EXHAUSTED. Streams and health checks have caps of their own.
     max_concurrent_calls: int = DEFAULT_MAX_CONCURRENT
+    #: Open streaming calls (ScoreStream, health Watch, reflection) per process, one thread
+    #: each, and per connection.
+    max_streams: int = DEFAULT_MAX_STREAMS
+    max_streams_per_connection: int = DEFAULT_MAX_STREAMS_PER_CONNECTION
+    #: A stream whose client sends nothing this long is ended (DEADLINE_EXCEEDED); 0 = never.
+    stream_idle_seconds: float = DEFAULT_STREAM_IDLE_S
+    #: A stream open this long is ended (DEADLINE_EXCEEDED); 0 = never.
+    stream_max_seconds: float = DEFAULT_STREAM_MAX_S
+    #: A connection this old is asked to go away (GOAWAY; clients reconnect, which also
+    #: rebalances them), then closed after the grace; 0 = never.
+    max_connection_age_seconds: float = DEFAULT_CONNECTION_AGE_S
+    max_connection_age_grace_seconds: float = DEFAULT_CONNECTION_AGE_GRACE_S
     #: PEM files for TLS; both or neither.
     tls_cert: str | None = None
     tls_key: str | None = None
     #: PEM file of the CA that signs client certificates; set for mutual TLS.
     tls_client_ca: str | None = None
     #: When set, every call but health checks needs ``authorization: Bearer <token>``.
+    #: From ``--auth-token``, ``--token-file`` or their environment variables.
     auth_token: str | None = field(default=None, repr=False)
     log_level: str = "INFO"
     json_logs: bool = False
     #: Port of the Prometheus /metrics endpoint; 0 = off.
     metrics_port: int = 0
+    #: Address the metrics endpoint binds: loopback unless asked, as it has no authentication.
+    metrics_host: str = DEFAULT_HOST
+    #: Dead workers replaced per minute before the parent gives up and exits 1 (a crash loop
+    #: shows as a failed process, not as a service quietly restarting forever).
+    max_restarts_per_minute: int = DEFAULT_MAX_RESTARTS_PER_MINUTE
     #: Seconds in-flight calls get to finish after SIGTERM/SIGINT.
     grace_seconds: float = DEFAULT_GRACE_S
     #: Seconds between reporting NOT_SERVING and closing the port at shutdown, so clients and
     #: balancers that watch health stop sending first.
     drain_seconds: float = DEFAULT_DRAIN_S
-    #: SO_REUSEPORT on the listening socket (on for workers; tests turn it off).
-    reuse_port: bool = True
+    #: SO_REUSEPORT on the listening socket: only with more than one worker, so a second
+    #: single-worker server on a taken port fails instead of silently sharing it.
+    #: None (the default) = on exactly when there are several workers.
+    reuse_port: bool | None = None
     #: Standard health service and server reflection.
     enable_reflection: bool = True
     #: Allocations between young-generation garbage collections (``gc.set_threshold``'s
@@ -74,6 +103,10 @@ class ServerConfig:
     def effective_workers(self) -> int:
         return self.workers if self.workers > 0 else max(1, os.cpu_count() or 1)
 
+    @property
+    def effective_reuse_port(self) -> bool:
+        return self.reuse_port if self.reuse_port is not None else self.effective_workers > 1
+
 
 def _bool(text: str) -> bool:
     v = text.strip().lower()
@@ -84,6 +117,24 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"not a boolean: {text!r}")
 
 
+def _maybe_bool(text: str | None) -> bool | None:
+    return None if text is None or not text.strip() else _bool(text)
+
+
+def _token(ns: argparse.Namespace) -> str | None:
+    if ns.auth_token and ns.auth_token_file:
+        raise SystemExit("give the token once: --auth-token or --auth-token-file")
+    if not ns.auth_token_file:
+        return ns.auth_token or None
+    try:
+        token = Path(ns.auth_token_file).read_text().strip()
+    except OSError as e:
+        raise SystemExit(f"--auth-token-file: cannot read {ns.auth_token_file}: {e.strerror}") from None
+    if not token:
+        raise SystemExit(f"--auth-token-file: {ns.auth_token_file} is empty")
+    return token
+
+
 def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParser:
     env = os.environ if env is None else env
     d = ServerConfig()
@@ -92,7 +143,7 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
         return env.get(ENV_PREFIX + name, default)
 
     p = argparse.ArgumentParser(
-        prog="python -m service",
+        prog=f"python -m {__package__}",
         description="Mahjong rules engine gRPC service (mahjong.v1.MahjongRules). Every flag "
         "has an environment variable MAHJONG_<FLAG> (e.g. MAHJONG_PORT).",
     )
@@ -122,6 +173,42 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
         default=ev("MAX_CONCURRENT_CALLS", d.max_concurrent_calls),
         help="calls in progress per process before RESOURCE_EXHAUSTED [MAHJONG_MAX_CONCURRENT_CALLS]",
     )
+    p.add_argument(
+        "--max-streams",
+        type=int,
+        default=ev("MAX_STREAMS", d.max_streams),
+        help="open streaming calls per process (ScoreStream, health Watch, reflection) [MAHJONG_MAX_STREAMS]",
+    )
+    p.add_argument(
+        "--max-streams-per-connection",
+        type=int,
+        default=ev("MAX_STREAMS_PER_CONNECTION", d.max_streams_per_connection),
+        help="open streaming calls per client connection [MAHJONG_MAX_STREAMS_PER_CONNECTION]",
+    )
+    p.add_argument(
+        "--stream-idle-seconds",
+        type=float,
+        default=ev("STREAM_IDLE_SECONDS", d.stream_idle_seconds),
+        help="end a stream whose client sends nothing this long, 0 = never [MAHJONG_STREAM_IDLE_SECONDS]",
+    )
+    p.add_argument(
+        "--stream-max-seconds",
+        type=float,
+        default=ev("STREAM_MAX_SECONDS", d.stream_max_seconds),
+        help="end a stream open this long, 0 = never [MAHJONG_STREAM_MAX_SECONDS]",
+    )
+    p.add_argument(
+        "--max-connection-age-seconds",
+        type=float,
+        default=ev("MAX_CONNECTION_AGE_SECONDS", d.max_connection_age_seconds),
+        help="send GOAWAY to connections this old, 0 = never [MAHJONG_MAX_CONNECTION_AGE_SECONDS]",
+    )
+    p.add_argument(
+        "--max-connection-age-grace-seconds",
+        type=float,
+        default=ev("MAX_CONNECTION_AGE_GRACE_SECONDS", d.max_connection_age_grace_seconds),
+        help="then close them after this long [MAHJONG_MAX_CONNECTION_AGE_GRACE_SECONDS]",
+    )
     p.add_argument("--tls-cert", default=ev("TLS_CERT", None), help="PEM certificate [MAHJONG_TLS_CERT]")
     p.add_argument("--tls-key", default=ev("TLS_KEY", None), help="PEM private key [MAHJONG_TLS_KEY]")
     p.add_argument(
@@ -132,7 +219,14 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
     p.add_argument(
         "--auth-token",
         default=ev("AUTH_TOKEN", None),
-        help="require 'authorization: Bearer <token>' [MAHJONG_AUTH_TOKEN]",
+        help="require 'authorization: Bearer <token>' (prefer the variable or --token-file: "
+        "arguments are visible to every user of the machine) [MAHJONG_AUTH_TOKEN]",
+    )
+    p.add_argument(
+        "--auth-token-file",
+        "--token-file",
+        default=ev("AUTH_TOKEN_FILE", None),
+        help="read the token from this file (e.g. a mounted secret) [MAHJONG_AUTH_TOKEN_FILE]",
     )
     p.add_argument("--log-level", default=ev("LOG_LEVEL", d.log_level), help="[MAHJONG_LOG_LEVEL]")
     p.add_argument(
@@ -150,6 +244,17 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
         help="Prometheus /metrics port, 0 = off [MAHJONG_METRICS_PORT]",
     )
     p.add_argument(
+        "--metrics-host",
+        default=ev("METRICS_HOST", d.metrics_host),
+        help="address /metrics binds; it has no authentication [MAHJONG_METRICS_HOST]",
+    )
+    p.add_argument(
+        "--max-restarts-per-minute",
+        type=int,
+        default=ev("MAX_RESTARTS_PER_MINUTE", d.max_restarts_per_minute),
+        help="dead workers replaced per minute before exiting 1 [MAHJONG_MAX_RESTARTS_PER_MINUTE]",
+    )
+    p.add_argument(
         "--grace-seconds",
         type=float,
         default=ev("GRACE_SECONDS", d.grace_seconds),
@@ -160,8 +265,8 @@ def build_parser(env: Mapping[str, str] | None = None) -> argparse.ArgumentParse
         type=_bool,
         nargs="?",
         const=True,
-        default=_bool(str(ev("REUSE_PORT", "true"))),
-        help="SO_REUSEPORT [MAHJONG_REUSE_PORT]",
+        default=_maybe_bool(env.get(ENV_PREFIX + "REUSE_PORT")),
+        help="SO_REUSEPORT; default: on with more than one worker only [MAHJONG_REUSE_PORT]",
     )
     p.add_argument(
         "--drain-seconds",
@@ -187,16 +292,24 @@ def parse_config(argv: Sequence[str] | None = None, env: Mapping[str, str] | Non
         threads=int(ns.threads),
         max_message_bytes=int(ns.max_message_bytes),
         max_concurrent_calls=int(ns.max_concurrent_calls),
+        max_streams=int(ns.max_streams),
+        max_streams_per_connection=int(ns.max_streams_per_connection),
+        stream_idle_seconds=float(ns.stream_idle_seconds),
+        stream_max_seconds=float(ns.stream_max_seconds),
+        max_connection_age_seconds=float(ns.max_connection_age_seconds),
+        max_connection_age_grace_seconds=float(ns.max_connection_age_grace_seconds),
         tls_cert=ns.tls_cert or None,
         tls_key=ns.tls_key or None,
         tls_client_ca=ns.tls_client_ca or None,
-        auth_token=ns.auth_token or None,
+        auth_token=_token(ns),
         log_level=str(ns.log_level).upper(),
         json_logs=bool(ns.json_logs),
         metrics_port=int(ns.metrics_port),
+        metrics_host=str(ns.metrics_host),
+        max_restarts_per_minute=int(ns.max_restarts_per_minute),
         grace_seconds=float(ns.grace_seconds),
         drain_seconds=float(ns.drain_seconds),
-        reuse_port=bool(ns.reuse_port),
+        reuse_port=ns.reuse_port,
         gc_gen0=int(ns.gc_gen0),
     )
     validate(cfg)
@@ -214,3 +327,13 @@ def validate(cfg: ServerConfig) -> None:
         raise SystemExit("--threads and --max-concurrent-calls must be >= 1, --max-message-bytes >= 1024")
     if cfg.gc_gen0 < 0:
         raise SystemExit("--gc-gen0 must be >= 0")
+    if cfg.max_streams < 1 or cfg.max_streams_per_connection < 1:
+        raise SystemExit("--max-streams and --max-streams-per-connection must be >= 1")
+    lifetimes = (
+        cfg.stream_idle_seconds,
+        cfg.stream_max_seconds,
+        cfg.max_connection_age_seconds,
+        cfg.max_connection_age_grace_seconds,
+    )
+    if min(lifetimes) < 0 or cfg.max_restarts_per_minute < 0:
+        raise SystemExit("stream and connection lifetimes and --max-restarts-per-minute must be >= 0")

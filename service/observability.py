@@ -3,9 +3,14 @@
 Metrics (per method, labelled with the full gRPC method name):
 - ``mahjong_grpc_calls_total{method,code}``: finished calls by status code;
 - ``mahjong_grpc_errors_total{method,code}``: the non-OK ones;
-- ``mahjong_grpc_latency_seconds{method}``: histogram of handler time.
+- ``mahjong_grpc_latency_seconds{method}``: histogram of handler time;
+- ``mahjong_grpc_limited_total{method,limit}``: calls a limit refused or ended (``limit`` is
+  ``concurrent_calls``, ``streams``, ``streams_per_connection``, ``health_checks``,
+  ``stream_idle``, ``stream_lifetime`` or ``message_size``); the refused ones also count in the
+  two counters above, with their status code.
 With several worker processes the metrics are aggregated through prometheus_client's
-multiprocess mode and served once by the parent process.
+multiprocess mode and served once by the parent process. The endpoint binds 127.0.0.1 unless
+told otherwise (``--metrics-host``): it has no authentication.
 """
 
 from __future__ import annotations
@@ -81,6 +86,9 @@ class Metrics:
                 10,
             ),
         )
+        self.limits = Counter(
+            "mahjong_grpc_limited_total", "gRPC calls a limit refused or ended", ["method", "limit"]
+        )
         self._calls: dict[tuple[str, str], Any] = {}
         self._errors: dict[tuple[str, str], Any] = {}
         self._latency: dict[str, Any] = {}
@@ -119,6 +127,16 @@ class Metrics:
         lat.observe(seconds)
 
 
+    def limited(self, method: str, limit: str) -> None:
+        self.limits.labels(method, limit).inc()
+
+    def refused(self, method: str, limit: str) -> None:
+        """A call refused on arrival: counted with its status, without a latency (it never ran)."""
+        self.limited(method, limit)
+        for counter in (self.calls, self.errors):
+            counter.labels(method, "RESOURCE_EXHAUSTED").inc()
+
+
 def metrics() -> Metrics:
     """The process's metrics (created on first use, so multiprocess mode can be set first)."""
     global _METRICS
@@ -127,7 +145,7 @@ def metrics() -> Metrics:
     return _METRICS
 
 
-def start_metrics_server(port: int, host: str = "0.0.0.0") -> None:
+def start_metrics_server(port: int, host: str = "127.0.0.1") -> None:
     """Serve /metrics; in multiprocess mode aggregate every worker's files."""
     from prometheus_client import CollectorRegistry, start_http_server
 

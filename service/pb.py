@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from service import _codegen
+from . import _codegen
 
-if not _codegen.is_current():
-    _codegen.generate()
+_codegen.ensure()
 
-from service._gen.mahjong.v1 import mahjong_rules_pb2 as pb2  # noqa: E402
-from service._gen.mahjong.v1 import mahjong_rules_pb2_grpc as pb2_grpc  # noqa: E402
+from ._gen.mahjong.v1 import mahjong_rules_pb2 as pb2  # noqa: E402
+from ._gen.mahjong.v1 import mahjong_rules_pb2_grpc as pb2_grpc  # noqa: E402
 
 SERVICE_NAME: str = pb2.DESCRIPTOR.services_by_name["MahjongRules"].full_name
 

@@ -3,8 +3,8 @@
 ``create_server(config) -> (server, port)`` builds a server without starting it (tests use it
 directly); ``serve(server, config)`` starts it and blocks until SIGTERM/SIGINT, then stops
 accepting calls, lets in-flight calls finish within the grace period and returns.
-``main()`` is ``python -m service``: one process, or several worker processes sharing the
-port through SO_REUSEPORT.
+``main()`` is ``python -m service`` (``python -m mjservice`` installed): one process, or
+several worker processes sharing the port through SO_REUSEPORT, a dead one replaced.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import socket
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Sequence
 from concurrent import futures
 from pathlib import Path
@@ -29,11 +31,11 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from service.config import ServerConfig, parse_config
-from service.interceptors import Guard, GuardedRegistrar
-from service.observability import metrics, setup_logging, start_metrics_server
-from service.pb import SERVICE_NAME
-from service.servicer import MahjongRulesServicer, method_handlers
+from .config import ServerConfig, parse_config
+from .interceptors import HEALTH_CHECKS, Admission, CountedPool, Guard, GuardedRegistrar, StreamLimits
+from .observability import metrics, setup_logging, start_metrics_server
+from .pb import SERVICE_NAME
+from .servicer import MahjongRulesServicer, method_handlers
 
 log = logging.getLogger("service")
 
@@ -54,14 +56,28 @@ class _Health(health.HealthServicer):
 _HEALTH: dict[int, _Health] = {}
 
 
+class BindError(RuntimeError):
+    def __init__(self, address: str) -> None:
+        super().__init__(
+            f"cannot listen on {address}: the port is in use (another server? SO_REUSEPORT is only "
+            "on with --workers > 1) or the address is not one of this machine's"
+        )
+
+
 def server_options(config: ServerConfig) -> list[tuple[str, int]]:
-    return [
-        ("grpc.so_reuseport", 1 if config.reuse_port else 0),
+    options = [
+        ("grpc.so_reuseport", 1 if config.effective_reuse_port else 0),
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
     ]
+    if config.max_connection_age_seconds > 0:
+        options += [
+            ("grpc.max_connection_age_ms", int(config.max_connection_age_seconds * 1000)),
+            ("grpc.max_connection_age_grace_ms", int(config.max_connection_age_grace_seconds * 1000)),
+        ]
+    return options
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
@@ -88,15 +104,45 @@ def create_server(
     """
     config = config or ServerConfig()
     record = with_metrics if with_metrics is not None else bool(config.metrics_port)
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="mahjong-rpc"),
-        options=server_options(config),
-        maximum_concurrent_rpcs=config.max_concurrent_calls,
+    m = metrics() if record else None
+    # Three pools, each with its own cap, checked as a call arrives (interceptors.Admission):
+    # unary calls, streams (one thread per open stream) and health checks, so neither idle
+    # streams nor a burst of unary calls can refuse a probe. grpcio's own cap
+    # (maximum_concurrent_rpcs) would count all three together: not used.
+    unary_pool = CountedPool(
+        config.threads,
+        config.max_concurrent_calls,
+        "concurrent_calls",
+        f"more than {config.max_concurrent_calls} calls in progress (--max-concurrent-calls)",
     )
-    # Every handler is wrapped by the guard once, here (no per-call interceptor pipeline).
-    # One thread per open streaming call, at most one per call the server admits.
-    stream_pool = futures.ThreadPoolExecutor(config.max_concurrent_calls, thread_name_prefix="mahjong-stream")
-    guard = Guard(metrics() if record else None, config.auth_token, stream_pool)
+    stream_pool = CountedPool(
+        config.max_streams,
+        config.max_streams,
+        "streams",
+        f"more than {config.max_streams} streams open (--max-streams)",
+    )
+    health_pool = CountedPool(
+        2, HEALTH_CHECKS, "health_checks", f"more than {HEALTH_CHECKS} health checks in progress"
+    )
+    refusal_pool = futures.ThreadPoolExecutor(1, thread_name_prefix="mahjong-refusal")
+    server = grpc.server(
+        unary_pool,
+        options=server_options(config),
+        interceptors=[Admission(unary_pool, refusal_pool, m)],
+    )
+    # Every handler is wrapped by the guard once, here: per call, grpcio's interceptor
+    # pipeline runs only Admission's check.
+    streams = StreamLimits(
+        config.max_streams_per_connection, config.stream_idle_seconds, config.stream_max_seconds, m
+    )
+    guard = Guard(
+        m,
+        config.auth_token,
+        stream_pool,
+        health_pool=health_pool,
+        streams=streams,
+        max_message_bytes=config.max_message_bytes,
+    )
     guarded: Any = GuardedRegistrar(server, guard)
     handlers = method_handlers(MahjongRulesServicer())
     guarded.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
@@ -115,12 +161,15 @@ def create_server(
         )
         reflection.enable_server_reflection(names, guarded)
     creds = _credentials(config)
-    if creds is None:
-        port = server.add_insecure_port(config.address)
-    else:
-        port = server.add_secure_port(config.address, creds)
+    try:
+        if creds is None:
+            port = server.add_insecure_port(config.address)
+        else:
+            port = server.add_secure_port(config.address, creds)
+    except RuntimeError:
+        port = 0
     if port == 0:
-        raise RuntimeError(f"could not bind {config.address}")
+        raise BindError(config.address)
     _HEALTH[id(server)] = health_servicer
     return server, port
 
@@ -198,45 +247,112 @@ def _free_port(host: str) -> int:
 
 
 def _worker(config: ServerConfig, parent_pid: int) -> None:
+    # A forked worker starts with the parent's signal handlers, which act on the parent's
+    # workers: until ``serve`` installs its own, a signal just ends it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     setup_logging(config.log_level, config.json_logs)
     server, port = create_server(config, with_metrics=bool(config.metrics_port))
     tune_gc(config)
     sys.exit(serve(server, config, port, parent_pid=parent_pid))
 
 
+#: Seconds before replacing a dead worker: doubled for each death in the last minute.
+RESTART_DELAY_S = 0.5
+MAX_RESTART_DELAY_S = 10.0
+
+
+def _port_taken(host: str, port: int) -> bool:
+    """Whether another socket listens on ``host:port``. Probed without SO_REUSEPORT, which
+    any listener refuses to share with (with SO_REUSEADDR, so closed connections still in
+    TIME_WAIT do not count)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host.strip("[]"), port))
+        except OSError:
+            return True
+    return False
+
+
 def serve_workers(config: ServerConfig) -> int:
-    """Run ``config.effective_workers`` processes sharing one port (SO_REUSEPORT)."""
+    """Run ``config.effective_workers`` processes sharing one port (SO_REUSEPORT). A worker
+    that dies is replaced after a delay that doubles with each death in the last minute; past
+    ``max_restarts_per_minute`` deaths the parent stops the rest and exits 1, so a crash loop
+    shows (Kubernetes restarts the pod and reports CrashLoopBackOff) instead of hiding."""
     n = config.effective_workers
     if config.port == 0:
         config = _replace(config, port=_free_port(config.host))
+    elif _port_taken(config.host, config.port):
+        raise BindError(config.address)
     config = _replace(config, reuse_port=True)
     if config.metrics_port:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="mahjong-metrics-")
     ctx = multiprocessing.get_context("fork")
     me = os.getpid()
-    procs = [ctx.Process(target=_worker, args=(config, me), name=f"mahjong-worker-{i}") for i in range(n)]
-    for p in procs:
-        p.start()
-    if config.metrics_port:
-        start_metrics_server(config.metrics_port)
+    workers: dict[int, Any] = {}  # slot -> running process
+    due: dict[int, float] = {slot: 0.0 for slot in range(n)}  # slot -> when to (re)start it
+    deaths: deque[float] = deque()
     stop = threading.Event()
+    stopped: set[int] = set()  # pids sent SIGTERM
+    exit_code = 0
+
+    def stop_workers() -> None:
+        for p in workers.values():
+            if p.pid not in stopped and p.is_alive():
+                stopped.add(p.pid)
+                os.kill(p.pid, signal.SIGTERM)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
-        for p in procs:
-            if p.pid is not None and p.is_alive():
-                os.kill(p.pid, signal.SIGTERM)
+        stop_workers()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    if config.metrics_port:
+        start_metrics_server(config.metrics_port, config.metrics_host)
     log.info("%d workers on %s", n, config.address)
-    while any(p.is_alive() for p in procs):
-        for p in procs:
-            p.join(0.5)
-        if not stop.is_set() and any(p.exitcode not in (None, 0) for p in procs):
-            log.error("a worker died; stopping the others")
-            on_signal(signal.SIGTERM, None)
-    return 0 if all(p.exitcode == 0 for p in procs) else 1
+    while workers or (due and not stop.is_set()):
+        now = time.monotonic()
+        for slot, when in list(due.items()):
+            if now >= when and not stop.is_set():
+                del due[slot]
+                p = ctx.Process(target=_worker, args=(config, me), name=f"mahjong-worker-{slot}")
+                p.start()
+                workers[slot] = p
+        if stop.is_set():
+            stop_workers()  # again: a signal may have come while a worker was starting
+        wait_s = min([0.5] + [max(0.0, when - now) for when in due.values()])
+        multiprocessing.connection.wait([p.sentinel for p in workers.values()], wait_s)
+        for slot, p in list(workers.items()):
+            if p.exitcode is None:
+                continue
+            del workers[slot]
+            if stop.is_set():  # stopped by our SIGTERM, in serve() or before it
+                if p.exitcode not in (0, -signal.SIGTERM):
+                    exit_code = 1
+                continue
+            now = time.monotonic()
+            deaths.append(now)
+            while deaths[0] < now - 60:
+                deaths.popleft()
+            if len(deaths) > config.max_restarts_per_minute:
+                log.error(
+                    "worker %d (pid %d) exited with %s: %d workers died in the last minute, "
+                    "more than --max-restarts-per-minute %d; stopping",
+                    slot, p.pid, p.exitcode, len(deaths), config.max_restarts_per_minute,
+                )
+                exit_code = 1
+                on_signal(signal.SIGTERM, None)
+                continue
+            delay = min(MAX_RESTART_DELAY_S, RESTART_DELAY_S * 2 ** (len(deaths) - 1))
+            log.error(
+                "worker %d (pid %d) exited with %s; starting another in %.1f s",
+                slot, p.pid, p.exitcode, delay,
+            )
+            due[slot] = now + delay
+    return exit_code
 
 
 def _replace(config: ServerConfig, **changes: object) -> ServerConfig:
@@ -248,10 +364,14 @@ def _replace(config: ServerConfig, **changes: object) -> ServerConfig:
 def main(argv: Sequence[str] | None = None) -> int:
     config = parse_config(argv)
     setup_logging(config.log_level, config.json_logs)
-    if config.effective_workers > 1:
-        return serve_workers(config)
+    try:
+        if config.effective_workers > 1:
+            return serve_workers(config)
+        server, port = create_server(config)
+    except BindError as e:
+        log.error("%s", e)
+        return 2
     if config.metrics_port:
-        start_metrics_server(config.metrics_port)
-    server, port = create_server(config)
+        start_metrics_server(config.metrics_port, config.metrics_host)
     tune_gc(config)
     return serve(server, config, port)

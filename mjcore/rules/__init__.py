@@ -14,6 +14,7 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from mjcore.errors import MahjongError
 from mjcore.rules.common.options import OptionSpec, OptionValue
 from mjcore.rules.common.results import (
     Ledger,
@@ -27,7 +28,7 @@ from mjcore.rules.common.ruleset import Described, Ruleset, get_ruleset, list_ru
 from mjcore.rules.common.table import ExtraSpec, FanTable, FloorSpec, PatternSpec, Policy
 from mjcore.table import HandStart, Kong, Move, TableView, WallEmpty, Win
 
-RULESETS: tuple[str, ...] = ("sichuan", "guangdong")
+RULESETS: tuple[str, ...] = ("sichuan", "guangdong", "hangzhou", "taiwan")
 
 for _name in RULESETS:
     importlib.import_module(f"mjcore.rules.{_name}")
@@ -67,7 +68,13 @@ def score(
     Raises ``MahjongError`` with ``not_a_win``, ``bad_context``, ``bad_option``,
     ``unknown_ruleset`` or the hand's notation/count codes."""
     rs = get_ruleset(ruleset)
-    return rs.engine.score(hand, win_tile, self_drawn, context, rs.resolver.resolve(options, preset))
+    try:
+        o = rs.resolver.resolve(options, preset)
+    except MahjongError:
+        if rs.input_check is not None:  # its hand checks come before the options' (Taiwan)
+            rs.input_check(hand, win_tile, context)
+        raise
+    return rs.engine.score(hand, win_tile, self_drawn, context, o)
 
 
 def valued_waits(

@@ -189,3 +189,103 @@ def test_wild_readings_agree_with_the_core_and_report_each_wild() -> None:
     (r,) = [r for r in wild_readings(Hand.parse("123m456p789s11z55p5z"), 13, 31)
             if r.pair == 13]
     assert r.wilds == ((31, 27),)  # 11z + the wild make the 东 pung; 55p is the pair
+
+
+def test_sets_only_readings_and_the_fast_existence_test() -> None:
+    """``wild_readings(pair=False)`` reads sets only (a hand with a known pair taken out), and
+    ``has_wild_reading`` (the core's joker tables) says whether ``wild_readings`` finds any
+    reading, with and without the pair, on random hands."""
+    import random
+
+    from mjcore.rules.common.wilds import has_wild_reading, wild_readings
+
+    (r,) = [r for r in wild_readings(Hand.parse("123m456p789s11z5z"), 0, 31, pair=False)
+            if r.wilds == ((31, 27),)]
+    assert r.pair == -1 and len(r.sets) == 4
+    rng = random.Random(11)
+    found = 0
+    for i in range(4000):
+        pair = i % 2 == 0
+        size = rng.choice((14, 11, 8) if pair else (12, 9, 6))
+        wild = rng.randrange(34)
+        kinds = rng.sample(range(34), 5) + [wild] * 2
+        tiles: list[int] = []
+        while len(tiles) < size:
+            t = rng.choice(kinds) if i % 3 else rng.randrange(34)
+            if tiles.count(t) < 4:
+                tiles.append(t)
+        hand = Hand.from_tiles(tiles)
+        slow = bool(wild_readings(hand, tiles[0], wild, pair=pair))
+        assert has_wild_reading(hand.counts, wild, pair) == slow, (hand, wild, pair)
+        found += slow
+    assert found > 200
+
+
+def test_shape_times_event_with_exponents() -> None:
+    """Exponent values add up; a ×1 shape is listed only alone; the cap limits the multiplier;
+    the rank is the table position of the highest contribution (extras after patterns)."""
+    t = FanTable(Policy("shape_times_event", cap_option="cap", exponent=True), (
+        PatternSpec("plain", "plain", 0, "always", _always),
+        PatternSpec("pairs", "pairs", 1, "c['pairs']", lambda r, c, o: c.get("pairs", False)),
+    ), (ExtraSpec("ev", "ev", 1, "c['ev']", lambda r, c, o: c.get("ev", 0)),))
+    o = RESOLVER.resolve({"cap": 2})
+    v = t.evaluate(None, {"ev": 2}, o)
+    assert v is not None and [h.id for h in v.hits] == ["ev"] and v.value == 2 and v.rank == 2
+    v = t.evaluate(None, {"pairs": True, "ev": 1}, o)
+    assert v is not None and [(h.id, h.fan) for h in v.hits] == [("pairs", 1), ("ev", 1)]
+    assert v.value == 2 and v.rank == 1 and t.policy.multiplier(v.value, o) == 2
+    assert t.policy.multiplier(3, RESOLVER.resolve({"cap": None})) == 8
+    with pytest.raises(ValueError):
+        Policy("additive", exponent=True)
+def test_counted_patterns_flat_option_and_conditional_supersedes() -> None:
+    """Generic table features Taiwan's 台 table uses: ``each`` patterns add their value per
+    occurrence, ``flat_option`` makes a pattern flat only while the option is on,
+    ``supersedes_unless`` keeps the replaced pattern while its option is on, and the
+    ``alone`` flat rule replaces even a larger ordinary total."""
+
+    @dataclass(frozen=True, eq=False)
+    class Opts(Options):
+        flat_on: bool = option(True, "flat")
+        keep: bool = option(False, "keep")
+
+    def table(rule: str) -> FanTable:
+        return FanTable(Policy("additive", flat_rule=rule), (
+            PatternSpec("first", "first", 3, "c['first']", lambda r, c, o: c.get("first"),
+                        flat_option="flat_on", supersedes=("method",)),
+            PatternSpec("method", "method", 1, "always", _always),
+            PatternSpec("big", "big", 2, "c['big']", lambda r, c, o: c.get("big"),
+                        supersedes=("small",), supersedes_unless="keep"),
+            PatternSpec("small", "small", 1, "always", _always),
+            PatternSpec("dragons", "dragons", 1, "c['n'] times", lambda r, c, o: c.get("n", 0),
+                        each=True),
+        ))
+
+    res = OptionResolver("toy", Opts, {})
+    t, o = table("alone"), res.resolve()
+    v = t.evaluate(None, {"big": True, "n": 3}, o)
+    assert v is not None and [(h.id, h.fan) for h in v.hits] == [
+        ("method", 1), ("big", 2), ("dragons", 3)]
+    v = t.evaluate(None, {"big": True}, res.resolve({"keep": True}))
+    assert v is not None and [h.id for h in v.hits] == ["method", "big", "small"]
+    v = t.evaluate(None, {"first": True, "big": True, "n": 4}, o)  # 3 alone beats 8
+    assert v is not None and [(h.id, h.fan) for h in v.hits] == [("first", 3)]
+    v = table("at_least").evaluate(None, {"first": True, "big": True, "n": 4}, o)
+    assert v is not None and v.value == 1 + 2 + 4
+    v = t.evaluate(None, {"first": True, "n": 1}, res.resolve({"flat_on": False}))
+    assert v is not None and [h.id for h in v.hits] == ["first", "small", "dragons"]
+    assert t.patterns[0].describe()["flat_option"] == "flat_on"
+    assert t.patterns[4].describe()["per_occurrence"]
+
+
+def test_win_slots() -> None:
+    from mjcore.rules.common.readings import win_slots
+
+    h = Hand.parse("234p456p123m789m111s99s")
+    (r,) = readings(h, 12)  # 4p: either run may hold it
+    slots = win_slots(r)
+    assert sorted(r.sets[i].tile for i in slots) == [10, 12]
+    (r,) = readings(h, 26)
+    assert win_slots(r) == (-1,)  # the 9s pair
+    r = readings(Hand.parse("123m456m789m234p99s chi:234p"), 12)[0]
+    (i,) = win_slots(r)  # the concealed 234p, never the chi
+    assert r.sets[i].tile == 10 and not r.sets[i].meld and r.sets[0].meld == "chi"

@@ -38,7 +38,7 @@ def test_stubs_live_under_service_not_top_level_mahjong() -> None:
     if spec is not None:  # the PyPI package, if installed, is not shadowed by our stubs
         assert spec.origin is None or "service" not in spec.origin
     grpc_mod = (_codegen.GEN_DIR / "mahjong" / "v1" / "mahjong_rules_pb2_grpc.py").read_text()
-    assert "from service._gen.mahjong.v1 import" in grpc_mod
+    assert "from ...mahjong.v1 import" in grpc_mod  # relative: works as service or mjservice
     assert "\nfrom mahjong" not in grpc_mod and "\nimport mahjong" not in grpc_mod
     assert _codegen.is_current()
 

@@ -51,6 +51,18 @@ def plus_tile(hand: Hand, tile: int) -> Hand:
     return new
 
 
+def minus_tile(hand: Hand, tile: int) -> Hand:
+    """``hand`` less one concealed ``tile`` (held), built without re-validation like
+    ``plus_tile`` (the 16-tile hand of a 17-tile win, on the scoring hot path)."""
+    counts = list(hand.counts)
+    counts[tile] -= 1
+    held = list(hand.all_counts())
+    held[tile] -= 1
+    new = Hand.__new__(Hand)
+    HandBase.__init__(new, tuple(counts), hand.melds, tuple(held))
+    return new
+
+
 def visible_counts(visible: object) -> tuple[int, ...]:
     """Tiles seen elsewhere (discards, others' melds) as 34 counts: from ``None``, 34 counts,
     a list of tile ids or texts, or tiles text such as ``"55p19m"``."""
@@ -61,6 +73,8 @@ def visible_counts(visible: object) -> tuple[int, ...]:
             raise MahjongError("bad_notation", f"visible text is longer than {MAX_TEXT}")
         counts = [0] * 34
         for t in parse_tiles(visible.replace(" ", ""), 0) if visible.strip() else ():
+            if t >= 34:  # a flower is never a wait, so never a visible copy of one
+                raise MahjongError("bad_tile", f"visible holds a flower ({tile_text(t)})")
             counts[t] += 1
     elif isinstance(visible, Sequence | Iterable) and not isinstance(visible, bytes):
         items = list(visible)
@@ -95,4 +109,5 @@ def flag(key: str, value: object, code: str = "bad_context") -> bool:
     raise MahjongError(code, f"{key!r} must be true or false, got {value!r:.40}")
 
 
-__all__ = ["clear_caches", "flag", "hand_of", "plus_tile", "seat", "tile_id", "tile_text", "visible_counts"]
+__all__ = ["clear_caches", "flag", "hand_of", "minus_tile", "plus_tile", "seat", "tile_id", "tile_text",
+           "visible_counts"]

@@ -104,3 +104,21 @@ def readings(hand: Hand, win_tile: int, shapes: Sequence[str] = ("standard",),
                 pair = next((t for t in range(34) if counts[t] >= 2), -1)
                 out.append(Reading(shape, (), pair, (), held, 0, win_tile))
     return tuple(out)
+
+
+def win_slots(r: Reading) -> tuple[int, ...]:
+    """Where the winning tile can sit in reading ``r``: the index in ``r.sets`` of each
+    concealed set holding it (one index per distinct set), and -1 for the pair. In
+    ``234p456p`` won on 4p the 4p may have completed either run: both are slots."""
+    w = r.win_tile
+    out: list[int] = []
+    seen: set[tuple[str, int]] = set()
+    for i, s in enumerate(r.sets):
+        if s.meld or (s.kind, s.tile) in seen:
+            continue
+        if s.tile == w or (s.kind == "chow" and s.tile < w <= s.tile + 2):
+            seen.add((s.kind, s.tile))
+            out.append(i)
+    if r.pair == w:
+        out.append(-1)
+    return tuple(out)

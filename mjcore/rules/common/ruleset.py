@@ -35,27 +35,36 @@ class ContextKey:
 
     ``bool``; ``seat`` (0-3); ``seats`` (a list of seats); ``relative_seat`` (``left``,
     ``across``, ``right``: 上家, 对家, 下家 seen from the winner); ``relative_seats`` (a list of
-    relative seats or ``None``, one per meld); ``wind`` (``1z``-``4z``); ``suit`` (``m``, ``p``
-    or ``s``); ``int`` (``minimum``..``maximum``)."""
+    relative seats or ``None``, one per meld); ``position`` (a relative seat or ``self``: where
+    the dealer sits); ``seat_counts`` (relative seat → count); ``wind`` (``1z``-``4z``);
+    ``suit`` (``m``, ``p`` or ``s``); ``tile`` (a tile text or id, e.g. a wild kind);
+    ``tiles`` (a list of tiles, or tiles text such as Taiwan's flowers ``"15f"``); ``int``
+    (``minimum``..``maximum``); ``choice`` (one of ``choices``)."""
 
     id: str
     description: str
     kind: str = "bool"
     minimum: int | None = None
     maximum: int | None = None
+    choices: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in CONTEXT_KINDS:
             raise ValueError(f"unknown context kind {self.kind!r}")
+        if (self.kind == "choice") != bool(self.choices):
+            raise ValueError(f"{self.id}: a choice key, and only one, lists its choices")
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "description": self.description, "kind": self.kind}
         if self.kind == "int":
             out["minimum"], out["maximum"] = self.minimum, self.maximum
+        if self.choices:
+            out["values"] = list(self.choices)
         return out
 
 
-CONTEXT_KINDS = ("bool", "seat", "seats", "relative_seat", "relative_seats", "wind", "suit", "int")
+CONTEXT_KINDS = ("bool", "seat", "seats", "relative_seat", "relative_seats", "position",
+                 "seat_counts", "wind", "suit", "tile", "tiles", "int", "choice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +111,16 @@ class Ruleset:
     engine: Engine
     view: type | None = None  # the rule set's part of a TableView (None: it has none)
     events: tuple[type, ...] = ()  # event types of its own, beside the common ones
+    # checks of the hand that come before the options' (Taiwan §1): ``input_check(hand,
+    # win_tile, context)`` runs when the options are refused, and raises what it finds first
+    input_check: Callable[[Any, Any, Any], object] | None = None
     resolver: OptionResolver = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.unit not in VALUE_UNITS:
             raise ValueError(f"unknown value unit {self.unit!r}")
-        named = [n for p in self.table.patterns for n in (p.value_option, p.enabled_by)]
+        named = [n for p in self.table.patterns
+                 for n in (p.value_option, p.enabled_by, p.flat_option, p.supersedes_unless)]
         named += [n for e in self.table.extras for n in (e.value_option, e.enabled_by)]
         named += [f.enabled_by for f in self.table.floors]
         named += [self.table.policy.cap_option, self.table.policy.floor_option]

@@ -17,16 +17,24 @@ Policies (``Policy.kind``):
 ``additive``             every pattern that holds and is not superseded adds up, plus extras
                          (Wuhan 大胡).
 ``shape_times_event``    the value is a shape pattern's value times the product of the event
-                         extras' values (Hangzhou).
+                         extras' values. With ``Policy.exponent`` the values are powers of two
+                         written as their exponents (Hangzhou's fan = log2 of the multiplier):
+                         they add up, the cap applies to the multiplier ``2**value``
+                         (``Policy.multiplier``), and the reading's rank is the table position
+                         of its highest contribution (extras after the patterns). In both
+                         forms a shape worth ×1 (平胡) is listed only when no event applies.
 
 In every policy a ``flat`` pattern (天胡, 天和 …) replaces the whole score when its value is at
-least the ordinary one. A ``cap_exempt`` pattern's value is not capped.
+least the ordinary one (``Policy.flat_rule="at_least"``), or whatever the ordinary one is
+(``"alone"``, Taiwan's first-turn wins). A ``cap_exempt`` pattern's value is not capped. In the
+``additive`` policy a pattern marked ``each`` counts how often it holds (三元牌 per dragon
+pung), adding its value that many times.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from mjcore.rules.common.results import PatternHit
@@ -48,10 +56,14 @@ class PatternSpec:
     ``predicate(reading, context, options)`` says whether the pattern holds for one reading
     of the hand. ``value_option`` names the option whose value replaces ``fan``;
     ``enabled_by`` a boolean option that must be on for the pattern to exist; ``supersedes``
-    the patterns it replaces when both hold (不重复计算); ``flat`` patterns replace the whole
-    score; ``cap_exempt`` patterns are not capped; ``absorbs`` lists extras the pattern
-    already contains (龙七对 holds one 根); ``klass`` is ``inside`` or ``special`` for the
-    ``capped_base`` policy; ``shape`` the winning shape it needs (``any`` for all)."""
+    the patterns it replaces when both hold (不重复计算), unless the boolean option
+    ``supersedes_unless`` is on; ``flat`` patterns replace the whole score (``flat_option``: a
+    boolean option that makes the pattern flat when on, an ordinary one when off);
+    ``each``: the predicate returns how many times the pattern holds (a count; each time adds
+    the value under the ``additive`` policy); ``cap_exempt`` patterns are not capped;
+    ``absorbs`` lists extras the pattern already contains (龙七对 holds one 根); ``klass`` is
+    ``inside`` or ``special`` for the ``capped_base`` policy; ``shape`` the winning shape it
+    needs (``any`` for all)."""
 
     id: str
     name: str
@@ -67,12 +79,24 @@ class PatternSpec:
     value_option: str | None = None
     enabled_by: str | None = None
     columns: tuple[tuple[str, int], ...] = ()  # values in other units, chosen by the options
+    each: bool = False
+    flat_option: str | None = None
+    supersedes_unless: str | None = None
 
     def value(self, options: Any) -> int:
         return _value(self, options)
 
     def enabled(self, options: Any) -> bool:
         return self.enabled_by is None or bool(getattr(options, self.enabled_by))
+
+    def is_flat(self, options: Any) -> bool:
+        return self.flat if self.flat_option is None else bool(getattr(options, self.flat_option))
+
+    def superseded(self, options: Any) -> tuple[str, ...]:
+        """The patterns this one replaces under ``options``."""
+        if self.supersedes_unless is not None and getattr(options, self.supersedes_unless):
+            return ()
+        return self.supersedes
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -81,7 +105,8 @@ class PatternSpec:
             "flat": self.flat, "cap_exempt": self.cap_exempt,
             "absorbs": [{"id": a, "count": n} for a, n in self.absorbs],
             "value_option": self.value_option, "enabled_by": self.enabled_by,
-            "columns": dict(self.columns),
+            "columns": dict(self.columns), "per_occurrence": self.each,
+            "flat_option": self.flat_option, "supersedes_unless": self.supersedes_unless,
         }
 
 
@@ -152,22 +177,37 @@ class FloorSpec:
 class Policy:
     """How a table's entries combine: ``kind`` (see ``POLICIES``), the option holding the cap
     (``None``: no cap; an option value of ``None`` also means no cap) and the option holding
-    the value floors raise to."""
+    the value floors raise to. ``flat_rule``: a flat pattern replaces the ordinary score when
+    it is worth ``at_least`` as much, or always (``alone``)."""
 
     kind: str
     cap_option: str | None = None
     floor_option: str | None = None
+    exponent: bool = False  # shape_times_event: values are log2 of the factors (see above)
+    flat_rule: str = "at_least"
 
     def __post_init__(self) -> None:
         if self.kind not in POLICIES:
             raise ValueError(f"unknown policy {self.kind!r}")
+        if self.exponent and self.kind != "shape_times_event":
+            raise ValueError("exponent values are for the shape_times_event policy")
+        if self.flat_rule not in ("at_least", "alone"):
+            raise ValueError(f"unknown flat rule {self.flat_rule!r}")
 
     def cap(self, options: Any) -> int | None:
         return None if self.cap_option is None else getattr(options, self.cap_option)
 
+    def multiplier(self, value: int, options: Any) -> int:
+        """What one stake is multiplied by for ``value``: ``2**value`` for exponent values,
+        else the value itself; then the cap, which limits the multiplier."""
+        m = 1 << value if self.exponent else value
+        cap = self.cap(options)
+        return m if cap is None else min(m, cap)
+
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "description": POLICIES[self.kind],
-                "cap_option": self.cap_option, "floor_option": self.floor_option}
+                "cap_option": self.cap_option, "floor_option": self.floor_option,
+                "exponent": self.exponent, "flat_rule": self.flat_rule}
 
 
 class Valued(NamedTuple):
@@ -189,6 +229,9 @@ class FanTable:
     patterns: tuple[PatternSpec, ...]
     extras: tuple[ExtraSpec, ...] = ()
     floors: tuple[FloorSpec, ...] = ()
+    # per options object: (ordinary, flat) enabled patterns with their table positions
+    _active: dict[Any, tuple[tuple[tuple[int, PatternSpec], ...], ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ids = [p.id for p in self.patterns]
@@ -200,6 +243,25 @@ class FanTable:
                 raise ValueError(f"{p.id} supersedes unknown patterns {sorted(unknown)}")
             if p.klass not in ("inside", "special"):
                 raise ValueError(f"{p.id}: class must be inside or special")
+
+    def active(self, options: Any) -> tuple[tuple[tuple[int, PatternSpec], ...], ...]:
+        """(ordinary, flat) patterns enabled under ``options``, with their table positions;
+        worked out once per options object (resolved options are one object per input)."""
+        try:
+            got = self._active.get(options)
+        except TypeError:  # unhashable options: not memoised
+            got = None
+        if got is None:
+            on = [(i, p) for i, p in enumerate(self.patterns) if p.enabled(options)]
+            got = (tuple((i, p) for i, p in on if not p.is_flat(options)),
+                   tuple((i, p) for i, p in on if p.is_flat(options)))
+            try:
+                if len(self._active) >= 4096:
+                    self._active.clear()
+                self._active[options] = got
+            except TypeError:
+                pass
+        return got
 
     def pattern(self, id_: str) -> PatternSpec:
         for p in self.patterns:
@@ -219,10 +281,17 @@ class FanTable:
     def matching(self, reading: Any, ctx: Any, options: Any) -> list[tuple[int, PatternSpec]]:
         """(table position, spec) of every enabled pattern that holds, superseded ones
         dropped, flat patterns excluded."""
-        found = [(i, p) for i, p in enumerate(self.patterns)
-                 if not p.flat and p.enabled(options) and p.predicate(reading, ctx, options)]
-        dropped = {s for _, p in found for s in p.supersedes}
-        return [(i, p) for i, p in found if p.id not in dropped]
+        return [(i, p) for i, p, _ in self.counted(reading, ctx, options)]
+
+    def counted(self, reading: Any, ctx: Any, options: Any) -> list[tuple[int, PatternSpec, int]]:
+        """``matching`` with how many times each pattern holds (1 unless it is ``each``)."""
+        found = []
+        for i, p in self.active(options)[0]:
+            n = p.predicate(reading, ctx, options)
+            if n:
+                found.append((i, p, int(n) if p.each else 1))
+        dropped = {s for _, p, _ in found for s in p.superseded(options)}
+        return [f for f in found if f[1].id not in dropped]
 
     def extra_hits(self, reading: Any, ctx: Any, options: Any,
                    absorbs: tuple[tuple[str, int], ...] = ()) -> list[PatternHit]:
@@ -241,7 +310,8 @@ class FanTable:
     def evaluate(self, reading: Any, ctx: Any, options: Any) -> Valued | None:
         """The value of one reading (``None`` when no pattern holds)."""
         kind = self.policy.kind
-        found = self.matching(reading, ctx, options)
+        times = self.counted(reading, ctx, options)
+        found = [(i, p) for i, p, _ in times]
         cap = self.policy.cap(options)
         value: Valued | None
         if kind == "capped_base":
@@ -257,21 +327,36 @@ class FanTable:
             capped = raw if cap is None or best.cap_exempt else min(raw, cap)
             value = Valued(capped, raw, tuple(hits), i)
         elif kind == "additive":
-            hits = [PatternHit(p.id, p.name, p.value(options)) for _, p in found]
+            hits = [PatternHit(p.id, p.name, n * p.value(options)) for _, p, n in times]
             hits += self.extra_hits(reading, ctx, options)
             raw = sum(h.fan for h in hits)
             exempt = any(p.cap_exempt for _, p in found)
             value = Valued(raw if cap is None or exempt else min(raw, cap), raw, tuple(hits),
                            found[0][0])
         else:  # shape_times_event
-            i, best = max(found, key=lambda ip: (ip[1].value(options), -ip[0]))
-            hits = [PatternHit(best.id, best.name, best.value(options))]
-            hits += self.extra_hits(reading, ctx, options)
-            product = 1
-            for h in hits:
-                product *= h.fan
-            value = Valued(product if cap is None else min(product, cap), product, tuple(hits), i)
+            value = self._shape_times_event(found, reading, ctx, options, cap)
         return self._flat(value, reading, ctx, options)
+
+    def _shape_times_event(self, found: list[tuple[int, PatternSpec]], reading: Any, ctx: Any,
+                           options: Any, cap: int | None) -> Valued:
+        i, best = max(found, key=lambda ip: (ip[1].value(options), -ip[0]))
+        exponent = self.policy.exponent
+        shape = PatternHit(best.id, best.name, best.value(options))
+        events = self.extra_hits(reading, ctx, options)
+        unit = 0 if exponent else 1  # a shape worth ×1 is listed only alone
+        hits = ([shape] if shape.fan != unit or not events else []) + events
+        if exponent:
+            raw = shape.fan + sum(h.fan for h in events)
+            # rank: the table position of the highest contribution (extras after patterns)
+            ids = [e.id for e in self.extras]
+            top = max(h.fan for h in hits)
+            rank = min(i if h.id == best.id else len(self.patterns) + ids.index(h.id)
+                       for h in hits if h.fan == top)
+            return Valued(raw, raw, tuple(hits), rank)
+        product = shape.fan
+        for h in events:
+            product *= h.fan
+        return Valued(product if cap is None else min(product, cap), product, tuple(hits), i)
 
     def _capped_base(self, found: list[tuple[int, PatternSpec]], reading: Any, ctx: Any,
                      options: Any, cap: int | None) -> Valued | None:
@@ -300,10 +385,11 @@ class FanTable:
         return value
 
     def _flat(self, value: Valued | None, reading: Any, ctx: Any, options: Any) -> Valued | None:
-        for i, p in enumerate(self.patterns):
-            if p.flat and p.enabled(options) and p.predicate(reading, ctx, options):
+        alone = self.policy.flat_rule == "alone"
+        for i, p in self.active(options)[1]:
+            if p.predicate(reading, ctx, options):
                 fan = p.value(options)
-                if value is None or fan >= value.value:
+                if alone or value is None or fan >= value.value:
                     return Valued(fan, fan, (PatternHit(p.id, p.name, fan),), i)
         return value
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from mjcore._core import is_win
 from mjcore.hand import Hand
 from mjcore.rules.common.readings import Reading, TileSet, meld_sets
 
@@ -97,17 +98,20 @@ def _wild_only(wilds: int, sets: int, pair: bool, kinds: range) -> Iterator[list
 
 def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = ("standard",),
                   meld_from: Sequence[int | str | None] | None = None,
-                  copy_limit: bool = False) -> tuple[Reading, ...]:
+                  copy_limit: bool = False, pair: bool = True) -> tuple[Reading, ...]:
     """Every reading of ``hand`` with the concealed copies of kind ``wild`` as wilds, among
     ``shapes`` (``standard``, ``qidui``). ``copy_limit``: a wild may not stand for a fifth copy
-    of a kind (counting every tile held)."""
+    of a kind (counting every tile held). ``pair=False``: the concealed tiles (3n of them)
+    form sets only, no pair (``Reading.pair`` is -1): what is left of a hand once a known pair
+    is taken out, e.g. Hangzhou's 爆头 (the drawn tile and a wild)."""
     held = hand.all_counts()
     n = list(hand.counts)
     wilds = n[wild]
     n[wild] = 0
     fixed = meld_sets(hand, meld_from)
-    nsets = 4 - len(fixed) if sum(hand.counts) + 3 * len(fixed) == 14 else (
-        (sum(hand.counts) - 2) // 3)
+    pair_tiles = 2 if pair else 0
+    nsets = 4 - len(fixed) if sum(hand.counts) + 3 * len(fixed) == 12 + pair_tiles else (
+        (sum(hand.counts) - pair_tiles) // 3)
     seen: set[tuple[object, ...]] = set()
     out: list[Reading] = []
 
@@ -129,14 +133,14 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
         out.append(Reading(shape, sets, pair, pairs, held, len(hand.melds), win_tile,
                            tuple((wild, k) for k in sorted(stood))))
 
-    if "standard" in shapes and sum(hand.counts) == 3 * nsets + 2:
-        for groups, left, sets, pair in _natural_groups(n, wilds, nsets, True, []):
-            for extra in _wild_only(left, sets, pair, range(34)):
+    if "standard" in shapes and sum(hand.counts) == 3 * nsets + pair_tiles:
+        for groups, left, sets, need_pair in _natural_groups(n, wilds, nsets, pair, []):
+            for extra in _wild_only(left, sets, need_pair, range(34)):
                 allg = groups + extra
                 sets_t = fixed + tuple(TileSet(g[0], g[1], True) for g in allg if g[0] != "pair")
-                pair_t = next(g[1] for g in allg if g[0] == "pair")
+                pair_t = next((g[1] for g in allg if g[0] == "pair"), -1)
                 add("standard", sets_t, pair_t, (), tuple(k for g in allg for k in g[2]))
-    if "qidui" in shapes and not hand.melds and sum(hand.counts) == 14:
+    if "qidui" in shapes and pair and not hand.melds and sum(hand.counts) == 14:
         single = [k for k in range(34) if n[k] % 2]
         left = wilds - len(single)
         if left >= 0 and left % 2 == 0:
@@ -146,6 +150,25 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
                 pairs = tuple(sorted(base + list(choice)))
                 add("qidui", (), -1, pairs, tuple(single) + tuple(k for k in choice for _ in "ab"))
     return tuple(out)
+
+
+def has_wild_reading(counts: Sequence[int], wild: int, pair: bool = True) -> bool:
+    """Whether ``wild_readings(Hand(counts), _, wild, pair=pair)`` is not empty (standard
+    shape, no copy limit), from the core's joker tables: one C call, no reading built.
+
+    Sets only (``pair=False``): the counts plus two copies of an honour no natural holds win
+    with the wilds as jokers exactly when the counts form sets: the two added tiles (never in
+    a run) are the pair, or a pung with a wild (the pair elsewhere then makes a pung with
+    that wild), or a pair and a pung with wilds (three wilds of the counts are then a set)."""
+    naturals = list(counts)
+    jokers = naturals[wild]
+    naturals[wild] = 0
+    if not pair:
+        free = [k for k in range(27, 34) if not naturals[k]]
+        if not free:  # every honour held: no split into sets of a hand this small
+            return bool(wild_readings(Hand(counts), -1, wild, pair=False))
+        naturals[free[0]] = 2
+    return bool(is_win(Hand(naturals), jokers=jokers, shapes=("standard",)))
 
 
 def _multisets(kinds: range, size: int) -> Iterator[tuple[int, ...]]:

@@ -27,7 +27,12 @@ class Profile:
     win_context: Callable[[TableView, Any], tuple[Hand, int, bool, dict[str, Any]]] | None = None
     ends_on_first_win: bool = True
     chi: bool = False
+    reserve: int = 0  # tiles at the end of the wall that are never drawn
+    flowers: tuple[int, ...] = ()  # flower ids in the wall, one each (laid aside, replaced)
+    stuck_ends_hand: bool = False  # no legal move in a turn ends the hand drawn
     extra: dict[str, Any] = field(default_factory=dict)
+    # options every contract test plays under (None: the defaults)
+    options: dict[str, Any] | None = None
 
 
 def _sichuan() -> Profile:
@@ -52,6 +57,41 @@ def _sichuan() -> Profile:
                    ends_on_first_win=False)
 
 
+def _taiwan() -> Profile:
+    from mjcore.rules.taiwan import TaiwanView, win_context
+
+    def view_part(sim: Any, seat: int) -> TaiwanView:
+        extra = sim.seats[seat].extra
+        return TaiwanView(seat_wind=f"{(seat - sim.dealer) % 4 + 1}z", round_wind="1z",
+                          flowers=tuple(extra.get("flowers", ())),
+                          new_flowers=tuple(extra.get("new_flowers", ())),
+                          replacement_after=extra.get("replacement"))
+
+    def setup(sim: Any) -> None:
+        """Flowers dealt to the non-dealers are laid aside and replaced before play (the
+        dealer lays his aside by moves in his first turn)."""
+        for s in range(4):
+            seat = sim.seats[s]
+            while s != sim.dealer and seat.extra.get("new_flowers"):
+                seat.extra.setdefault("flowers", []).append(seat.extra["new_flowers"].pop())
+                sim.draw(s)
+            if s != sim.dealer:
+                seat.draws = 0
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def discard_context(view: TableView, discarder: int) -> dict[str, Any]:
+        return {"discarder": ("self", "right", "across", "left")[(discarder - view.seat) % 4]}
+
+    return Profile(tiles=tuple(range(34)), context={"seat_wind": "2z", "round_wind": "1z",
+                                                     "dealer": "left"},
+                   discard_context={"discarder": "across"}, view_part=view_part, setup=setup,
+                   win_context=win, chi=True, reserve=16, flowers=tuple(range(34, 42)),
+                   stuck_ends_hand=True,
+                   extra={"discard_context": discard_context, "multi_hu": False})
+
+
 def _guangdong() -> Profile:
     from mjcore.rules.guangdong import GuangdongView, win_context
     from mjcore.rules.guangdong.scoring import RELATIVE
@@ -71,13 +111,40 @@ def _guangdong() -> Profile:
                    win_context=win, chi=True, extra={"discard_context": discard_context})
 
 
-PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "guangdong": _guangdong}
+def _hangzhou() -> Profile:
+    from mjcore.rules.hangzhou import HangzhouView, win_context
+
+    # The 白板 are the wilds (flip mode, 财神 5z); a discarded wild may be won on and melds may
+    # hold wilds: the contract's random hands meld and win on any tile, and a refusal of a
+    # wild discard or meld (the defaults) would otherwise answer before the win test.
+    options = {"wild_discard_claimable": True, "wild_in_melds": True}
+
+    def view_part(sim: Any, seat: int) -> HangzhouView:
+        # 连庄 twice: discard wins between the dealer and the others are legal
+        claims = sim.seats[seat].extra.get("claims", (0, 0, 0, 0))
+        return HangzhouView(caishen="5z", dealer_streak=2, claims_from=claims)
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def discard_ctx(view: TableView, discarder: int | None) -> dict[str, Any]:
+        assert discarder is not None
+        return {"discarder": ("right", "across", "left")[(discarder - view.seat - 1) % 4]}
+
+    return Profile(tiles=tuple(range(34)), context={"caishen": "5z"},
+                   discard_context={"discarder": "left", "dealer": "self", "dealer_streak": 2},
+                   view_part=view_part, win_context=win, chi=True,
+                   extra={"multi_hu": False, "discard_context": discard_ctx}, options=options)
+
+
+PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "guangdong": _guangdong,
+                                              "hangzhou": _hangzhou, "taiwan": _taiwan}
 
 
 def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,
-                 max_suits: int = 3) -> tuple[Hand, int]:
-    """A random standard winning hand over ``tiles`` (sets, a pair, some melds) and its
-    winning tile (a concealed one)."""
+                 max_suits: int = 3, hand_tiles: int = 14) -> tuple[Hand, int]:
+    """A random standard winning hand of ``hand_tiles`` tiles (kongs count 3) over ``tiles``
+    (sets, a pair, some melds) and its winning tile (a concealed one)."""
     suits = [s for s in range(3) if s * 9 in tiles]
     honours = [t for t in tiles if t >= 27]
     while True:
@@ -85,7 +152,7 @@ def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,
         kinds = [t for t in tiles if t >= 27 or t // 9 in use]
         counts = [0] * 34
         melds: list[Meld] = []
-        for _ in range(4):
+        for _ in range((hand_tiles - 2) // 3):
             x = rng.random()
             if use and x < 0.5:
                 s = rng.choice(use)

@@ -55,7 +55,8 @@ class Simulator:
         self.options = options or None
         self.rng = random.Random(seed)
         self.probes = probes
-        self.wall = [t for t in profile.tiles for _ in range(4)]
+        self.wall = [t for t in profile.tiles for _ in range(4)] + list(profile.flowers)
+        self.hand_tiles = rules.get_ruleset(ruleset).hand_tiles  # the dealer's deal: 14 or 17
         self.rng.shuffle(self.wall)
         self.total = len(self.wall)
         self.dealer = self.rng.randrange(4)
@@ -75,13 +76,14 @@ class Simulator:
         held = len(self.wall) + len(self.river)
         for seat in self.seats:
             held += sum(seat.counts) + sum(len(m.tiles) for m in seat.melds)
+            held += len(seat.extra.get("flowers", ())) + len(seat.extra.get("new_flowers", ()))
         if held != self.total:
             raise SimError(f"tiles not accounted for: {held} of {self.total}")
 
     def view(self, s: int, phase: str, **kw: Any) -> TableView:
         seat = self.seats[s]
         return TableView(seat=s, hand=seat.hand(), phase=phase, dealer=self.dealer,
-                         wall_count=len(self.wall), any_meld=self.any_meld,
+                         wall_count=self.drawable(), any_meld=self.any_meld,
                          active_seats=self.active(), rules=self.profile.view_part(self, s), **kw)
 
     def random_move(self) -> Move:
@@ -92,7 +94,7 @@ class Simulator:
         tiles = (t, t + 1, t + 2) if kind == "chi" and t < 25 else (t,) * n
         return Move(kind, tiles[:n])
 
-    def choose(self, view: TableView) -> Move:
+    def choose(self, view: TableView) -> Move | None:
         moves = rules.legal_moves(view, self.options, ruleset=self.ruleset)
         legal = set(moves)
         for m in moves:
@@ -109,6 +111,8 @@ class Simulator:
                 raise SimError(f"{m} refused without a code")
         self.checks += len(moves) + self.probes
         if not moves:
+            if self.profile.stuck_ends_hand:  # e.g. a flower that cannot be replaced
+                return None
             raise SimError(f"no legal move in {view}")
         if Move("hu") in legal and self.rng.random() < 0.9:
             return Move("hu")
@@ -126,10 +130,19 @@ class Simulator:
             return self.rng.choice([m for m in discards if after(m) == best])
         return self.rng.choice(moves)
 
-    def draw(self, s: int) -> int:
+    def drawable(self) -> int:
+        """Tiles that may still be drawn (a reserve at the end of the wall is never drawn)."""
+        return len(self.wall) - self.profile.reserve
+
+    def draw(self, s: int) -> int | None:
+        """Draw a tile for seat ``s``: the tile, or ``None`` for a flower (kept apart in the
+        seat's ``new_flowers`` until a ``flower`` move lays it aside)."""
         t = self.wall.pop()
-        self.seats[s].counts[t] += 1
         self.seats[s].draws += 1
+        if t >= 34:
+            self.seats[s].extra.setdefault("new_flowers", []).append(t)
+            return None
+        self.seats[s].counts[t] += 1
         return t
 
     def next_active(self, s: int) -> int:
@@ -181,7 +194,7 @@ class Simulator:
     def play(self) -> Ledger:
         for k in range(4):
             s = (self.dealer + k) % 4
-            for _ in range(14 if s == self.dealer else 13):
+            for _ in range(self.hand_tiles if s == self.dealer else self.hand_tiles - 1):
                 self.draw(s)
             self.seats[s].draws = 0
         self.seats[self.dealer].draws = 1
@@ -192,14 +205,17 @@ class Simulator:
         for _ in range(2000):
             self.account()
             if need_draw:
-                if not self.wall:
+                if self.drawable() <= 0:
                     break
                 drawn, drew, after_kong, feeder = self.draw(s), True, False, None
+                self.seats[s].extra.pop("replacement", None)
             need_draw = True
             seat = self.seats[s]
             v = self.view(s, "turn", drawn_tile=drawn, drew=drew, after_kong=after_kong,
                           kong_feeder=feeder, first_draw=seat.draws == 1 and not seat.konged)
             m = self.choose(v)
+            if m is None:  # no legal move: the hand is drawn
+                break
             if m.kind == "hu":
                 self.record_win(v, None)
                 if self.over():
@@ -207,6 +223,16 @@ class Simulator:
                 s = self.next_active(s)
                 continue
             t = m.tiles[0]
+            if m.kind == "flower":  # laid aside and replaced; the turn goes on
+                seat.extra["new_flowers"].remove(t)
+                seat.extra.setdefault("flowers", []).append(t)
+                if self.drawable() <= 0:
+                    raise SimError("a flower replacement was offered with no tile left")
+                drawn = self.draw(s)
+                seat.draws -= 1  # a replacement is not a draw of its own
+                seat.extra["replacement"] = "flower"
+                drew, after_kong, feeder, need_draw = True, False, None, False
+                continue
             if m.kind in ("angang", "bugang"):
                 if m.kind == "bugang":
                     seat.take(t)
@@ -228,7 +254,7 @@ class Simulator:
                 self.events.append(Kong(s, m.kind, t))
                 seat.konged = True
                 self.any_meld = True
-                if not self.wall:
+                if self.drawable() <= 0:
                     raise SimError("a kong was offered with no replacement tile")
                 drawn, drew, after_kong, feeder = self.draw(s), True, True, None
                 need_draw = False
@@ -266,7 +292,7 @@ class Simulator:
             if claim.kind == "gang":
                 self.events.append(Kong(o, "gang", t, fed_by=discarder))
                 taker.konged = True
-                if not self.wall:
+                if self.drawable() <= 0:
                     raise SimError("a gang was offered with no replacement tile")
                 drawn, drew, after_kong, feeder = self.draw(o), True, True, discarder
             else:
