@@ -433,7 +433,7 @@ class _Analysis:
     def __init__(self, sig: int, reps: tuple[tuple[str, Reading], ...]) -> None:
         self.sig = sig
         self.readings = reps
-        self.values: dict[tuple[int, GuangdongOptions], _Eval] = {}
+        self.values: dict[int, _Eval] = {}
 
 
 _SHARED: dict[int, _Analysis] = {}
@@ -461,9 +461,19 @@ def _analysis(h: Hand, sig: int, win_tile: int) -> _Analysis:
     return a
 
 
-def _evaluate(a: _Analysis, facts: WinFacts, fid: int, o: GuangdongOptions) -> _Eval | None:
-    """The best reading's value (§9 steps 2-5), or None when no reading wins."""
-    key = (fid, o)
+_OPTION_IDS: dict[GuangdongOptions, int] = {}  # options object -> a small number (1, 2, …)
+
+
+def _option_id(o: GuangdongOptions) -> int:
+    if len(_OPTION_IDS) >= 4096:  # bounded (it keeps the objects): start again, and drop
+        _OPTION_IDS.clear()        # the evaluations keyed by the old numbers with them
+        _SHARED.clear()
+    return _OPTION_IDS.setdefault(o, len(_OPTION_IDS) + 1)
+
+
+def _evaluate(a: _Analysis, facts: WinFacts, key: int, o: GuangdongOptions) -> _Eval | None:
+    """The best reading's value (§9 steps 2-5), or None when no reading wins (``key``: the
+    WinFacts' and options' numbers)."""
     got = a.values.get(key)
     if got is not None:
         return got
@@ -603,7 +613,8 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     a = _SHARED.get(sig)
     if a is None:
         a = _analysis(h, sig, tile)
-    e = a.values.get((c.fid, o)) or _evaluate(a, f, c.fid, o)
+    vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
+    e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
     if e is None:
         if sig & _S_QIDUI and not o.qidui:
             raise MahjongError("not_a_win", "七对 is not a winning shape unless option qidui is on")
@@ -669,27 +680,29 @@ def score(
 ) -> ScoreResult:
     """Score one winning hand (see ``mjcore.rules.score`` and docs/rulesets/guangdong.md §9).
     Memoised per input (bounded)."""
+    # The context's part of the memo keys, one flat tuple (few allocations: the cycle collector
+    # runs less): self_drawn, the keys, the values (a meld_from list as a tuple) and the
+    # values' types (True == 1, but only one of them is a flag).
     if context is None:
-        ck: tuple[object, ...] = ()
-    elif type(context) is dict or isinstance(context, Mapping):  # (the ABC check is slow)
-        # the context's items and their values' types: True == 1, but only one is a flag;
-        # meld_from, a list, as a tuple
-        mf = context.get("meld_from")
-        if type(mf) is list:
-            items = dict(context)
-            items["meld_from"] = tuple(mf)
-            ck = (*items.items(), *map(type, context.values()))
+        ck: tuple[object, ...] = (self_drawn,)
+    elif type(context) is dict:
+        if type(context.get("meld_from")) is list:
+            ck = (self_drawn, *context, *[tuple(v) if type(v) is list else v
+                                          for v in context.values()],
+                  *map(type, context.values()))
         else:
-            ck = (*context.items(), *map(type, context.values()))
+            ck = (self_drawn, *context, *context.values(), *map(type, context.values()))
+    elif isinstance(context, Mapping):
+        ck = (self_drawn, *_context_key(context))
     else:
         raise _bad("context must be a mapping of key to value")
-    key = (hand, win_tile, type(win_tile), self_drawn, o, ck)
+    key = (hand, win_tile, type(win_tile), o, ck)
     memo = True
     try:
         hit = _RESULTS.get(key)
-    except TypeError:  # a list in the context (meld_from), or an unhashable argument
-        ck = _context_key(context) if context is not None else ()
-        key = (hand, win_tile, type(win_tile), self_drawn, o, ck)
+    except TypeError:  # an unhashable value somewhere (an error below)
+        ck = (self_drawn, *_context_key(context)) if context is not None else (self_drawn,)
+        key = (hand, win_tile, type(win_tile), o, ck)
         try:
             hit = _RESULTS.get(key)
         except TypeError:
@@ -701,13 +714,12 @@ def score(
     if not memo:
         c = parse_context(context, self_drawn)
     else:
-        ckey = (self_drawn, ck)
-        known = _CONTEXTS.get(ckey)
+        known = _CONTEXTS.get(ck)
         if known is None:
             known = parse_context(context, self_drawn)  # raises for a bad context: not kept
             if len(_CONTEXTS) >= 4096:
                 _CONTEXTS.clear()
-            _CONTEXTS[ckey] = known
+            _CONTEXTS[ck] = known
         c = known
     result = _score(h, tile, c, o)
     if memo:
@@ -734,7 +746,7 @@ def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
     for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS,
-                 _PAYMENTS):
+                 _PAYMENTS, _OPTION_IDS):
         memo.clear()
 
 
