@@ -101,6 +101,25 @@ def _taiwan() -> Profile:
                    extra={"discard_context": discard_context, "multi_hu": False})
 
 
+def _guangdong() -> Profile:
+    from mjcore.rules.guangdong import GuangdongView, win_context
+    from mjcore.rules.guangdong.scoring import RELATIVE
+
+    def view_part(sim: Any, seat: int) -> GuangdongView:
+        return GuangdongView(round_wind="1z", meld_from=tuple(sim.seats[seat].meld_from))
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def discard_context(view: TableView, discarder: int) -> dict[str, Any]:
+        # the simulator drops the context's seats; the discarder is seen from the winner
+        return {"discarder": RELATIVE[3 - (discarder - view.seat) % 4]}
+
+    return Profile(tiles=tuple(range(34)), context={"seat_wind": "2z", "round_wind": "1z"},
+                   discard_context={"discarder": "across"}, view_part=view_part,
+                   win_context=win, chi=True, extra={"discard_context": discard_context})
+
+
 def _hangzhou() -> Profile:
     from mjcore.rules.hangzhou import HangzhouView, win_context
 
@@ -180,8 +199,10 @@ def _wuhan() -> Profile:
                               if view.phase == "claim" else {})})
 
 
-PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "hangzhou": _hangzhou,
-                                              "taiwan": _taiwan, "wuhan": _wuhan}
+PROFILES: dict[str, Callable[[], Profile]] = {
+    "sichuan": _sichuan, "guangdong": _guangdong, "hangzhou": _hangzhou, "taiwan": _taiwan,
+    "wuhan": _wuhan,
+}
 
 
 def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,
