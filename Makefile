@@ -29,4 +29,6 @@ test: lint
 bench: setup
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sichuan.py
+	$(BIN)/python bench/bench_guangdong.py
 	$(BIN)/python bench/bench_taiwan.py
+	$(BIN)/python bench/bench_wuhan.py

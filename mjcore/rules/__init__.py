@@ -28,7 +28,7 @@ from mjcore.rules.common.ruleset import Described, Ruleset, get_ruleset, list_ru
 from mjcore.rules.common.table import ExtraSpec, FanTable, FloorSpec, PatternSpec, Policy
 from mjcore.table import HandStart, Kong, Move, TableView, WallEmpty, Win
 
-RULESETS: tuple[str, ...] = ("sichuan", "hangzhou", "taiwan")
+RULESETS: tuple[str, ...] = ("sichuan", "guangdong", "hangzhou", "taiwan", "wuhan")
 
 for _name in RULESETS:
     importlib.import_module(f"mjcore.rules.{_name}")

@@ -105,6 +105,9 @@ def test_additive_and_multiplier() -> None:
     assert v is not None and v.value == 2 + 4
     v = _table("shape_times_event").evaluate(None, {"big": True, "x": 1}, o)
     assert v is not None and v.value == 2 * 2
+    # the patterns add up, the extras multiply: (big 2 + special 5) x (x 2 x 2) = 28
+    v = _table("sum_times_extras").evaluate(None, {"big": True, "special": True, "x": 2}, o)
+    assert v is not None and v.value == 28 and [h.id for h in v.hits] == ["big", "special", "x"]
 
 
 def test_readings_carry_sets_melds_and_sources() -> None:

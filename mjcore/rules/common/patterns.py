@@ -77,6 +77,17 @@ def each_set_has_terminal(r: Reading) -> bool:
     return all(is_terminal(s.tile) or (s.kind == "chow" and s.tile % 9 == 6) for s in r.sets)
 
 
+def is_258(t: int) -> bool:
+    """A 2, 5 or 8 of a suit (将: the tiles of Wuhan's 小胡 pair and 将一色)."""
+    return t < 27 and t % 3 == 1
+
+
+def all_258(r: Reading) -> bool:
+    """将一色 / 将对's tiles: every tile held is a 2, 5 or 8 of a suit."""
+    h = r.held
+    return all(is_258(t) for t in range(34) if h[t])
+
+
 def pungs_of(r: Reading, tiles: range | tuple[int, ...]) -> int:
     """How many pungs or kongs of the given tile kinds the reading has."""
     return sum(1 for s in r.sets if s.is_pung and s.tile in tiles)

@@ -40,7 +40,8 @@ class ContextKey:
     the dealer sits); ``seat_counts`` (relative seat → count); ``wind`` (``1z``-``4z``);
     ``suit`` (``m``, ``p`` or ``s``); ``tile`` (a tile text or id, e.g. a wild kind);
     ``tiles`` (a list of tiles, or tiles text such as Taiwan's flowers ``"15f"``); ``int``
-    (``minimum``..``maximum``); ``choice`` (one of ``choices``)."""
+    (``minimum``..``maximum``); ``choice`` (one of ``choices``); ``seat_melds`` (for each
+    relative seat, its declared melds as text, e.g. ``{"left": "peng:111s angang:2222p"}``)."""
 
     id: str
     description: str
@@ -65,7 +66,7 @@ class ContextKey:
 
 
 CONTEXT_KINDS = ("bool", "seat", "seats", "relative_seat", "relative_seats", "position",
-                 "seat_counts", "wind", "suit", "tile", "tiles", "int", "choice")
+                 "seat_counts", "wind", "suit", "tile", "tiles", "int", "choice", "seat_melds")
 
 
 @dataclass(frozen=True, slots=True)

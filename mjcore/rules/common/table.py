@@ -23,6 +23,9 @@ Policies (``Policy.kind``):
                          (``Policy.multiplier``), and the reading's rank is the table position
                          of its highest contribution (extras after the patterns). In both
                          forms a shape worth ×1 (平胡) is listed only when no event applies.
+``sum_times_extras``     every pattern that holds and is not superseded adds up to a base,
+                         which the extras' values multiply (Wuhan: 大胡 add up to H, 硬胡 and
+                         the like double it).
 
 In every policy a ``flat`` pattern (天胡, 天和 …) replaces the whole score when its value is at
 least the ordinary one (``Policy.flat_rule="at_least"``), or whatever the ordinary one is
@@ -46,6 +49,8 @@ POLICIES: dict[str, str] = {
     "extras, capped; then floors raise the value to the floor value",
     "additive": "every pattern that holds and is not superseded adds up, plus the extras",
     "shape_times_event": "a shape pattern's value times the product of the event extras",
+    "sum_times_extras": "every pattern that holds and is not superseded adds up, times the "
+    "product of the extras",
 }
 
 
@@ -333,6 +338,15 @@ class FanTable:
             exempt = any(p.cap_exempt for _, p in found)
             value = Valued(raw if cap is None or exempt else min(raw, cap), raw, tuple(hits),
                            found[0][0])
+        elif kind == "sum_times_extras":
+            hits = [PatternHit(p.id, p.name, n * p.value(options)) for _, p, n in times]
+            base = sum(h.fan for h in hits)
+            extras = self.extra_hits(reading, ctx, options)
+            product = base
+            for h in extras:
+                product *= h.fan
+            value = Valued(product if cap is None else min(product, cap), product,
+                           tuple(hits + extras), found[0][0])
         else:  # shape_times_event
             value = self._shape_times_event(found, reading, ctx, options, cap)
         return self._flat(value, reading, ctx, options)

@@ -37,12 +37,14 @@ def _runs_through(t: int) -> Iterator[int]:
         yield t - r + start
 
 
-def _natural_groups(n: list[int], wilds: int, sets: int, pair: bool,
-                    out: list[_Group]) -> Iterator[tuple[list[_Group], int, int, bool]]:
-    """Place every natural tile of ``n``; yields (groups, wilds left, sets still needed, pair
-    still needed)."""
-    t = next((k for k in range(34) if n[k]), -1)
-    if t < 0:
+def _natural_groups(n: list[int], wilds: int, sets: int, pair: bool, out: list[_Group],
+                    start: int = 0) -> Iterator[tuple[list[_Group], int, int, bool]]:
+    """Place every natural tile of ``n`` (none below kind ``start`` is left); yields (groups,
+    wilds left, sets still needed, pair still needed)."""
+    t = start
+    while t < 34 and not n[t]:
+        t += 1
+    if t == 34:
         yield out, wilds, sets, pair
         return
     if pair:  # the pair: two naturals, or one and a wild
@@ -50,20 +52,20 @@ def _natural_groups(n: list[int], wilds: int, sets: int, pair: bool,
             if n[t] >= nat and wilds >= 2 - nat:
                 n[t] -= nat
                 yield from _natural_groups(n, wilds - (2 - nat), sets, False,
-                                           out + [("pair", t, (t,) * (2 - nat))])
+                                           out + [("pair", t, (t,) * (2 - nat))], t)
                 n[t] += nat
     if sets:
         for nat in (3, 2, 1):  # a pung
             if n[t] >= nat and wilds >= 3 - nat:
                 n[t] -= nat
                 yield from _natural_groups(n, wilds - (3 - nat), sets - 1, pair,
-                                           out + [("pung", t, (t,) * (3 - nat))])
+                                           out + [("pung", t, (t,) * (3 - nat))], t)
                 n[t] += nat
-        for start in _runs_through(t):  # a sequence holding t; tiles below t are wilds
+        for start_ in _runs_through(t):  # a sequence holding t; tiles below t are wilds
             need = 0
             stood: list[int] = []
             taken: list[int] = []
-            for k in (start, start + 1, start + 2):
+            for k in (start_, start_ + 1, start_ + 2):
                 if k == t or (k > t and n[k]):
                     taken.append(k)
                 else:
@@ -74,7 +76,7 @@ def _natural_groups(n: list[int], wilds: int, sets: int, pair: bool,
             for k in taken:
                 n[k] -= 1
             yield from _natural_groups(n, wilds - need, sets - 1, pair,
-                                       out + [("chow", start, tuple(stood))])
+                                       out + [("chow", start_, tuple(stood))], t)
             for k in taken:
                 n[k] += 1
 

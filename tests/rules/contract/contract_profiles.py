@@ -33,6 +33,15 @@ class Profile:
     extra: dict[str, Any] = field(default_factory=dict)
     # options every contract test plays under (None: the defaults)
     options: dict[str, Any] | None = None
+    # codes besides not_a_win by which the rule set refuses a hand that is no win under its
+    # rules (Wuhan's must_open)
+    refusals: tuple[str, ...] = ()
+    # the rule set's own winning-hand generator (None: ``winning_hand`` over ``tiles``)
+    hands: Callable[[random.Random], tuple[Hand, int]] | None = None
+    # the win test score is checked against (None: the core's, with the rule set's shapes)
+    is_win: Callable[[Hand], bool] | None = None
+    # the simulator's wall (None: four of each of ``tiles``)
+    wall: tuple[int, ...] | None = None
 
 
 def _sichuan() -> Profile:
@@ -92,6 +101,25 @@ def _taiwan() -> Profile:
                    extra={"discard_context": discard_context, "multi_hu": False})
 
 
+def _guangdong() -> Profile:
+    from mjcore.rules.guangdong import GuangdongView, win_context
+    from mjcore.rules.guangdong.scoring import RELATIVE
+
+    def view_part(sim: Any, seat: int) -> GuangdongView:
+        return GuangdongView(round_wind="1z", meld_from=tuple(sim.seats[seat].meld_from))
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def discard_context(view: TableView, discarder: int) -> dict[str, Any]:
+        # the simulator drops the context's seats; the discarder is seen from the winner
+        return {"discarder": RELATIVE[3 - (discarder - view.seat) % 4]}
+
+    return Profile(tiles=tuple(range(34)), context={"seat_wind": "2z", "round_wind": "1z"},
+                   discard_context={"discarder": "across"}, view_part=view_part,
+                   win_context=win, chi=True, extra={"discard_context": discard_context})
+
+
 def _hangzhou() -> Profile:
     from mjcore.rules.hangzhou import HangzhouView, win_context
 
@@ -118,8 +146,63 @@ def _hangzhou() -> Profile:
                    extra={"multi_hu": False, "discard_context": discard_ctx}, options=options)
 
 
-PROFILES: dict[str, Callable[[], Profile]] = {"sichuan": _sichuan, "hangzhou": _hangzhou,
-                                              "taiwan": _taiwan}
+def _wuhan() -> Profile:
+    from mjcore import is_win
+    from mjcore.rules.wuhan import WuhanView, win_context
+
+    laizi, pizi = 31, 33  # 白 is the 赖子 (turned up: 发), 红中 the 痞子
+    plain = tuple(t for t in range(34) if t not in (laizi, pizi))
+
+    def view_part(sim: Any, seat: int) -> WuhanView:
+        st = sim.seats[seat]
+        return WuhanView(laizi=laizi,
+                         meld_from=tuple(f for m, f in zip(st.melds, st.meld_from) if m.is_set),
+                         seat_melds=tuple(" ".join(m.to_text() for m in x.melds)
+                                          for x in sim.seats))
+
+    def win(view: TableView, sim: Any) -> tuple[Hand, int, bool, dict[str, Any]]:
+        return win_context(view)
+
+    def hands(rng: random.Random) -> tuple[Hand, int]:
+        """Opened winning hands of the plain tiles, mostly on a 2/5/8 pair, some with a
+        concealed tile swapped for a 赖子 (standing for it)."""
+        from mjcore import decompose
+
+        while True:
+            hand, tile = winning_hand(rng, plain, True)
+            if any(m.kind in ("chi", "peng", "gang", "bugang") for m in hand.melds) and (
+                    rng.random() < 0.25 or any(d.pair < 27 and d.pair % 3 == 1
+                                               for d in decompose(hand))):
+                break
+        counts = list(hand.counts)
+        for _ in range(rng.choice((0, 0, 1, 1, 2))):
+            t = rng.choice([x for x in range(34) if counts[x]])
+            counts[t] -= 1
+            counts[laizi] += 1
+        if not counts[tile]:
+            tile = laizi
+        return Hand(counts, hand.melds), tile
+
+    def wins(hand: Hand) -> bool:
+        counts = list(hand.counts)
+        jokers, counts[laizi] = counts[laizi], 0
+        return bool(is_win(Hand(counts, hand.melds), jokers=jokers))
+
+    # the 10 tiles of the 海底 are never drawn; 痞子 and 赖子 are laid aside as one-tile kongs
+    return Profile(tiles=plain + (laizi,), context={"laizi": "5z"},
+                   discard_context={"discarder": "left"}, view_part=view_part, win_context=win,
+                   chi=True, reserve=10, refusals=("must_open",), hands=hands, is_win=wins,
+                   wall=tuple(range(34)),
+                   extra={"multi_hu": False, "one_tile_kongs": ("pizigang", "laizigang"),
+                          "discard_context": lambda view, discarder: (
+                              {"discarder": win_context(view)[3]["discarder"]}
+                              if view.phase == "claim" else {})})
+
+
+PROFILES: dict[str, Callable[[], Profile]] = {
+    "sichuan": _sichuan, "guangdong": _guangdong, "hangzhou": _hangzhou, "taiwan": _taiwan,
+    "wuhan": _wuhan,
+}
 
 
 def winning_hand(rng: random.Random, tiles: tuple[int, ...], chi: bool,

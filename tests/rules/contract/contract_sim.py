@@ -55,7 +55,10 @@ class Simulator:
         self.options = options or None
         self.rng = random.Random(seed)
         self.probes = probes
-        self.wall = [t for t in profile.tiles for _ in range(4)] + list(profile.flowers)
+        self.wall = [t for t in (profile.wall or profile.tiles) for _ in range(4)]
+        self.wall += list(profile.flowers)
+        # one-tile kongs laid aside with a replacement draw (Wuhan's 痞子杠, 赖子杠)
+        self.lay_aside = tuple(profile.extra.get("one_tile_kongs", ()))
         self.hand_tiles = rules.get_ruleset(ruleset).hand_tiles  # the dealer's deal: 14 or 17
         self.rng.shuffle(self.wall)
         self.total = len(self.wall)
@@ -222,7 +225,25 @@ class Simulator:
                     break
                 s = self.next_active(s)
                 continue
+            if m.kind == "pass":  # a turn that may not discard (Wuhan's 海底): laid aside
+                if drawn is None:
+                    raise SimError("pass on a turn without a drawn tile")
+                seat.take(drawn)
+                self.river.append(drawn)
+                s = self.next_active(s)
+                continue
             t = m.tiles[0]
+            if m.kind in self.lay_aside:
+                seat.take(t)
+                seat.melds.append(Meld(m.kind, (t,)))
+                seat.meld_from.append(None)
+                self.events.append(Kong(s, m.kind, t))
+                seat.konged = True
+                if self.drawable() <= 0:
+                    raise SimError("a kong was offered with no replacement tile")
+                drawn, drew, after_kong, feeder = self.draw(s), True, True, None
+                need_draw = False
+                continue
             if m.kind == "flower":  # laid aside and replaced; the turn goes on
                 seat.extra["new_flowers"].remove(t)
                 seat.extra.setdefault("flowers", []).append(t)

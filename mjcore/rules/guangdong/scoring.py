@@ -1,0 +1,825 @@
+"""Guangdong scoring (docs/rulesets/guangdong.md §9-§11): the value of a winning hand by the fan
+table (``table.TABLE``), and who pays whom.
+
+The table's predicates read ``common.readings.Reading`` objects. Building those for every hand
+would cost tens of microseconds, so a hand is first summarised into a *signature*: an integer
+holding exactly what the table can see (which kinds of reading exist, the suits, honours,
+terminals, the honour pungs and pair, 门清 …), from one core call (``hand_profile``) and a few
+look-ups. Hands with the same signature score alike, so the readings of the first hand seen
+with a signature (one of each kind: all-pung, all-sequence, mixed, 七对, 十三幺) are kept and
+the table is evaluated on them once per win context and options. Who pays depends on the
+melds' order and sources and is worked out per call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from mjcore._core import (
+    PROFILE_HONOURS,
+    PROFILE_QIDUI,
+    PROFILE_SUITS,
+    PROFILE_TERMINAL,
+    _untrack,
+    decomposition_for,
+    hand_profile,
+)
+from mjcore._core import waits as _core_waits
+from mjcore.errors import MahjongError
+from mjcore.hand import Decomposition, Hand, Meld
+from mjcore.rules.common.inputs import clear_caches as clear_inputs
+from mjcore.rules.common.inputs import hand_of as _hand_of
+from mjcore.rules.common.inputs import plus_tile as _plus
+from mjcore.rules.common.inputs import tile_id as _tile
+from mjcore.rules.common.inputs import tile_text as _text
+from mjcore.rules.common.inputs import visible_counts as _visible_counts
+from mjcore.rules.common.readings import Reading, readings
+from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
+from mjcore.rules.common.table import Valued, best_reading
+from mjcore.rules.guangdong.context import CONTEXT_KEYS
+from mjcore.rules.guangdong.options import GuangdongOptions
+from mjcore.rules.guangdong.table import SPECIAL_IDS, TABLE, WinFacts
+
+NAME = "guangdong"
+RELATIVE = ("left", "across", "right")
+_REL_OFFSET = {"left": 3, "across": 2, "right": 1}  # absolute seat = (winner + offset) % 4
+_WINDS = {"1z": 0, "2z": 1, "3z": 2, "4z": 3}
+# Memo size per cache (analyses, contexts, scores, wait lists); a full cache is cleared at
+# once (no LRU bookkeeping on the hot path).
+_CACHE_LIMIT = 50_000
+
+
+def _bad(message: str) -> MahjongError:
+    return MahjongError("bad_context", message)
+
+
+# --------------------------------------------------------------------------- the hand
+
+# The core's count errors carry its own codes; Guangdong reports the spec's one (§9).
+_COUNT_CODES = frozenset(("too_many_copies", "wrong_tile_count"))
+
+
+def hand_of(hand: object) -> Hand:
+    """A ``Hand`` from a Hand or its text, with the core's count errors as ``tile_count``."""
+    if type(hand) is Hand:
+        return hand
+    try:
+        return _hand_of(hand)
+    except MahjongError as exc:
+        if exc.code in _COUNT_CODES:
+            raise MahjongError("tile_count", exc.message) from None
+        raise
+
+
+def _check_count(h: Hand, want: int) -> None:
+    n = h.concealed_count + 3 * len(h.melds)
+    if n != want:
+        raise MahjongError("tile_count", f"the hand has {h.concealed_count} concealed tiles and "
+                           f"{len(h.melds)} melds: {want} tiles are needed (a kong counts 3)")
+
+
+# Per-meld bits (a small table entry per distinct meld)
+_M_CHI, _M_PUNG, _M_KONG, _M_GANG, _M_ANGANG, _M_BUGANG, _M_YAOJIU = 1, 2, 4, 8, 16, 32, 64
+_M_HON = 7  # bits 7-13: the honour kind of an honour pung/kong
+_MELD_BITS: dict[Meld, int] = {}
+
+
+def _meld_bits(m: Meld) -> int:
+    """The meld's bits; ``bad_meld`` for a meld Guangdong does not have (a chi with a stand-in
+    tile, a one-tile 痞子杠/赖子杠: Guangdong has no wild tiles)."""
+    bits = _MELD_BITS.get(m)
+    if bits is None:
+        kind, t = m.kind, m.tiles[0]
+        if not m.is_set or m.stand_in is not None:
+            raise MahjongError("bad_meld", f"{m.to_text()} is not a Guangdong meld (a chi is three "
+                               "consecutive tiles of one suit; no 痞子杠/赖子杠)")
+        if kind == "chi":
+            bits = _M_CHI
+        else:
+            bits = _M_PUNG
+            if kind != "peng":
+                bits |= _M_KONG | {"gang": _M_GANG, "angang": _M_ANGANG, "bugang": _M_BUGANG}[kind]
+            if t >= 27 or t % 9 in (0, 8):
+                bits |= _M_YAOJIU
+            if t >= 27:
+                bits |= 1 << (_M_HON + t - 27)
+        if len(_MELD_BITS) >= _CACHE_LIMIT:
+            _MELD_BITS.clear()
+        _MELD_BITS[m] = bits
+    return bits
+
+
+# Concealed honours: the honour pungs (bits 0-6), the honour pair + 1 (bits 7-9; 0: none) and
+# whether they cannot be sets and at most one pair (bit 10)
+_H_BAD = 1 << 10
+_HONOURS: dict[tuple[int, ...], int] = {}
+_NO_HONOURS = (0,) * 7
+
+
+def _honours(c: tuple[int, ...]) -> int:
+    bits = _HONOURS.get(c)
+    if bits is None:
+        bits = 0
+        for i, n in enumerate(c):
+            if n == 3:
+                bits |= 1 << i
+            elif n == 2:
+                bits = bits | _H_BAD if bits >> 7 & 7 else bits | (i + 1) << 7
+            elif n:
+                bits |= _H_BAD
+        _HONOURS[c] = bits  # at most 5**7 keys
+    return bits
+
+
+# Per suit: the only split into sequences (with the pair at the lowest rank that allows one,
+# when the suit holds 3n+2 tiles), or None
+_RUNS: dict[tuple[int, ...], tuple[int, tuple[int, ...]] | None] = {}
+
+
+def _runs_only(c: list[int]) -> tuple[int, ...] | None:
+    out: list[int] = []
+    for i in range(9):
+        k = c[i]
+        if k:
+            if i > 6 or c[i + 1] < k or c[i + 2] < k:
+                return None
+            c[i + 1] -= k
+            c[i + 2] -= k
+            out += [i] * k
+    return tuple(out)
+
+
+def _suit_runs(c: tuple[int, ...]) -> tuple[int, tuple[int, ...]] | None:
+    if c in _RUNS:
+        return _RUNS[c]
+    n = sum(c)
+    found: tuple[int, tuple[int, ...]] | None = None
+    if n % 3 == 0:
+        runs = _runs_only(list(c))
+        found = None if runs is None else (-1, runs)
+    elif n % 3 == 2:
+        for r in range(9):
+            if c[r] >= 2:
+                d = list(c)
+                d[r] -= 2
+                runs = _runs_only(d)
+                if runs is not None:
+                    found = (r, runs)
+                    break
+    if len(_RUNS) >= _CACHE_LIMIT:
+        _RUNS.clear()
+    _RUNS[c] = found
+    return found
+
+
+def _sequence_decomposition(h: Hand) -> Decomposition | None:
+    """The concealed tiles as sequences and a pair (no pung), or None (honours only as the
+    pair; the caller has checked that there is no honour pung)."""
+    counts = h.counts
+    pair = -1
+    chows: list[int] = []
+    for s in range(3):
+        got = _suit_runs(counts[s * 9:s * 9 + 9])
+        if got is None:
+            return None
+        if got[0] >= 0:
+            pair = s * 9 + got[0]
+        chows += [s * 9 + r for r in got[1]]
+    if pair < 0:
+        pair = next((t for t in range(27, 34) if counts[t] == 2), -1)
+    return Decomposition(pair, tuple(chows), ())
+
+
+# Signature bits
+(_S_STD, _S_PUNG, _S_CHOW, _S_QIDUI, _S_SSY, _S_ONESUIT, _S_NOSUIT, _S_HON, _S_TERM, _S_YAOJIU,
+ _S_JIULIAN, _S_MENQING, _S_WINDPAIR, _S_DRAGONPAIR) = (1 << i for i in range(14))
+_S_WINDS = 14  # bits 14-17: wind kinds held as pungs/kongs (concealed or melds)
+_S_DRAGONS = 18  # bits 18-19: how many dragon pungs/kongs (which ones does not matter)
+_YAOJIU_IDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_DRAGON_COUNT = (0, 1, 1, 2, 1, 2, 2, 3)  # by the three dragon bits
+
+
+_ALL = (1 << 14) - 1
+
+
+def _signature(h: Hand, mand: int, mor: int) -> tuple[int, Decomposition | None]:
+    """Everything the fan table can see of ``h``, as one integer (see the module docstring),
+    and the hand's all-sequence decomposition when it has one (found on the way). ``mand`` and
+    ``mor``: the melds' bits ANDed (every meld a pung, a chi, …; all bits without melds) and
+    ORed (the honour pungs)."""
+    profile = hand_profile(h)
+    counts = h.counts
+    melds = h.melds
+    words = profile & 15
+    suits = (profile >> PROFILE_SUITS) & 7
+    sig = _S_ONESUIT if suits in (1, 2, 4) else _S_NOSUIT if not suits else 0
+    hon = 0
+    if profile & PROFILE_HONOURS:
+        sig |= _S_HON
+        hon = _honours(counts[27:34])
+    honpungs = (hon | mor >> _M_HON) & 127
+    seq = None
+    all_pung, all_chi, all_yaojiu = mand & _M_PUNG, mand & _M_CHI, mand & _M_YAOJIU
+    if mand & _M_ANGANG:  # no meld but angangs
+        sig |= _S_MENQING
+    if words:
+        sig |= _S_STD
+        if all_pung and words & 5:
+            sig |= _S_PUNG
+        if all_yaojiu and words & 1:  # every set and the pair hold a 1, 9 or honour, no run
+            sig |= _S_YAOJIU
+        # sequences only: some decomposition with a run (or none with any set: 4 chi melds)
+        if all_chi and not hon & 127 and (words & 10 or h.concealed_count == 2):
+            seq = _sequence_decomposition(h)
+            if seq is not None:
+                sig |= _S_CHOW
+        if not melds and suits in (1, 2, 4) and not hon:
+            c = counts[(suits >> 1) * 9:(suits >> 1) * 9 + 9]  # suit 1, 2, 4 -> 0, 1, 2
+            if c[0] >= 3 and c[8] >= 3 and all(c[1:8]):
+                sig |= _S_JIULIAN
+    if not melds and profile & PROFILE_QIDUI:
+        sig |= _S_QIDUI
+        if not words and sum(counts[t] for t in _YAOJIU_IDS) == 14:
+            sig |= _S_YAOJIU
+    elif not words and not melds and suits == 7 and hon and all(
+            counts[t] for t in _YAOJIU_IDS) and sum(counts[t] for t in _YAOJIU_IDS) == 14:
+        sig |= _S_SSY | _S_YAOJIU
+    if honpungs:
+        dragons = _DRAGON_COUNT[honpungs >> 4]
+        sig |= (honpungs & 15) << _S_WINDS | dragons << _S_DRAGONS
+        # the honour pair only matters beside two dragon or three wind pungs (小三元, 小四喜)
+        pair = (hon >> 7 & 7) - 1
+        if pair >= 4 and dragons == 2:
+            sig |= _S_DRAGONPAIR
+        elif 0 <= pair < 4 and (honpungs & 15) in (7, 11, 13, 14):
+            sig |= _S_WINDPAIR
+    # a terminal only matters to tell 混幺九 (terminals and honours) from 字一色
+    if sig & _S_YAOJIU and profile & PROFILE_TERMINAL and sig & _S_HON:
+        sig |= _S_TERM
+    return sig, seq
+
+
+# --------------------------------------------------------------------------- the context
+
+
+class Ctx(NamedTuple):
+    """A parsed win context (seats absolute, 0-3)."""
+
+    facts: WinFacts
+    fid: int  # a small number per distinct WinFacts: a cheap memo key
+    winner: int
+    discarder: int  # -1: none (self-drawn)
+    robbed: int
+    gang_fed_by: int
+    meld_from: tuple[int | None, ...] | None
+    named: int  # bit i: meld_from names a seat for meld i (an angang must not have one)
+    chi_bad: int  # bit i: a chi could not come from the seat meld_from names for meld i
+    bao_exempt: bool
+    flagged: bool  # 抢杠, 杠上开花 or a first-turn win: checks against the melds
+    others: tuple[int, int, int]  # the three other seats
+
+
+_FACT_IDS: dict[WinFacts, int] = {}  # never cleared: at most a few thousand distinct facts
+_SEAT_KEYS = frozenset(("discarder", "robbed", "gang_fed_by"))
+_FLAG_KEYS = frozenset(("qiang_gang", "gang_shang_kai_hua", "hai_di_lao_yue", "tianhe", "renhe",
+                        "dihe", "bao_exempt"))
+_CONTEXT_NAMES = frozenset(c.id for c in CONTEXT_KEYS)
+
+
+def _relative(key: str, value: object) -> str:
+    if isinstance(value, str) and value in _REL_OFFSET:
+        return value
+    raise _bad(f"{key!r} must be left, across or right (seen from the winner), got {value!r:.40}")
+
+
+def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx:
+    """Check a win context (§13, §15) and resolve its seats; ``bad_context`` if it is wrong or
+    contradicts itself (the checks that need the hand come later)."""
+    if context is None:
+        context = {}
+    if not isinstance(context, Mapping):
+        raise _bad("context must be a mapping of key to value")
+    if not isinstance(self_drawn, bool):
+        raise _bad(f"self_drawn must be true or false, got {self_drawn!r:.40}")
+    flags = dict.fromkeys(_FLAG_KEYS, False)
+    rel: dict[str, str] = {}
+    winds: dict[str, int] = {}
+    winner, winners = 0, 1
+    meld_from: tuple[str | None, ...] | None = None
+    for key, value in context.items():
+        if key in _FLAG_KEYS:
+            if not isinstance(value, bool):
+                raise _bad(f"{key!r} must be true or false, got {value!r:.40}")
+            flags[key] = value
+        elif key in _SEAT_KEYS:
+            if value is not None:
+                rel[key] = _relative(key, value)
+        elif key in ("seat_wind", "round_wind"):
+            if not isinstance(value, str) or value not in _WINDS:
+                raise _bad(f"{key!r} must be a wind 1z-4z, got {value!r:.40}")
+            winds[key] = _WINDS[value]
+        elif key == "winner":
+            if value is not None:
+                if type(value) is not int or not 0 <= value < 4:
+                    raise _bad(f"'winner' must be a seat 0-3, got {value!r:.40}")
+                winner = value
+        elif key == "winners_on_discard":
+            if type(value) is not int or not 1 <= value <= 3:
+                raise _bad(f"'winners_on_discard' must be 1-3, got {value!r:.40}")
+            winners = value
+        elif key == "meld_from":
+            if value is None:
+                continue
+            if isinstance(value, str | bytes) or not isinstance(value, list | tuple):
+                raise _bad("'meld_from' must be a list with one seat (or null) per meld")
+            if len(value) > 4:
+                raise _bad("'meld_from' lists at most four melds")
+            meld_from = tuple(None if v is None else _relative("meld_from", v) for v in value)
+        elif key not in _CONTEXT_NAMES:
+            known = ", ".join(sorted(_CONTEXT_NAMES))
+            raise _bad(f"unknown context key {key!r:.40} (known: {known})")
+    for key in ("seat_wind", "round_wind"):
+        if key not in winds:
+            raise _bad(f"{key!r} is required (1z-4z)")
+    seat_wind = winds["seat_wind"]
+    qg, gsk = flags["qiang_gang"], flags["gang_shang_kai_hua"]
+    firsts = [k for k in ("tianhe", "renhe", "dihe") if flags[k]]
+    if len(firsts) > 1:
+        raise _bad(f"a win is at most one of 天和/人和/地和, got {', '.join(firsts)}")
+    flat = firsts[0] if firsts else ""
+    if self_drawn and "discarder" in rel:
+        raise _bad("a self-drawn win has no discarder")
+    if qg and self_drawn:
+        raise _bad("抢杠 (qiang_gang) wins on another player's tile: self_drawn must be false")
+    if "robbed" in rel and not qg:
+        raise _bad("'robbed' only goes with qiang_gang")
+    if qg:
+        if "robbed" not in rel:
+            raise _bad("qiang_gang needs 'robbed': whose bugang was robbed pays")
+        if rel.get("discarder", rel["robbed"]) != rel["robbed"]:
+            raise _bad("on 抢杠 the discarder is the robbed player")
+        rel["discarder"] = rel["robbed"]
+    if gsk and not self_drawn:
+        raise _bad("杠上开花 (gang_shang_kai_hua) is a self-draw")
+    if "gang_fed_by" in rel and not gsk:
+        raise _bad("'gang_fed_by' only goes with gang_shang_kai_hua")
+    if winners > 1 and (self_drawn or qg):
+        raise _bad("several winners only on one discard (not on a self-draw or 抢杠)")
+    dealer_rel = ("", "left", "across", "right")[seat_wind]  # the 东 seat seen from the winner
+    if flat in ("tianhe", "dihe") and not self_drawn:
+        raise _bad(f"{flat} is self-drawn")
+    if flat == "tianhe" and seat_wind != 0:
+        raise _bad("天和 is the dealer's (seat wind 1z)")
+    if flat in ("renhe", "dihe") and seat_wind == 0:
+        raise _bad(f"{flat} is a non-dealer's win (seat wind 2z-4z)")
+    if flat == "renhe":
+        if self_drawn or qg:
+            raise _bad("人和 is a win on the dealer's first discard")
+        if rel.setdefault("discarder", dealer_rel) != dealer_rel:
+            raise _bad(f"人和 is won on the dealer's discard: the dealer is {dealer_rel} of a "
+                       f"seat with wind {seat_wind + 1}z")
+    facts = WinFacts(self_drawn, self_drawn or qg, seat_wind, winds["round_wind"], qg, gsk,
+                     "gang_fed_by" in rel, flags["hai_di_lao_yue"], winners, flat)
+
+    def seat(key: str) -> int:
+        r = rel.get(key)
+        return -1 if r is None else (winner + _REL_OFFSET[r]) % 4
+
+    abs_from = None if meld_from is None else tuple(
+        None if r is None else (winner + _REL_OFFSET[r]) % 4 for r in meld_from)
+    named = chi_bad = 0
+    for i, r in enumerate(meld_from or ()):
+        if r is not None:
+            named |= 1 << i
+            if r != "left":
+                chi_bad |= 1 << i
+    others = tuple(s for s in range(4) if s != winner)
+    fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
+    return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
+               named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
+               others)  # type: ignore[arg-type]
+
+
+def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
+    """A context's part of a memo key: its items and the types of its values (``True`` and
+    ``1`` are equal, but only one is a flag); lists (meld_from) as tuples."""
+    items = tuple((k, tuple(v) if type(v) is list else v) for k, v in context.items())
+    return (*items, *map(type, context.values()))
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+class _Eval(NamedTuple):
+    """A signature's value under one WinFacts and options."""
+
+    fan: int
+    uncapped: int
+    hits: tuple[PatternHit, ...]
+    claim_total: int  # the total without the 一炮三响 floor (for min_fan)
+    shape: str  # "pung", "chow", "mixed", "qidui", "shisanyao": the reading scored
+    main: str  # the main pattern's id
+    std_shape: str  # "standard", "qidui" or "shisanyao"
+    points: int  # P: what one payer pays (§10)
+    discard_amount: int  # what a discarder pays (P, or 3P with discarder_pays_three)
+
+
+class _Analysis:
+    """The readings of one signature (one of each kind) and their values, memoised."""
+
+    __slots__ = ("sig", "readings", "values")
+
+    def __init__(self, sig: int, reps: tuple[tuple[str, Reading], ...]) -> None:
+        self.sig = sig
+        self.readings = reps
+        self.values: dict[int, _Eval] = {}
+
+
+_SHARED: dict[int, _Analysis] = {}
+
+
+def _kind(r: Reading) -> str:
+    if r.shape != "standard":
+        return r.shape
+    if all(s.kind != "chow" for s in r.sets):
+        return "pung"
+    if all(s.kind == "chow" for s in r.sets):
+        return "chow"
+    return "mixed"
+
+
+def _analysis(h: Hand, sig: int, win_tile: int) -> _Analysis:
+    a = _SHARED.get(sig)
+    if a is None:
+        reps: dict[str, Reading] = {}
+        for r in readings(h, win_tile, ("standard", "qidui", "shisanyao")):
+            reps.setdefault(_kind(r), r)
+        if len(_SHARED) >= _CACHE_LIMIT:
+            _SHARED.clear()
+        a = _SHARED[sig] = _Analysis(sig, tuple(reps.items()))
+    return a
+
+
+_OPTION_IDS: dict[GuangdongOptions, int] = {}  # options object -> a small number (1, 2, …)
+
+
+def _option_id(o: GuangdongOptions) -> int:
+    if len(_OPTION_IDS) >= 4096:  # bounded (it keeps the objects): start again, and drop
+        _OPTION_IDS.clear()        # the evaluations keyed by the old numbers with them
+        _SHARED.clear()
+    return _OPTION_IDS.setdefault(o, len(_OPTION_IDS) + 1)
+
+
+def _evaluate(a: _Analysis, facts: WinFacts, key: int, o: GuangdongOptions) -> _Eval | None:
+    """The best reading's value (§9 steps 2-5), or None when no reading wins (``key``: the
+    WinFacts' and options' numbers)."""
+    got = a.values.get(key)
+    if got is not None:
+        return got
+    valued: list[tuple[Valued, str]] = []
+    for kind, r in a.readings:
+        if kind == "qidui" and not o.qidui:
+            continue
+        v = TABLE.evaluate(r, facts, o)
+        if v is not None:
+            valued.append((v, kind))
+    best = best_reading(valued)
+    if best is None:
+        return None
+    v, kind = best
+    main = v.hits[0].id
+    if main in SPECIAL_IDS:  # specials and first-turn wins are not capped
+        before_floors = v.raw
+    else:
+        before_floors = min(v.raw, o.baohu_cap)
+    claim = before_floors
+    if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in v.hits):
+        claim = max(claim, o.baohu_cap)
+    p = o.base_points * o.fan_points[v.value]
+    got = _Eval(v.value, v.raw, tuple(_hit(h) for h in v.hits), claim, kind, main,
+                "standard" if kind in ("pung", "chow", "mixed") else kind, p,
+                3 * p if o.discard_payment == "discarder_pays_three" else p)
+    if len(a.values) >= 256:
+        a.values.clear()
+    a.values[key] = got
+    return got
+
+
+_FLOOR_IDS = frozenset(f.id for f in TABLE.floors)
+_HITS: dict[PatternHit, PatternHit] = {}
+
+
+def _hit(h: PatternHit) -> PatternHit:
+    """One shared object per distinct hit (results hold many of them)."""
+    return _HITS.setdefault(h, h)
+
+
+# --------------------------------------------------------------------------- payments
+
+
+def _meld_checks(melds: tuple[Meld, ...], angangs: int, chis: int, c: Ctx) -> None:
+    """meld_from against the melds (§15): one entry per meld, none named for an angang, a chi
+    only from the left seat (``angangs``, ``chis``: bit i for meld i of that kind)."""
+    assert c.meld_from is not None
+    if len(c.meld_from) != len(melds):
+        raise _bad(f"'meld_from' has {len(c.meld_from)} entries for {len(melds)} melds")
+    if angangs & c.named:
+        raise _bad("an angang is claimed from nobody: its meld_from entry is null")
+    if chis & c.chi_bad:
+        raise _bad("a chi only comes from the left seat")
+
+
+def _flag_checks(h: Hand, tile: int, c: Ctx) -> None:
+    """抢杠, 杠上开花 and first-turn wins against the hand (§15)."""
+    f = c.facts
+    melds = h.melds
+    if f.qiang_gang and h.held[tile] > 1:
+        raise _bad(f"抢杠 of {_text(tile)}: the robbed bugang holds the other three copies, but "
+                   f"the winner holds {h.held[tile]}")
+    if f.flat and melds:
+        raise _bad(f"{f.flat} is a first-turn win: no melds")
+    if f.gang_shang_kai_hua:
+        kinds = {m.kind for m in melds}
+        if f.gang_fed:
+            if "gang" not in kinds:
+                raise _bad("杠上开花 after a 直杠 (gang_fed_by) needs a gang meld")
+            if c.meld_from is not None and not any(
+                    m.kind == "gang" and src == c.gang_fed_by
+                    for m, src in zip(melds, c.meld_from)):
+                raise _bad("gang_fed_by names a seat no gang meld was claimed from")
+        elif not kinds & {"angang", "bugang"}:
+            raise _bad("杠上开花 needs an angang or bugang (after a 直杠: name gang_fed_by)")
+
+
+def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int]:
+    """§11: (liability id, liable seat) of a self-drawn win, or ("", -1)."""
+    f = c.facts
+    if f.qiang_gang:
+        return "qianggang", c.robbed
+    if f.gang_fed:
+        return "gangshangkaihua_baogang", c.gang_fed_by
+    melds = h.melds
+    if not melds or not f.self_drawn or f.flat:
+        return "", -1
+    found: tuple[int, int, str] | None = None  # (meld index, order, id)
+    if o.bao_dasixi_dasanyuan and e.main in ("dasixi", "dasanyuan"):
+        tiles = range(27, 31) if e.main == "dasixi" else range(31, 34)
+        idx = [i for i, m in enumerate(melds) if m.kind != "chi" and m.tiles[0] in tiles]
+        if len(idx) == len(tiles) and all(melds[i].kind != "angang" for i in idx):
+            found = (idx[-1], 0, e.main)
+    if (o.bao_shierzhang and not c.bao_exempt and len(melds) == 4
+            and all(m.kind != "angang" for m in melds)):
+        candidate = (3, 1, "shierzhang_luodi")
+        if found is None or candidate < found:
+            found = candidate
+    if found is None:
+        return "", -1
+    i, _, id_ = found
+    src = None if c.meld_from is None else c.meld_from[i]
+    if src is None:
+        raise _bad(f"{id_}: meld_from must say who fed meld {i + 1} ({melds[i].to_text()})")
+    return id_, src
+
+
+def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
+    """The cold path of ``score``: one core call, a few look-ups, the payments."""
+    melds = h.melds
+    mand, mor = _ALL, 0
+    angangs = chis = 0
+    if melds:
+        for i, m in enumerate(melds):
+            b = _MELD_BITS.get(m)
+            if b is None:
+                b = _meld_bits(m)  # refuses a meld Guangdong does not have
+            mand &= b
+            mor |= b
+            if b & _M_ANGANG:
+                angangs |= 1 << i
+            elif b & _M_CHI:
+                chis |= 1 << i
+    if h.concealed_count + 3 * len(melds) != 14:
+        _check_count(h, 14)
+    if not h.counts[tile]:
+        raise _bad(f"the winning tile {_text(tile)} is not in the concealed hand")
+    if c.meld_from is not None:
+        _meld_checks(melds, angangs, chis, c)
+    if c.flagged:
+        _flag_checks(h, tile, c)
+    f = c.facts
+    if f.winners > 1 and o.multi_ron == "first_only":
+        raise _bad("with multi_ron first_only only one player wins on a discard")
+    sig, seq = _signature(h, mand, mor)
+    a = _SHARED.get(sig)
+    if a is None:
+        a = _analysis(h, sig, tile)
+    vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
+    e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
+    if e is None:
+        if sig & _S_QIDUI and not o.qidui:
+            raise MahjongError("not_a_win", "七对 is not a winning shape unless option qidui is on")
+        raise MahjongError("not_a_win", "the tiles are not four sets and a pair or 十三幺")
+    if e.claim_total < o.min_fan:
+        raise MahjongError("below_min_fan", f"the hand is worth {e.claim_total} fan (without the "
+                           f"一炮三响 floor), below min_fan {o.min_fan}")
+    # payments (§10, §11)
+    p = e.points
+    w = c.winner
+    liable, seat = "", -1
+    payments: tuple[tuple[int, int, int], ...]
+    if f.zimo:
+        # a liability needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
+        if f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
+                melds and e.main in ("dasixi", "dasanyuan")):
+            liable, seat = _liability(h, e, c, o)
+        if liable:
+            payments = ((seat, w, 3 * p),)
+        else:  # few distinct values: shared (and kept out of the cycle collector)
+            pkey = p << 5 | w << 3 | 4  # 4: every other seat pays
+            payments = _PAYMENTS.get(pkey) or _payments_of(pkey, c.others, w, p)
+    elif c.discarder < 0:  # the context does not say who discarded: no payment to list
+        payments = ()
+    else:
+        pkey = e.discard_amount << 5 | w << 3 | (c.discarder - w) & 3
+        payments = _PAYMENTS.get(pkey) or _payments_of(pkey, (c.discarder,), w,
+                                                       e.discard_amount)
+    shape = e.shape
+    if shape == "pung":
+        dec: object = decomposition_for(h, 0b0101)
+    elif shape == "chow":
+        dec = seq
+    elif shape == "mixed":
+        dec = decomposition_for(h, 0b1111)
+    else:
+        dec = shape
+    return _new(ScoreResult, (NAME, "fan", e.fan, e.uncapped, p, e.hits, dec, e.std_shape,
+                              f.self_drawn, payments, liable, seat))
+
+
+_new = tuple.__new__
+_RESULTS: dict[tuple[object, ...], ScoreResult] = {}
+_PAYMENTS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _payments_of(key: int, payers: tuple[int, ...], to: int, amount: int,
+                 ) -> tuple[tuple[int, int, int], ...]:
+    got = _PAYMENTS[key] = _untrack(tuple(_untrack((s, to, amount)) for s in payers))
+    if len(_PAYMENTS) > 4096:
+        _PAYMENTS.clear()
+        _PAYMENTS[key] = got
+    return got
+_CONTEXTS: dict[tuple[object, ...], Ctx] = {}
+
+
+def score(
+    hand: Hand | str,
+    win_tile: int | str,
+    self_drawn: bool,
+    context: Mapping[str, object] | None,
+    o: GuangdongOptions,
+) -> ScoreResult:
+    """Score one winning hand (see ``mjcore.rules.score`` and docs/rulesets/guangdong.md §9).
+    Memoised per input (bounded)."""
+    # The context's part of the memo keys, one flat tuple (few allocations: the cycle collector
+    # runs less): self_drawn, the keys, the values (a meld_from list as a tuple) and the
+    # values' types (True == 1, but only one of them is a flag).
+    if context is None:
+        ck: tuple[object, ...] = (self_drawn,)
+    elif type(context) is dict:
+        if type(context.get("meld_from")) is list:
+            ck = (self_drawn, *context, *[tuple(v) if type(v) is list else v
+                                          for v in context.values()],
+                  *map(type, context.values()))
+        else:
+            ck = (self_drawn, *context, *context.values(), *map(type, context.values()))
+    elif isinstance(context, Mapping):
+        ck = (self_drawn, *_context_key(context))
+    else:
+        raise _bad("context must be a mapping of key to value")
+    key = (hand, win_tile, type(win_tile), o, ck)
+    memo = True
+    try:
+        hit = _RESULTS.get(key)
+    except TypeError:  # an unhashable value somewhere (an error below)
+        ck = (self_drawn, *_context_key(context)) if context is not None else (self_drawn,)
+        key = (hand, win_tile, type(win_tile), o, ck)
+        try:
+            hit = _RESULTS.get(key)
+        except TypeError:
+            memo, hit = False, None
+    if hit is not None:
+        return hit
+    h = hand if type(hand) is Hand else hand_of(hand)
+    tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
+    if not memo:
+        c = parse_context(context, self_drawn)
+    else:
+        known = _CONTEXTS.get(ck)
+        if known is None:
+            known = parse_context(context, self_drawn)  # raises for a bad context: not kept
+            if len(_CONTEXTS) >= 4096:
+                _CONTEXTS.clear()
+            _CONTEXTS[ck] = known
+        c = known
+    result = _score(h, tile, c, o)
+    if memo:
+        if len(_RESULTS) >= _CACHE_LIMIT:
+            _RESULTS.clear()
+        # memo key and answer are immutable and acyclic: kept out of the cycle collector
+        _RESULTS[_untrack(key)] = _untrack(result)
+    return result
+
+
+def points(result: ScoreResult) -> dict[str, Any]:
+    """The worked cases' view of a result's payments: ``{"from": {relative seat: amount},
+    "winner_total": n}`` plus ``"liable": id`` when a liability applied (seats relative to the
+    winner, the seat every payment goes to)."""
+    out: dict[str, Any] = {"from": {}, "winner_total": result.total}
+    for frm, to, amount in result.payments:
+        out["from"][RELATIVE[3 - (frm - to) % 4]] = amount
+    if result.liable:
+        out["liable"] = result.liable
+    return out
+
+
+def clear_caches() -> None:
+    """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
+    clear_inputs()
+    for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS,
+                 _PAYMENTS, _OPTION_IDS):
+        memo.clear()
+
+
+# --------------------------------------------------------------------------- waits
+
+_SELF_ONLY = frozenset(("gang_shang_kai_hua", "gang_fed_by", "hai_di_lao_yue", "tianhe", "dihe"))
+_DISCARD_ONLY = frozenset(("discarder", "qiang_gang", "robbed", "winners_on_discard", "renhe"))
+_WAITS: dict[tuple[object, ...], tuple[ValuedWait, ...]] = {}
+_NO_VISIBLE = (0,) * 34
+
+
+def _wait_value(h: Hand, t: int, self_drawn: bool, context: Mapping[str, object],
+                o: GuangdongOptions) -> tuple[int, tuple[PatternHit, ...]] | None:
+    """(fan, patterns) of winning on ``t``, or None when it is no win at or above min_fan."""
+    try:
+        r = score(_plus(h, t), t, self_drawn, context, o)
+    except MahjongError as exc:
+        if exc.code in ("not_a_win", "below_min_fan"):
+            return None
+        raise
+    return r.fan, r.patterns
+
+
+def valued_waits(
+    hand: Hand | str,
+    context: Mapping[str, object] | None,
+    o: GuangdongOptions,
+    visible: object = None,
+) -> tuple[ValuedWait, ...]:
+    """Every tile that completes the 13-tile ``hand``, with its fan on a discard and
+    self-drawn (the context's winds and other keys; keys that only fit one of the two are left
+    out of the other). With ``min_fan`` a tile counts when it wins at or above it either way
+    (§15); the way it does not is reported with fan -1 and no patterns."""
+    if context is not None and not isinstance(context, Mapping):
+        raise _bad("context must be a mapping of key to value")
+    ctx = dict(context or {})
+    key: tuple[object, ...] | None
+    try:
+        seen: object = visible if visible is None or isinstance(visible, str) else tuple(
+            visible)  # type: ignore[arg-type]
+        key = (hand, o, seen, *_context_key(ctx))
+        hit = _WAITS.get(key)
+    except TypeError:
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    h = hand if type(hand) is Hand else hand_of(hand)
+    for m in h.melds:
+        _meld_bits(m)
+    _check_count(h, 13)
+    vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
+    discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}
+    if "discarder" not in ctx and not ctx.get("qiang_gang") and not ctx.get("renhe"):
+        discard_ctx["discarder"] = "across"  # who discards does not change the fan
+    self_ctx = {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
+    held = h.held
+    out: list[ValuedWait] = []
+    for w in _core_waits(h, shapes=("standard", "qidui", "shisanyao") if o.qidui
+                         else ("standard", "shisanyao")):
+        t = w.id
+        if held[t] >= 4:
+            continue
+        d = _wait_value(h, t, False, discard_ctx, o)
+        s = _wait_value(h, t, True, self_ctx, o)
+        if d is None and s is None:
+            continue
+        unseen = 4 - held[t] - vis[t]
+        out.append(_untrack(_new(ValuedWait, (
+            w.tile, t, -1 if d is None else d[0], -1 if s is None else s[0],
+            unseen if unseen > 0 else 0, () if d is None else d[1], () if s is None else s[1]))))
+    result = tuple(out)
+    if key is not None:
+        if len(_WAITS) >= _CACHE_LIMIT:
+            _WAITS.clear()
+        _WAITS[_untrack(key)] = _untrack(result)
+    return result
