@@ -108,8 +108,10 @@ def _decoder(fd: FieldDescriptor) -> _Decode | None:
         return lambda m, f, c: m.text or m.id
     if name == "TileList":
         return lambda m, f, c: tuple(t.text or t.id for t in m.tiles)
-    if name == "RelativeSeatCounts":
+    if name in ("RelativeSeatCounts", "RelativeSeatMelds"):  # {"left": ...} as set
         return lambda m, f, c: {fd.name: v for fd, v in m.ListFields()}
+    if name == "TextList":
+        return lambda m, f, c: tuple(m.values)
     if name == "RelativeSeatList":
         one = _enum_decoder(pb2.RelativeSeat.DESCRIPTOR, none_at_zero=True)
         return lambda m, f, c: tuple(one(v, f"{f}.seats[{i}]", c) for i, v in enumerate(m.seats))
@@ -171,9 +173,11 @@ def fill(msg: Message, values: Mapping[str, object]) -> Message:
         elif kind == "TileList":
             for t in cast(Iterable[Any], value):
                 _set_tile(sub.tiles.add(), t)
-        elif kind == "RelativeSeatCounts":
-            for seat, count in cast(Mapping[str, int], value).items():
-                setattr(sub, seat, count)
+        elif kind in ("RelativeSeatCounts", "RelativeSeatMelds"):
+            for seat, item in cast(Mapping[str, object], value).items():
+                setattr(sub, seat, item)
+        elif kind == "TextList":
+            sub.values.extend(cast(Iterable[str], value))
         elif kind == "RelativeSeatList":
             numbers = {t: n for n, t in enum_texts(pb2.RelativeSeat.DESCRIPTOR).items()}
             sub.seats.extend(0 if s is None else numbers[s] for s in cast(Iterable[Any], value))

@@ -34,7 +34,7 @@ from mjcore.rules.common.ruleset import ContextKey
 # The rule sets the wire carries, in oneof order (append only: the order gives field numbers).
 # A rule set may be on the wire before it is registered: its declarations are then read from
 # mjcore/rules/<name>/{options,context,view}.py.
-WIRE_RULESETS: tuple[str, ...] = ("sichuan", "guangdong", "hangzhou", "taiwan")
+WIRE_RULESETS: tuple[str, ...] = ("sichuan", "guangdong", "hangzhou", "taiwan", "wuhan")
 
 PROTO = Path(__file__).resolve().parent.parent / "protos" / "mahjong" / "v1" / "mahjong_rules.proto"
 
@@ -49,6 +49,7 @@ KIND_TYPES: dict[str, str] = {
     "relative_seats": "RelativeSeatList",
     "position": "Position",
     "seat_counts": "RelativeSeatCounts",
+    "seat_melds": "RelativeSeatMelds",
     "wind": "Wind",
     "suit": "Suit",
     "tile": "Tile",
@@ -57,6 +58,7 @@ KIND_TYPES: dict[str, str] = {
     # kinds of view and event fields only (see _field_kind)
     "ints": "IntList",
     "text": "optional string",
+    "texts": "TextList",
 }
 
 
@@ -219,7 +221,7 @@ def _field_kind(name: str, annotation: object, context_kinds: dict[str, str]) ->
     when its values fit the annotation (a wind, a tile, a list of tiles ...); otherwise the
     annotation does: bool, int (a seat when named ``seat``/``*_seat``), text (a suit or a wind
     by the name's ending, else plain text the rule set checks), a tuple of seats where ``None``
-    is allowed, a fixed-size tuple of integers (counts per seat) or a tuple of tiles."""
+    is allowed, a fixed-size tuple of integers (counts per seat), a tuple of tiles or of texts."""
     base = str(annotation).replace(" ", "").replace("|None", "").replace("None|", "")
     same = context_kinds.get(name, "")
     if base == "bool":
@@ -243,6 +245,8 @@ def _field_kind(name: str, annotation: object, context_kinds: dict[str, str]) ->
             return "tiles"  # ids or text, as every tile argument
         if set(items) == {"int"}:
             return "ints"
+    if base == "tuple[str,...]":
+        return "texts"
     raise ValueError(f"field {name}: no wire kind for {annotation!r}")
 
 

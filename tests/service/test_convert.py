@@ -237,7 +237,9 @@ def _random_value(spec: Any, rng: random.Random) -> object:
     if spec.kind == "int_list":
         items = sorted(rng.randint(spec.minimum or 0, spec.maximum or 10**6) for _ in range(spec.length or 3))
         return tuple(items)
-    return Fraction(rng.randrange(0, 5), rng.randrange(1, 5))
+    den = rng.randrange(1, 5)
+    top = den * (spec.maximum if spec.maximum is not None else 4)
+    return Fraction(rng.randrange(0, top + 1), den)
 
 
 @pytest.mark.parametrize("ruleset", protogen.WIRE_RULESETS)
@@ -297,6 +299,12 @@ def random_typed(msg: Any, rng: random.Random, p: float = 0.5) -> Any:
                 for seat in ("left", "across", "right"):
                     if rng.random() < 0.5:
                         setattr(sub, seat, rng.randrange(5))
+            elif kind == "RelativeSeatMelds":
+                for seat in ("left", "across", "right"):
+                    if rng.random() < 0.5:
+                        setattr(sub, seat, rng.choice(["", "peng:111s", "angang:2222p chi:123m"]))
+            elif kind == "TextList":
+                sub.values.extend(rng.choice(["", "peng:111s"]) for _ in range(n))
     return msg
 
 
