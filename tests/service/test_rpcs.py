@@ -453,8 +453,6 @@ CHI = {"sichuan": False, "guangdong": True}
 
 @pytest.mark.parametrize("ruleset", sorted(CHI))
 def test_describe_says_which_rule_sets_have_chi(stub: pb2_grpc.MahjongRulesStub, ruleset: str) -> None:
-    if ruleset not in REGISTERED:
-        pytest.skip(f"{ruleset} is not registered on this branch yet")
     d = stub.DescribeRuleset(pb2.DescribeRulesetRequest(ruleset=ruleset))
     assert ("chi" in d.claims) == CHI[ruleset]
     assert {"peng", "gang", "hu"} <= set(d.claims)
@@ -462,16 +460,13 @@ def test_describe_says_which_rule_sets_have_chi(stub: pb2_grpc.MahjongRulesStub,
     assert set(d.claims) <= {"chi", "peng", "gang", "hu"}
 
 
-# ------------------------------------------------------------------ Guangdong (once registered)
-
-needs_guangdong = pytest.mark.skipif("guangdong" not in REGISTERED, reason="guangdong is not registered yet")
+# ------------------------------------------------------------------ Guangdong
 
 
 def _gd_ctx(**kw: object) -> pb2.WinContext:
     return pb2.WinContext(guangdong=pb2.GuangdongContext(**kw))  # type: ignore[arg-type]
 
 
-@needs_guangdong
 def test_score_guangdong_winds_relative_seats_and_liability(stub: pb2_grpc.MahjongRulesStub) -> None:
     """Winds and relative seats reach the engine as its own values (the result equals the
     engine's), and the payer is the seat the relative seat names."""
@@ -506,7 +501,6 @@ def test_score_guangdong_winds_relative_seats_and_liability(stub: pb2_grpc.Mahjo
     assert [p.from_seat for p in robbed.payments] == [1]
 
 
-@needs_guangdong
 def test_guangdong_moves_with_its_view(stub: pb2_grpc.MahjongRulesStub) -> None:
     def claim(frm: int) -> pb2.TableView:
         return pb2.TableView(
