@@ -202,8 +202,14 @@ def _progress(pytestconfig: pytest.Config) -> Iterator[None]:
     """A stream takes minutes at full size: in verbose runs (``make test``) its progress goes
     on the running test's line, so a long run is never silent."""
     reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None and pytestconfig.get_verbosity() > 0:
-        _REPORT.append(reporter.write)
+    capture = pytestconfig.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None and pytestconfig.get_verbosity() > 0:
+
+        def write(text: str) -> None:
+            with capture.global_and_fixture_disabled():  # the test's output is captured
+                reporter.write(text, flush=True)
+
+        _REPORT.append(write)
     yield
     _REPORT.clear()
 
@@ -221,8 +227,8 @@ def _run(stream: str) -> Tally:
         for k, p in enumerate(parts, 1):
             total.merge(p)
             if _REPORT and k * 10 // len(jobs) > (k - 1) * 10 // len(jobs):  # every tenth
-                _REPORT[0](f" {stream} {N_SAMPLES:,} hands:" if k == 1 else "")
-                _REPORT[0](f" {k * 100 // len(jobs)}%")
+                _REPORT[0](f"{stream} {N_SAMPLES:,} hands:" if k == 1 else "")
+                _REPORT[0](f" {k * 100 // len(jobs)}%" + (" " if k == len(jobs) else ""))
         _CACHE[stream] = total
     return _CACHE[stream]
 
