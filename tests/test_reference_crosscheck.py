@@ -226,9 +226,10 @@ def _run(stream: str) -> Tally:
         total = Tally()
         for k, p in enumerate(parts, 1):
             total.merge(p)
+            if _REPORT and k == 1:
+                _REPORT[0](f"{stream} {N_SAMPLES:,} hands:")
             if _REPORT and k * 10 // len(jobs) > (k - 1) * 10 // len(jobs):  # every tenth
-                _REPORT[0](f"{stream} {N_SAMPLES:,} hands:" if k == 1 else "")
-                _REPORT[0](f" {k * 100 // len(jobs)}%" + (" " if k == len(jobs) else ""))
+                _REPORT[0](f" {k * 10 // len(jobs) * 10}%" + (" " if k == len(jobs) else ""))
         _CACHE[stream] = total
     return _CACHE[stream]
 
