@@ -47,5 +47,6 @@ bench: setup
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sichuan.py
 	$(BIN)/python bench/bench_guangdong.py
+	$(BIN)/python bench/bench_hangzhou.py
 	$(BIN)/python bench/bench_taiwan.py
 	$(BIN)/python bench/bench_wuhan.py
