@@ -4,7 +4,18 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: serve test setup lint bench
+.PHONY: serve test test-long setup lint bench
+
+# The random samples' sizes. `make test` uses samples that keep the whole run within a few
+# minutes on 2 cores; `make test-long` the full ones (the cross-check alone is then about 12
+# minutes). A size set in the environment wins: `MJ_CROSSCHECK_N=50000 make test`.
+MJ_CROSSCHECK_N ?= 20000
+MJ_FUZZ_N ?= 20000
+MJ_SELFPLAY_HANDS ?= 500
+export MJ_CROSSCHECK_N MJ_FUZZ_N MJ_SELFPLAY_HANDS
+# One line per test, written as it starts (long tests add their progress to it), and the
+# slowest tests at the end: never minutes of silent dots.
+PYTEST_ARGS ?= -v --durations=15
 
 $(BIN)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -24,11 +35,18 @@ lint: setup
 	$(BIN)/mypy mjcore service tests/typecheck_api.py
 
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-long: MJ_CROSSCHECK_N = 200000
+test-long: MJ_FUZZ_N = 100000
+test-long: MJ_SELFPLAY_HANDS = 2000
+test-long: lint
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: setup
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sichuan.py
 	$(BIN)/python bench/bench_guangdong.py
+	$(BIN)/python bench/bench_hangzhou.py
 	$(BIN)/python bench/bench_taiwan.py
 	$(BIN)/python bench/bench_wuhan.py

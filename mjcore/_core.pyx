@@ -269,7 +269,7 @@ def capped_distances(counts, caps, bint honours=False):
             raise MahjongError("bad_argument", "counts and caps are in 0..4")
         x[r] = counts[r]
         c[r] = caps[r]
-    _dist_capped(x, c, n, not honours, out)
+    _dist_capped(x, c, n, not honours, MAXM, out)
     return tuple(out[k] for k in range(NDIST))
 
 
@@ -522,13 +522,14 @@ cdef uint64_t _std_waits(const Packed* h, int jokers) noexcept nogil:
     return mask & ~h.four
 
 
-cdef void _dist_capped(const uint8_t* x, const uint8_t* cap, int n, bint runs,
+cdef void _dist_capped(const uint8_t* x, const uint8_t* cap, int n, bint runs, int maxsets,
                        uint8_t* out) noexcept nogil:
     """The ``dist`` row of one suit when melds hold some copies, by a rank-by-rank search.
 
     The target is built rank by rank: runs started two and one ranks before (a, b), then at
     this rank k new runs, a pung p and a pair q, never more than ``cap`` copies of a tile.
-    dp[a][b][sets][pair] is the fewest tiles added so far.
+    dp[a][b][sets][pair] is the fewest tiles added so far. Targets of more than ``maxsets``
+    (<= MAXM) sets are not searched (left INF): a small target (组合龙's rest) is then cheap.
     """
     cdef uint8_t dp[6][6][6][2]
     cdef uint8_t nx[6][6][6][2]
@@ -537,17 +538,17 @@ cdef void _dist_capped(const uint8_t* x, const uint8_t* cap, int n, bint runs,
     dp[0][0][0][0] = 0
     for r in range(n):
         memset(nx, INF, sizeof(nx))
-        kmax = 5 if runs and r <= n - 3 else 0
-        for a in range(6):
-            for b in range(6):
-                for s in range(6):
+        kmax = maxsets if runs and r <= n - 3 else 0
+        for a in range(maxsets + 1):
+            for b in range(maxsets + 1):
+                for s in range(maxsets + 1):
                     for hh in range(2):
                         cost = dp[a][b][s][hh]
                         if cost >= INF:
                             continue
-                        for k in range(min(kmax, 5 - s) + 1):
+                        for k in range(min(kmax, maxsets - s) + 1):
                             for p in range(2):
-                                if s + k + p > 5:
+                                if s + k + p > maxsets:
                                     break
                                 for q in range(2 - hh):
                                     need = a + b + k + 3 * p + 2 * q
@@ -562,8 +563,8 @@ cdef void _dist_capped(const uint8_t* x, const uint8_t* cap, int n, bint runs,
             out[s * 2 + hh] = dp[0][0][s][hh]
 
 
-cdef void _dist_wild(const uint8_t* x, const uint8_t* cap, int n, bint runs, int jokers,
-                     uint8_t* out) noexcept nogil:
+cdef void _dist_wild(const uint8_t* x, const uint8_t* cap, int n, bint runs, int maxsets,
+                     int jokers, uint8_t* out) noexcept nogil:
     """Like ``_dist_capped``, but a target may exceed a tile's cap when wilds stand for the
     extra copies (wilds have no copy limit). out[(m * 2 + h) * 9 + e]: fewest tiles added
     (wilds or draws) for m sets and h pairs using e wilds above the caps, e <= jokers.
@@ -579,7 +580,7 @@ cdef void _dist_wild(const uint8_t* x, const uint8_t* cap, int n, bint runs, int
     for r in range(n):
         nxt = 1 - cur
         nact[nxt] = 0
-        kmax = 5 if runs and r <= n - 3 else 0
+        kmax = maxsets if runs and r <= n - 3 else 0
         for i in range(nact[cur]):
             st = act[cur][i]
             cost = val[cur][st]
@@ -589,9 +590,9 @@ cdef void _dist_wild(const uint8_t* x, const uint8_t* cap, int n, bint runs, int
             s = (st // 18) % 6
             b = (st // 108) % 6
             a = st // 648
-            for k in range(min(kmax, 5 - s) + 1):
+            for k in range(min(kmax, maxsets - s) + 1):
                 for p in range(2):
-                    if s + k + p > 5:
+                    if s + k + p > maxsets:
                         break
                     for q in range(2 - hh):
                         need = a + b + k + 3 * p + 2 * q
@@ -621,10 +622,10 @@ cdef int _std_dist_wild(const Packed* h, int nsets, int jokers) noexcept nogil:
     cdef int acc[NDIST * 9]
     cdef int nxt[NDIST * 9]
     cdef int su, m1, m2, h1, h2, e1, e2, v, k, best = INF
-    _dist_wild(h.cnt, h.cap, 9, True, jokers, rows[0])
-    _dist_wild(h.cnt + 9, h.cap + 9, 9, True, jokers, rows[1])
-    _dist_wild(h.cnt + 18, h.cap + 18, 9, True, jokers, rows[2])
-    _dist_wild(h.cnt + 27, h.cap + 27, 7, False, jokers, rows[3])
+    _dist_wild(h.cnt, h.cap, 9, True, nsets, jokers, rows[0])
+    _dist_wild(h.cnt + 9, h.cap + 9, 9, True, nsets, jokers, rows[1])
+    _dist_wild(h.cnt + 18, h.cap + 18, 9, True, nsets, jokers, rows[2])
+    _dist_wild(h.cnt + 27, h.cap + 27, 7, False, nsets, jokers, rows[3])
     for k in range(NDIST * 9):
         acc[k] = rows[0][k]
     for su in range(1, 4):
@@ -660,16 +661,16 @@ cdef int _std_dist(const Packed* h, int nsets) noexcept nogil:
     cdef uint8_t rows[4][NDIST]
     if h.capped:
         if h.capped & 1:
-            _dist_capped(h.cnt, h.cap, 9, True, rows[0])
+            _dist_capped(h.cnt, h.cap, 9, True, nsets, rows[0])
             d0 = rows[0]
         if h.capped & 2:
-            _dist_capped(h.cnt + 9, h.cap + 9, 9, True, rows[1])
+            _dist_capped(h.cnt + 9, h.cap + 9, 9, True, nsets, rows[1])
             d1 = rows[1]
         if h.capped & 4:
-            _dist_capped(h.cnt + 18, h.cap + 18, 9, True, rows[2])
+            _dist_capped(h.cnt + 18, h.cap + 18, 9, True, nsets, rows[2])
             d2 = rows[2]
         if h.capped & 8:
-            _dist_capped(h.cnt + 27, h.cap + 27, 7, False, rows[3])
+            _dist_capped(h.cnt + 27, h.cap + 27, 7, False, nsets, rows[3])
             dz = rows[3]
     cdef int a[NDIST]
     cdef int b[NDIST]
@@ -860,7 +861,8 @@ cdef int _zuhelong_shanten(const Packed* h, int jokers) noexcept nogil:
     A target is the nine knitted tiles K plus a rest R, and min(K + R, H) = min(K, H) +
     min(R, H - min(K, H)) tile by tile, so taking out the held knitted tiles first loses
     nothing. R may hold at most cap - K copies of a tile (the copies left); a knitted tile with
-    no copy left (all four in a declared kong) can only be a wild."""
+    no copy left (all four in a declared kong) can only be a wild. Without melds or wilds this
+    is six times three table look-ups."""
     cdef Packed rest
     cdef int q, s, r, t, missing, over, need, best = INF
     cdef int nsets = 1 - h.nmelds
@@ -877,9 +879,11 @@ cdef int _zuhelong_shanten(const Packed* h, int jokers) noexcept nogil:
                     rest.key[s] -= P5[r]
                 else:
                     missing += 1
+                # The copy left for the rest drops by one. It binds only where melds already
+                # capped the suit: a rest of at most one set and a pair holds at most 3 copies of
+                # a tile, so the uncapped table (4 copies) stays exact and the suit stays a look-up.
                 if rest.cap[t] > 0:
                     rest.cap[t] -= 1
-                    rest.capped |= 1 << s
                 else:
                     over += 1
                 r += 3

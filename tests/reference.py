@@ -705,11 +705,13 @@ def _standard_cover(counts: Sequence[int], caps: Sequence[int], nsets: int, joke
             tables.append(_group_overlap_all(g, gcaps, seq, nsets, jokers))
         else:
             # one table for every hand size (at most 5 sets) and wild count (at most 2 beyond
-            # the cap): entries with e <= jokers are exactly the targets ``jokers`` allows
-            big = max(jokers, 2)
-            tab = _group_overlap(g, gcaps, seq, 5, big)
+            # the cap), shared by most hands: entries with e <= jokers are exactly the targets
+            # ``jokers`` allows. A target of at most one set (zuhelong's rest, whose caps are
+            # seldom seen twice) is cheaper on its own.
+            kmax, big = (5, max(jokers, 2)) if nsets > 1 else (nsets, jokers)
+            tab = _group_overlap(g, gcaps, seq, kmax, big)
             tables.append({key: v for key, v in tab.items() if key[0] <= nsets and key[2] <= jokers}
-                          if big != jokers or nsets != 5 else tab)
+                          if big != jokers or nsets != kmax else tab)
     best = -1
     # combine: total sets nsets, total pairs 1, total excess <= jokers
     acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}

@@ -1,6 +1,7 @@
 """Fuzzing the input boundary: random and mutated inputs to ``Hand.parse`` and every core
 entry point. Only ``mjcore.MahjongError`` may come out: never another exception, a crash or a
-hang. At least 100,000 inputs (``MJ_FUZZ_N`` overrides), seeded, well under a minute.
+hang. At least 100,000 inputs (``MJ_FUZZ_N`` overrides; ``make test`` sets 20,000, ``make
+test-long`` 100,000), seeded, well under a minute.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The fast core against the slow reference (tests/reference.py) on large seeded samples.
 
-Every operation is checked on at least ``MJ_CROSSCHECK_N`` hands (default 200,000): win test
-per shape and for the default shapes, the set of decompositions, waits, shanten per shape and
-default, and the same with one and two wild tiles. Hands come from ``reference.random_hand``:
+Every operation is checked on at least ``MJ_CROSSCHECK_N`` hands (default 200,000, as
+``make test-long`` runs it; ``make test`` sets 20,000): win test per shape and for the default
+shapes, the set of decompositions, waits, shanten per shape and default, and the same with one
+and two wild tiles. Hands come from ``reference.random_hand``:
 plain draws from the 136-tile wall, one- and two-suit hands (wins are then frequent), hands
 built from sets and a pair then perturbed, the special shapes perturbed, hands with declared
 melds, 13/14 and 16/17 tiles.
@@ -20,7 +21,7 @@ import multiprocessing
 import os
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -193,18 +194,42 @@ def _pool_lifetime() -> Iterator[None]:
     _POOL.clear()
 
 
+_REPORT: list[Callable[[str], object]] = []  # the terminal, in verbose runs
+
+
+@pytest.fixture(autouse=True)
+def _progress(pytestconfig: pytest.Config) -> Iterator[None]:
+    """A stream takes minutes at full size: in verbose runs (``make test``) its progress goes
+    on the running test's line, so a long run is never silent."""
+    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
+    capture = pytestconfig.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None and pytestconfig.get_verbosity() > 0:
+
+        def write(text: str) -> None:
+            with capture.global_and_fixture_disabled():  # the test's output is captured
+                reporter.write(text, flush=True)
+
+        _REPORT.append(write)
+    yield
+    _REPORT.clear()
+
+
 def _run(stream: str) -> Tally:
     if stream not in _CACHE:
         jobs = [(stream, s, min(CHUNK, N_SAMPLES - s)) for s in range(0, N_SAMPLES, CHUNK)]
         if WORKERS > 1:
             if not _POOL:
                 _POOL.append(multiprocessing.get_context("fork").Pool(WORKERS))
-            parts = _POOL[0].map(_check_chunk, jobs, chunksize=1)
+            parts: Iterable[Tally] = _POOL[0].imap(_check_chunk, jobs, chunksize=1)
         else:
-            parts = [_check_chunk(j) for j in jobs]
+            parts = map(_check_chunk, jobs)
         total = Tally()
-        for p in parts:
+        for k, p in enumerate(parts, 1):
             total.merge(p)
+            if _REPORT and k == 1:
+                _REPORT[0](f"{stream} {N_SAMPLES:,} hands:")
+            if _REPORT and k * 10 // len(jobs) > (k - 1) * 10 // len(jobs):  # every tenth
+                _REPORT[0](f" {k * 10 // len(jobs) * 10}%" + (" " if k == len(jobs) else ""))
         _CACHE[stream] = total
     return _CACHE[stream]
 
