@@ -28,6 +28,11 @@ from .pb import pb2
 
 DEFAULT_RULESET = "sichuan"
 MAX_BATCH_ITEMS = 10_000
+#: Repeated fields are refused past what a real hand can hold, before anything is converted:
+#: ``events`` past the engine's own limit (it refuses more with bad_event), any other one past
+#: the tiles of a whole wall (bulk ``items`` are counted apart: MAX_BATCH_ITEMS).
+MAX_EVENTS = 512
+MAX_REPEATED = 144
 
 _TEXT = tuple(tile_to_text(t) for t in range(34))
 _MELD_KINDS: dict[int, str] = {
@@ -185,6 +190,23 @@ def fill(msg: Message, values: Mapping[str, object]) -> Message:
 
 
 # --------------------------------------------------------------------------- requests
+
+
+def check_repeated(msg: Message, where: str = "") -> None:
+    """Refuse (INVALID_ARGUMENT naming the field) a repeated field anywhere in ``msg`` longer
+    than it can be in a real hand: ``events`` past MAX_EVENTS, any other past MAX_REPEATED. The
+    walk is linear in the message, which the receive limit bounds; it runs before conversion."""
+    for fd, value in msg.ListFields():
+        path = f"{where}.{fd.name}" if where else fd.name
+        if fd.is_repeated:
+            limit = MAX_EVENTS if fd.name == "events" else MAX_REPEATED
+            if len(value) > limit:
+                raise FieldError(path, "too_many_items", f"{len(value)} entries; at most {limit}")
+            if fd.message_type is not None and not fd.message_type.GetOptions().map_entry:
+                for i, item in enumerate(value):
+                    check_repeated(item, f"{path}[{i}]")
+        elif fd.message_type is not None:
+            check_repeated(value, path)
 
 
 def ruleset_name(name: str) -> str:

@@ -23,6 +23,9 @@ from .errors import CODE_FIELDS, FieldError, abort_invalid
 from .pb import pb2
 
 DEADLINE_CHECK_EVERY = 64  # items between deadline checks in bulk calls
+#: Largest request of a method other than ScoreBatch/ScoreStream (those take --max-message-bytes):
+#: a hand, a table view or a hand's events fit in a few KiB.
+MAX_UNARY_REQUEST_BYTES = 64 * 1024
 
 
 def _rules() -> Any:
@@ -113,8 +116,10 @@ class MahjongRulesServicer:
         cache = self._options_cache.setdefault(ruleset.name, {})
         resolved = cache.get(options)
         if resolved is None:
+            msg = pb2.RulesetOptions.FromString(options)
+            cv.check_repeated(msg, "options")
             try:
-                resolved = cv.options_of(ruleset, pb2.RulesetOptions.FromString(options))
+                resolved = cv.options_of(ruleset, msg)
             except MahjongError as e:
                 raise FieldError("options", e.code, e.message) from None
             if len(cache) < 1024:
@@ -134,7 +139,9 @@ class MahjongRulesServicer:
         ctx = cache.get(data)
         if ctx is None:
             # shared by every call with these bytes: nothing may change it (the engine only reads)
-            ctx = cv.context_of(pb2.WinContext.FromString(data), ruleset)
+            msg = pb2.WinContext.FromString(data)
+            cv.check_repeated(msg, "context")
+            ctx = cv.context_of(msg, ruleset)
             if len(cache) >= 4096:
                 cache.clear()
             cache[data] = ctx
@@ -199,6 +206,7 @@ class MahjongRulesServicer:
         """One item's serialized ScoreOutcome: its result, or the error naming the field."""
         hand_msg = item.hand
         try:
+            cv.check_repeated(item)
             hand = cv.hand_arg(hand_msg, "hand")
             if not item.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
@@ -233,6 +241,7 @@ class MahjongRulesServicer:
                 return _wire.field_bytes(1, cv.score_result_bytes(result))
         request = _parse(pb2.ScoreRequest, data, context)
         try:
+            cv.check_repeated(request)
             ruleset, resolved = self._ruleset_and_options(request)
             hand = cv.hand_arg(request.hand, "hand")
             if not request.HasField("win_tile"):
@@ -279,6 +288,7 @@ class MahjongRulesServicer:
         with _Aborter(context, "state"):
             ruleset, options = self._ruleset_and_options(request)
             state = cv.table_view_of(request.state, ruleset)
+            _check_deadline(context, 0)
             moves = ruleset.engine.legal_moves(state, options)
             return pb2.LegalMovesResponse(moves=[cv.move_pb(m) for m in moves])
 
@@ -288,6 +298,7 @@ class MahjongRulesServicer:
             if request.dealer_seat > 3:
                 raise FieldError("dealer_seat", "bad_event", f"seat {request.dealer_seat} is not in 0..3")
             events = cv.events_of(request.events, ruleset)
+            _check_deadline(context, 0)
             ledger = ruleset.engine.settle(events, options, request.dealer_seat)
             return cv.ledger_pb(ledger)
 
@@ -317,6 +328,8 @@ class MahjongRulesServicer:
 
 # Methods served from and to bytes (service._wire); the others get parsed requests.
 RAW_METHODS = frozenset(("Score", "ScoreBatch", "ScoreStream"))
+# Methods whose requests may be as large as --max-message-bytes; the others: MAX_UNARY_REQUEST_BYTES.
+BULK_METHODS = frozenset(("ScoreBatch", "ScoreStream"))
 _REFUSED = (FieldError, MahjongError, DecodeError)
 
 
@@ -331,6 +344,8 @@ def method_handlers(servicer: MahjongRulesServicer) -> dict[str, grpc.RpcMethodH
         if m.name not in RAW_METHODS:
             behavior = _parsing(behavior, getattr(pb2, m.input_type.name))
             serialize = getattr(pb2, m.output_type.name).SerializeToString
+        if m.name not in BULK_METHODS:
+            behavior = _size_limited(behavior, m.name)
         if m.client_streaming and m.server_streaming:
             handlers[m.name] = grpc.stream_stream_rpc_method_handler(behavior, None, serialize)
         else:
@@ -341,7 +356,28 @@ def method_handlers(servicer: MahjongRulesServicer) -> dict[str, grpc.RpcMethodH
 
 def _parsing(behavior: Any, message: Any) -> Any:
     def handler(data: bytes, context: grpc.ServicerContext) -> Any:
-        return behavior(_parse(message, data, context), context)
+        request = _parse(message, data, context)
+        try:
+            cv.check_repeated(request)
+        except FieldError as e:
+            abort_invalid(context, e.code, e.message, e.field)
+        return behavior(request, context)
+
+    return handler
+
+
+def _size_limited(behavior: Any, method: str) -> Any:
+    """``behavior`` refusing a request over MAX_UNARY_REQUEST_BYTES (RESOURCE_EXHAUSTED) before
+    reading it."""
+    limit = MAX_UNARY_REQUEST_BYTES
+
+    def handler(data: bytes, context: grpc.ServicerContext) -> Any:
+        if len(data) > limit:
+            context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"request of {len(data)} bytes is over the {limit} byte limit for {method}",
+            )
+        return behavior(data, context)
 
     return handler
 

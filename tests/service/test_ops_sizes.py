@@ -1,0 +1,89 @@
+"""CPU bounded by what a real hand holds: repeated fields refused past their cap before any
+conversion (INVALID_ARGUMENT naming the field), and requests of the methods other than
+ScoreBatch/ScoreStream refused past 64 KiB. Real server on 127.0.0.1, bounded counts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from svc_helpers import hand, start, tile
+
+from service.errors import decode_details
+from service.pb import pb2, pb2_grpc
+from service.servicer import MAX_UNARY_REQUEST_BYTES
+
+H = hand("123m456m789m234p55p")
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[pb2_grpc.MahjongRulesStub]:
+    r = start()
+    ch = grpc.insecure_channel(r.target)
+    yield pb2_grpc.MahjongRulesStub(ch)
+    ch.close()
+    r.stop(0)
+
+
+def _refused(call: object, request: object) -> tuple[grpc.StatusCode, str, str, str]:
+    with pytest.raises(grpc.RpcError) as ei:
+        call(request, timeout=10)  # type: ignore[operator]
+    d = decode_details(ei.value)
+    code, field = (d[0], d[1]) if d else ("", "")
+    return ei.value.code(), code, field, ei.value.details() or ""
+
+
+def _ding_que(seat: int) -> pb2.Event:
+    return pb2.Event(sichuan=pb2.SichuanEvent(ding_que=pb2.SichuanDingQue(seat=seat % 4, suit=pb2.SUIT_S)))
+
+
+def test_settle_refuses_too_many_events_before_converting(stub: pb2_grpc.MahjongRulesStub) -> None:
+    req = pb2.SettleRequest(ruleset="sichuan", events=[_ding_que(i) for i in range(600)])
+    assert req.ByteSize() < MAX_UNARY_REQUEST_BYTES
+    status, code, field, _ = _refused(stub.Settle, req)
+    assert (status, code, field) == (grpc.StatusCode.INVALID_ARGUMENT, "too_many_items", "events")
+
+
+def test_waits_refuses_too_many_visible_tiles(stub: pb2_grpc.MahjongRulesStub) -> None:
+    req = pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p5p"), visible_tile_ids=[1] * 5000)
+    status, code, field, _ = _refused(stub.Waits, req)
+    assert (status, code, field) == (grpc.StatusCode.INVALID_ARGUMENT, "too_many_items", "visible_tile_ids")
+
+
+def test_structured_hand_too_long_names_the_field(stub: pb2_grpc.MahjongRulesStub) -> None:
+    big = pb2.Hand(structured=pb2.StructuredHand(concealed_tile_ids=[1] * 3000))
+    status, code, field, _ = _refused(
+        stub.Score, pb2.ScoreRequest(ruleset="sichuan", hand=big, win_tile=tile("5p"))
+    )
+    assert (status, code, field) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "too_many_items",
+        "hand.structured.concealed_tile_ids",
+    )
+    # in a batch the item says so, the others are scored
+    items = [
+        pb2.ScoreItem(id="big", hand=big, win_tile=tile("5p")),
+        pb2.ScoreItem(id="ok", hand=H, win_tile=tile("5p")),
+    ]
+    out = stub.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=items), timeout=10)
+    assert out.outcomes[0].error.code == "too_many_items"
+    assert out.outcomes[0].error.field == "hand.structured.concealed_tile_ids"
+    assert out.outcomes[1].result.value >= 0
+
+
+def test_non_bulk_methods_have_a_smaller_receive_limit(stub: pb2_grpc.MahjongRulesStub) -> None:
+    big_preset = pb2.RulesetOptions(preset="x" * (MAX_UNARY_REQUEST_BYTES + 10))
+    for call, req in (
+        (stub.Settle, pb2.SettleRequest(ruleset="sichuan", options=big_preset)),
+        (stub.Score, pb2.ScoreRequest(ruleset="sichuan", hand=H, win_tile=tile("5p"), options=big_preset)),
+        (stub.DescribeRuleset, pb2.DescribeRulesetRequest(ruleset="x" * (MAX_UNARY_REQUEST_BYTES + 10))),
+    ):
+        status, _, _, details = _refused(call, req)
+        assert status == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert f"over the {MAX_UNARY_REQUEST_BYTES} byte limit" in details
+    # the bulk methods take far more (--max-message-bytes)
+    item = pb2.ScoreItem(id="a" * 40, hand=H, win_tile=tile("5p"))
+    batch = pb2.ScoreBatchRequest(ruleset="sichuan", items=[item] * 2000)
+    assert batch.ByteSize() > 2 * MAX_UNARY_REQUEST_BYTES
+    assert len(stub.ScoreBatch(batch, timeout=30).outcomes) == 2000
