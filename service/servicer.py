@@ -26,6 +26,12 @@ DEADLINE_CHECK_EVERY = 64  # items between deadline checks in bulk calls
 #: Largest request of a method other than ScoreBatch/ScoreStream (those take --max-message-bytes):
 #: a hand, a table view or a hand's events fit in a few KiB.
 MAX_UNARY_REQUEST_BYTES = 64 * 1024
+# The options and context caches: keyed on the request's bytes and on the parsed value
+# re-serialized without unknown fields; a key over CACHE_KEY_BYTES is not kept, so each cache
+# holds at most entries x CACHE_KEY_BYTES of keys (1 MiB and 4 MiB per rule set).
+CACHE_KEY_BYTES = 1024
+OPTIONS_CACHE_ENTRIES = 1024
+CONTEXT_CACHE_ENTRIES = 4096
 
 
 def _rules() -> Any:
@@ -118,12 +124,15 @@ class MahjongRulesServicer:
         if resolved is None:
             msg = pb2.RulesetOptions.FromString(options)
             cv.check_repeated(msg, "options")
-            try:
-                resolved = cv.options_of(ruleset, msg)
-            except MahjongError as e:
-                raise FieldError("options", e.code, e.message) from None
-            if len(cache) < 1024:
-                cache[options] = resolved
+            key = _canonical(msg)
+            resolved = cache.get(key)
+            if resolved is None:
+                try:
+                    resolved = cv.options_of(ruleset, msg)
+                except MahjongError as e:
+                    raise FieldError("options", e.code, e.message) from None
+                _remember(cache, key, resolved, OPTIONS_CACHE_ENTRIES)
+            _remember(cache, options, resolved, OPTIONS_CACHE_ENTRIES)
         return ruleset, resolved
 
     def _context_cache(self, ruleset: str) -> dict[bytes, Any]:
@@ -141,10 +150,12 @@ class MahjongRulesServicer:
             # shared by every call with these bytes: nothing may change it (the engine only reads)
             msg = pb2.WinContext.FromString(data)
             cv.check_repeated(msg, "context")
-            ctx = cv.context_of(msg, ruleset)
-            if len(cache) >= 4096:
-                cache.clear()
-            cache[data] = ctx
+            key = _canonical(msg)
+            ctx = cache.get(key)
+            if ctx is None:
+                ctx = cv.context_of(msg, ruleset)
+                _remember(cache, key, ctx, CONTEXT_CACHE_ENTRIES, clear=True)
+            _remember(cache, data, ctx, CONTEXT_CACHE_ENTRIES, clear=True)
         return ctx
 
     def _bulk(self, data: bytes, context: grpc.ServicerContext, message: Any) -> bytes:
@@ -388,6 +399,26 @@ def _parse(message: Any, data: bytes, context: grpc.ServicerContext) -> Any:
         return message.FromString(data)
     except DecodeError as e:
         abort_invalid(context, "bad_request", f"not a valid {message.DESCRIPTOR.full_name}: {e}", "")
+
+
+def _canonical(msg: Any) -> bytes:
+    """``msg``'s value as a cache key: unknown fields dropped (in place), serialized
+    deterministically."""
+    msg.DiscardUnknownFields()
+    key: bytes = msg.SerializeToString(deterministic=True)
+    return key
+
+
+def _remember(cache: dict[bytes, Any], key: bytes, value: Any, entries: int, clear: bool = False) -> None:
+    """Keep ``value`` under ``key`` unless the key is over CACHE_KEY_BYTES or the cache is full
+    (``clear``: then it is emptied first)."""
+    if len(key) > CACHE_KEY_BYTES:
+        return
+    if len(cache) >= entries:
+        if not clear:
+            return
+        cache.clear()
+    cache[key] = value
 
 
 def _check_count(count: int) -> None:
