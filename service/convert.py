@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
+from google.protobuf.unknown_fields import UnknownFieldSet
 
 from mjcore import Hand, MahjongError, Meld, tile_from_text, tile_to_text
 from mjcore import table as tb
@@ -207,6 +208,24 @@ def check_repeated(msg: Message, where: str = "") -> None:
                     check_repeated(item, f"{path}[{i}]")
         elif fd.message_type is not None:
             check_repeated(value, path)
+
+
+def check_known(msg: Message, where: str, code: str) -> None:
+    """Refuse (``code``, the message's path) a field ``msg`` or a message in it does not
+    declare: an option this build does not know is an error, not silently ignored."""
+    unknown = [f.field_number for f in UnknownFieldSet(msg)]
+    if unknown:
+        numbers = ", ".join(str(n) for n in sorted(set(unknown))[:8])
+        raise FieldError(where, code, f"unknown field number {numbers} in {msg.DESCRIPTOR.name}")
+    for fd, value in msg.ListFields():
+        if fd.message_type is None:
+            continue
+        path = f"{where}.{fd.name}"
+        if fd.is_repeated:
+            for i, item in enumerate(value):
+                check_known(item, f"{path}[{i}]", code)
+        else:
+            check_known(value, path, code)
 
 
 def ruleset_name(name: str) -> str:

@@ -124,6 +124,7 @@ class MahjongRulesServicer:
         if resolved is None:
             msg = pb2.RulesetOptions.FromString(options)
             cv.check_repeated(msg, "options")
+            cv.check_known(msg, "options", "bad_option")
             key = _canonical(msg)
             resolved = cache.get(key)
             if resolved is None:
