@@ -87,3 +87,24 @@ def test_non_bulk_methods_have_a_smaller_receive_limit(stub: pb2_grpc.MahjongRul
     batch = pb2.ScoreBatchRequest(ruleset="sichuan", items=[item] * 2000)
     assert batch.ByteSize() > 2 * MAX_UNARY_REQUEST_BYTES
     assert len(stub.ScoreBatch(batch, timeout=30).outcomes) == 2000
+
+
+def test_stream_message_over_the_item_cap_ends_the_stream(stub: pb2_grpc.MahjongRulesStub) -> None:
+    """A ScoreStream message over MAX_BATCH_ITEMS ends the stream with INVALID_ARGUMENT
+    (too_many_items, field items); the replies to the messages before it were sent."""
+    from service.convert import MAX_BATCH_ITEMS
+
+    item = pb2.ScoreItem(id="a", hand=H, win_tile=tile("5p"))
+    msgs = [
+        pb2.ScoreStreamRequest(ruleset="sichuan", items=[item]),
+        pb2.ScoreStreamRequest(ruleset="sichuan", items=[item] * (MAX_BATCH_ITEMS + 1)),
+        pb2.ScoreStreamRequest(ruleset="sichuan", items=[item]),
+    ]
+    replies = []
+    with pytest.raises(grpc.RpcError) as ei:
+        for reply in stub.ScoreStream(iter(msgs), timeout=30):
+            replies.append(reply)
+    assert len(replies) == 1 and len(replies[0].outcomes) == 1
+    d = decode_details(ei.value)
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert d is not None and d[:2] == ("too_many_items", "items")
