@@ -108,3 +108,39 @@ def test_stream_message_over_the_item_cap_ends_the_stream(stub: pb2_grpc.Mahjong
     d = decode_details(ei.value)
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert d is not None and d[:2] == ("too_many_items", "items")
+
+
+def test_settle_checks_the_deadline_before_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Settle whose deadline passed while its events were converted never reaches the
+    engine (the client's DEADLINE_EXCEEDED alone would not show that: the ledger is what the
+    engine's work ends in, so it is what is watched)."""
+    import time
+
+    import service.convert as cv
+
+    real_events, real_ledger = cv.events_of, cv.ledger_pb
+    ledgers: list[object] = []
+
+    def slow(*a: object, **k: object) -> object:
+        time.sleep(0.4)
+        return real_events(*a, **k)  # type: ignore[arg-type]
+
+    def ledger(x: object) -> object:
+        ledgers.append(x)
+        return real_ledger(x)
+
+    monkeypatch.setattr(cv, "events_of", slow)
+    monkeypatch.setattr(cv, "ledger_pb", ledger)
+    r = start()
+    ch = grpc.insecure_channel(r.target)
+    try:
+        req = pb2.SettleRequest(ruleset="sichuan", events=[_ding_que(s) for s in range(4)])
+        with pytest.raises(grpc.RpcError) as ei:
+            pb2_grpc.MahjongRulesStub(ch).Settle(req, timeout=0.2)
+        assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        time.sleep(0.6)  # the handler has finished by now
+        assert ledgers == []
+        assert pb2_grpc.MahjongRulesStub(ch).Settle(req, timeout=5) is not None  # and without a rush
+    finally:
+        ch.close()
+        r.stop(0)
