@@ -12,6 +12,7 @@ says how its value reads (an enum is the engine's text, a SeatList a tuple of se
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
@@ -226,6 +227,19 @@ def check_known(msg: Message, where: str, code: str) -> None:
                 check_known(item, f"{path}[{i}]", code)
         else:
             check_known(value, path, code)
+
+
+_OPTION_NAMED = re.compile(r"option '([a-z][a-z0-9_]*)'")
+
+
+def option_field(message: str, ruleset: str, msg: pb2.RulesetOptions) -> str:
+    """The field path of the option an engine ``bad_option`` message names
+    (``options.sichuan.cap_fan``), or ``options`` when it names none of the rule set's."""
+    m = _OPTION_NAMED.match(message)
+    typed = getattr(msg, ruleset, None) if ruleset in pb2.RulesetOptions.DESCRIPTOR.fields_by_name else None
+    if m is not None and typed is not None and m.group(1) in typed.DESCRIPTOR.fields_by_name:
+        return f"options.{ruleset}.{m.group(1)}"
+    return "options"
 
 
 def ruleset_name(name: str) -> str:

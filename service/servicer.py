@@ -131,7 +131,8 @@ class MahjongRulesServicer:
                 try:
                     resolved = cv.options_of(ruleset, msg)
                 except MahjongError as e:
-                    raise FieldError("options", e.code, e.message) from None
+                    field = cv.option_field(e.message, ruleset.name, msg)
+                    raise FieldError(field, e.code, e.message) from None
                 _remember(cache, key, resolved, OPTIONS_CACHE_ENTRIES)
             _remember(cache, options, resolved, OPTIONS_CACHE_ENTRIES)
         return ruleset, resolved

@@ -101,3 +101,11 @@ def test_nested_unknown_groups_refused_by_both_paths(channel: grpc.Channel) -> N
         status, code, _ = _status(channel, method, data)
         assert status == grpc.StatusCode.INVALID_ARGUMENT, (method, status, code)
         assert code in ("bad_option", "bad_request"), (method, code)
+
+
+def test_bad_option_value_names_the_option(channel: grpc.Channel) -> None:
+    """An option value the engine refuses names the option's field, in every method."""
+    bad = pb2.RulesetOptions(sichuan=pb2.SichuanOptions(cap_fan=pb2.IntOrNone(value=99), base=2))
+    for method, data in _requests(bad.SerializeToString()).items():
+        got = _status(channel, method, data)
+        assert got == (grpc.StatusCode.INVALID_ARGUMENT, "bad_option", "options.sichuan.cap_fan"), method
