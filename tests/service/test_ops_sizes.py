@@ -144,3 +144,40 @@ def test_settle_checks_the_deadline_before_the_engine(monkeypatch: pytest.Monkey
     finally:
         ch.close()
         r.stop(0)
+
+
+def test_legal_moves_checks_the_deadline_before_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As for Settle: the table view took past the deadline, the engine is not asked."""
+    import time
+
+    import service.convert as cv
+
+    real_view, real_move = cv.table_view_of, cv.move_pb
+    moves: list[object] = []
+
+    def slow(*a: object, **k: object) -> object:
+        time.sleep(0.4)
+        return real_view(*a, **k)  # type: ignore[arg-type]
+
+    def move(m: object) -> object:
+        moves.append(m)
+        return real_move(m)
+
+    monkeypatch.setattr(cv, "table_view_of", slow)
+    monkeypatch.setattr(cv, "move_pb", move)
+    view = pb2.TableView(
+        seat=0, hand=H, phase="turn", wall_count=40, sichuan=pb2.SichuanView(missing_suit=pb2.SUIT_S)
+    )
+    req = pb2.LegalMovesRequest(ruleset="sichuan", state=view)
+    r = start()
+    ch = grpc.insecure_channel(r.target)
+    try:
+        with pytest.raises(grpc.RpcError) as ei:
+            pb2_grpc.MahjongRulesStub(ch).LegalMoves(req, timeout=0.2)
+        assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        time.sleep(0.6)
+        assert moves == []
+        assert pb2_grpc.MahjongRulesStub(ch).LegalMoves(req, timeout=5).moves  # and without a rush
+    finally:
+        ch.close()
+        r.stop(0)
