@@ -511,10 +511,7 @@ def score_bulk(
                         key = _slice(p, f.ctx_s, f.ctx_e)
                         ctx = contexts.get(key)
                         if ctx is None:
-                            ctx = context_of(key)
-                            if len(contexts) >= 4096:
-                                contexts.clear()
-                            contexts[key] = ctx
+                            ctx = context_of(key)  # it keeps what it may in ``contexts``
                     result = score(text, tile, bool(f.self_drawn), ctx, options)
                 except refused:
                     result = None

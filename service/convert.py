@@ -12,12 +12,14 @@ says how its value reads (an enum is the engine's text, a SeatList a tuple of se
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
+from google.protobuf.unknown_fields import UnknownFieldSet
 
 from mjcore import Hand, MahjongError, Meld, tile_from_text, tile_to_text
 from mjcore import table as tb
@@ -28,6 +30,11 @@ from .pb import pb2
 
 DEFAULT_RULESET = "sichuan"
 MAX_BATCH_ITEMS = 10_000
+#: Repeated fields are refused past what a real hand can hold, before anything is converted:
+#: ``events`` past the engine's own limit (it refuses more with bad_event), any other one past
+#: the tiles of a whole wall (bulk ``items`` are counted apart: MAX_BATCH_ITEMS).
+MAX_EVENTS = 512
+MAX_REPEATED = 144
 
 _TEXT = tuple(tile_to_text(t) for t in range(34))
 _MELD_KINDS: dict[int, str] = {
@@ -185,6 +192,54 @@ def fill(msg: Message, values: Mapping[str, object]) -> Message:
 
 
 # --------------------------------------------------------------------------- requests
+
+
+def check_repeated(msg: Message, where: str = "") -> None:
+    """Refuse (INVALID_ARGUMENT naming the field) a repeated field anywhere in ``msg`` longer
+    than it can be in a real hand: ``events`` past MAX_EVENTS, any other past MAX_REPEATED. The
+    walk is linear in the message, which the receive limit bounds; it runs before conversion."""
+    for fd, value in msg.ListFields():
+        path = f"{where}.{fd.name}" if where else fd.name
+        if fd.is_repeated:
+            limit = MAX_EVENTS if fd.name == "events" else MAX_REPEATED
+            if len(value) > limit:
+                raise FieldError(path, "too_many_items", f"{len(value)} entries; at most {limit}")
+            if fd.message_type is not None and not fd.message_type.GetOptions().map_entry:
+                for i, item in enumerate(value):
+                    check_repeated(item, f"{path}[{i}]")
+        elif fd.message_type is not None:
+            check_repeated(value, path)
+
+
+def check_known(msg: Message, where: str, code: str) -> None:
+    """Refuse (``code``, the message's path) a field ``msg`` or a message in it does not
+    declare: an option this build does not know is an error, not silently ignored."""
+    unknown = [f.field_number for f in UnknownFieldSet(msg)]
+    if unknown:
+        numbers = ", ".join(str(n) for n in sorted(set(unknown))[:8])
+        raise FieldError(where, code, f"unknown field number {numbers} in {msg.DESCRIPTOR.name}")
+    for fd, value in msg.ListFields():
+        if fd.message_type is None:
+            continue
+        path = f"{where}.{fd.name}"
+        if fd.is_repeated:
+            for i, item in enumerate(value):
+                check_known(item, f"{path}[{i}]", code)
+        else:
+            check_known(value, path, code)
+
+
+_OPTION_NAMED = re.compile(r"option '([a-z][a-z0-9_]*)'")
+
+
+def option_field(message: str, ruleset: str, msg: pb2.RulesetOptions) -> str:
+    """The field path of the option an engine ``bad_option`` message names
+    (``options.sichuan.cap_fan``), or ``options`` when it names none of the rule set's."""
+    m = _OPTION_NAMED.match(message)
+    typed = getattr(msg, ruleset, None) if ruleset in pb2.RulesetOptions.DESCRIPTOR.fields_by_name else None
+    if m is not None and typed is not None and m.group(1) in typed.DESCRIPTOR.fields_by_name:
+        return f"options.{ruleset}.{m.group(1)}"
+    return "options"
 
 
 def ruleset_name(name: str) -> str:

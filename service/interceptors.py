@@ -44,6 +44,34 @@ _UNAUTHENTICATED = "missing or wrong 'authorization: Bearer <token>'"
 _LATE = "deadline passed before the call started"
 
 
+ERROR_LOGS_PER_SECOND = 5  # log lines per second per kind (method) for internal errors
+
+
+class LogLimiter:
+    """At most ``per_second`` lines a second for each kind; the lines dropped are counted
+    (``dropped``, in total per kind) and the next line logged says how many it follows."""
+
+    def __init__(self, per_second: int = ERROR_LOGS_PER_SECOND) -> None:
+        self.per_second = per_second
+        self.dropped: dict[str, int] = {}
+        self._window: dict[str, tuple[int, int, int]] = {}  # kind -> (second, logged, dropped since)
+        self._lock = threading.Lock()
+
+    def admit(self, kind: str) -> int | None:
+        """None: drop this line; else the number of lines dropped since the last one logged."""
+        now = int(time.monotonic())
+        with self._lock:
+            second, logged, since = self._window.get(kind, (now, 0, 0))
+            if second != now:
+                second, logged = now, 0
+            if logged >= self.per_second:
+                self._window[kind] = (second, logged, since + 1)
+                self.dropped[kind] = self.dropped.get(kind, 0) + 1
+                return None
+            self._window[kind] = (second, logged + 1, 0)
+            return since
+
+
 def _request_repr(request: Any, method: str) -> str:
     """The request for a log line; one that came as bytes (the methods that read the wire
     format themselves) is shown parsed, as its method's input message."""
@@ -291,6 +319,7 @@ class Guard:
         self._health_pool = health_pool
         self._streams = streams
         self._max_reply = max_message_bytes
+        self._log_limiter = LogLimiter()
 
     # -- checks -------------------------------------------------------------------------
     def _authorized(self, context: grpc.ServicerContext) -> bool:
@@ -313,14 +342,18 @@ class Guard:
     def _internal(self, method: str, context: grpc.ServicerContext, request: Any, exc: BaseException) -> None:
         if cast(Any, context).code() is not None:
             return  # an abort: the status is already set
-        log.error(
-            "internal error in %s: %r; request: %s",
-            method,
-            exc,
-            _request_repr(request, method),
-            exc_info=exc,
-            extra={"fields": {"method": method, "request": _request_repr(request, method)}},
-        )
+        dropped = self._log_limiter.admit(method)
+        if dropped is not None:
+            shown = _request_repr(request, method)
+            log.error(
+                "internal error in %s: %r; request: %s%s",
+                method,
+                exc,
+                shown,
+                f" ({dropped} similar lines dropped before this one)" if dropped else "",
+                exc_info=exc,
+                extra={"fields": {"method": method, "request": shown, "dropped": dropped}},
+            )
         context.abort(grpc.StatusCode.INTERNAL, f"internal error in {method} (a bug; it was logged)")
 
     def _limited(self, method: str, limit: str, context: grpc.ServicerContext, text: str) -> None:

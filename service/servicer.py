@@ -23,6 +23,15 @@ from .errors import CODE_FIELDS, FieldError, abort_invalid
 from .pb import pb2
 
 DEADLINE_CHECK_EVERY = 64  # items between deadline checks in bulk calls
+#: Largest request of a method other than ScoreBatch/ScoreStream (those take --max-message-bytes):
+#: a hand, a table view or a hand's events fit in a few KiB.
+MAX_UNARY_REQUEST_BYTES = 64 * 1024
+# The options and context caches: keyed on the request's bytes and on the parsed value
+# re-serialized without unknown fields; a key over CACHE_KEY_BYTES is not kept, so each cache
+# holds at most entries x CACHE_KEY_BYTES of keys (1 MiB and 4 MiB per rule set).
+CACHE_KEY_BYTES = 1024
+OPTIONS_CACHE_ENTRIES = 1024
+CONTEXT_CACHE_ENTRIES = 4096
 
 
 def _rules() -> Any:
@@ -113,12 +122,19 @@ class MahjongRulesServicer:
         cache = self._options_cache.setdefault(ruleset.name, {})
         resolved = cache.get(options)
         if resolved is None:
-            try:
-                resolved = cv.options_of(ruleset, pb2.RulesetOptions.FromString(options))
-            except MahjongError as e:
-                raise FieldError("options", e.code, e.message) from None
-            if len(cache) < 1024:
-                cache[options] = resolved
+            msg = pb2.RulesetOptions.FromString(options)
+            cv.check_repeated(msg, "options")
+            cv.check_known(msg, "options", "bad_option")
+            key = _canonical(msg)
+            resolved = cache.get(key)
+            if resolved is None:
+                try:
+                    resolved = cv.options_of(ruleset, msg)
+                except MahjongError as e:
+                    field = cv.option_field(e.message, ruleset.name, msg)
+                    raise FieldError(field, e.code, e.message) from None
+                _remember(cache, key, resolved, OPTIONS_CACHE_ENTRIES)
+            _remember(cache, options, resolved, OPTIONS_CACHE_ENTRIES)
         return ruleset, resolved
 
     def _context_cache(self, ruleset: str) -> dict[bytes, Any]:
@@ -134,10 +150,14 @@ class MahjongRulesServicer:
         ctx = cache.get(data)
         if ctx is None:
             # shared by every call with these bytes: nothing may change it (the engine only reads)
-            ctx = cv.context_of(pb2.WinContext.FromString(data), ruleset)
-            if len(cache) >= 4096:
-                cache.clear()
-            cache[data] = ctx
+            msg = pb2.WinContext.FromString(data)
+            cv.check_repeated(msg, "context")
+            key = _canonical(msg)
+            ctx = cache.get(key)
+            if ctx is None:
+                ctx = cv.context_of(msg, ruleset)
+                _remember(cache, key, ctx, CONTEXT_CACHE_ENTRIES, clear=True)
+            _remember(cache, data, ctx, CONTEXT_CACHE_ENTRIES, clear=True)
         return ctx
 
     def _bulk(self, data: bytes, context: grpc.ServicerContext, message: Any) -> bytes:
@@ -199,6 +219,7 @@ class MahjongRulesServicer:
         """One item's serialized ScoreOutcome: its result, or the error naming the field."""
         hand_msg = item.hand
         try:
+            cv.check_repeated(item)
             hand = cv.hand_arg(hand_msg, "hand")
             if not item.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
@@ -233,6 +254,7 @@ class MahjongRulesServicer:
                 return _wire.field_bytes(1, cv.score_result_bytes(result))
         request = _parse(pb2.ScoreRequest, data, context)
         try:
+            cv.check_repeated(request)
             ruleset, resolved = self._ruleset_and_options(request)
             hand = cv.hand_arg(request.hand, "hand")
             if not request.HasField("win_tile"):
@@ -279,6 +301,7 @@ class MahjongRulesServicer:
         with _Aborter(context, "state"):
             ruleset, options = self._ruleset_and_options(request)
             state = cv.table_view_of(request.state, ruleset)
+            _check_deadline(context, 0)
             moves = ruleset.engine.legal_moves(state, options)
             return pb2.LegalMovesResponse(moves=[cv.move_pb(m) for m in moves])
 
@@ -288,6 +311,7 @@ class MahjongRulesServicer:
             if request.dealer_seat > 3:
                 raise FieldError("dealer_seat", "bad_event", f"seat {request.dealer_seat} is not in 0..3")
             events = cv.events_of(request.events, ruleset)
+            _check_deadline(context, 0)
             ledger = ruleset.engine.settle(events, options, request.dealer_seat)
             return cv.ledger_pb(ledger)
 
@@ -317,6 +341,8 @@ class MahjongRulesServicer:
 
 # Methods served from and to bytes (service._wire); the others get parsed requests.
 RAW_METHODS = frozenset(("Score", "ScoreBatch", "ScoreStream"))
+# Methods whose requests may be as large as --max-message-bytes; the others: MAX_UNARY_REQUEST_BYTES.
+BULK_METHODS = frozenset(("ScoreBatch", "ScoreStream"))
 _REFUSED = (FieldError, MahjongError, DecodeError)
 
 
@@ -331,6 +357,8 @@ def method_handlers(servicer: MahjongRulesServicer) -> dict[str, grpc.RpcMethodH
         if m.name not in RAW_METHODS:
             behavior = _parsing(behavior, getattr(pb2, m.input_type.name))
             serialize = getattr(pb2, m.output_type.name).SerializeToString
+        if m.name not in BULK_METHODS:
+            behavior = _size_limited(behavior, m.name)
         if m.client_streaming and m.server_streaming:
             handlers[m.name] = grpc.stream_stream_rpc_method_handler(behavior, None, serialize)
         else:
@@ -341,7 +369,28 @@ def method_handlers(servicer: MahjongRulesServicer) -> dict[str, grpc.RpcMethodH
 
 def _parsing(behavior: Any, message: Any) -> Any:
     def handler(data: bytes, context: grpc.ServicerContext) -> Any:
-        return behavior(_parse(message, data, context), context)
+        request = _parse(message, data, context)
+        try:
+            cv.check_repeated(request)
+        except FieldError as e:
+            abort_invalid(context, e.code, e.message, e.field)
+        return behavior(request, context)
+
+    return handler
+
+
+def _size_limited(behavior: Any, method: str) -> Any:
+    """``behavior`` refusing a request over MAX_UNARY_REQUEST_BYTES (RESOURCE_EXHAUSTED) before
+    reading it."""
+    limit = MAX_UNARY_REQUEST_BYTES
+
+    def handler(data: bytes, context: grpc.ServicerContext) -> Any:
+        if len(data) > limit:
+            context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"request of {len(data)} bytes is over the {limit} byte limit for {method}",
+            )
+        return behavior(data, context)
 
     return handler
 
@@ -352,6 +401,26 @@ def _parse(message: Any, data: bytes, context: grpc.ServicerContext) -> Any:
         return message.FromString(data)
     except DecodeError as e:
         abort_invalid(context, "bad_request", f"not a valid {message.DESCRIPTOR.full_name}: {e}", "")
+
+
+def _canonical(msg: Any) -> bytes:
+    """``msg``'s value as a cache key: unknown fields dropped (in place), serialized
+    deterministically."""
+    msg.DiscardUnknownFields()
+    key: bytes = msg.SerializeToString(deterministic=True)
+    return key
+
+
+def _remember(cache: dict[bytes, Any], key: bytes, value: Any, entries: int, clear: bool = False) -> None:
+    """Keep ``value`` under ``key`` unless the key is over CACHE_KEY_BYTES or the cache is full
+    (``clear``: then it is emptied first)."""
+    if len(key) > CACHE_KEY_BYTES:
+        return
+    if len(cache) >= entries:
+        if not clear:
+            return
+        cache.clear()
+    cache[key] = value
 
 
 def _check_count(count: int) -> None:

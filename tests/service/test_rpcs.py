@@ -200,7 +200,7 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
                 options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(longqidui_fan=7)),
             ),
             "bad_option",
-            "options",
+            "options.sichuan.longqidui_fan",
         ),
     ],
 )

@@ -24,6 +24,7 @@ import grpc
 import pytest
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
+from google.protobuf.unknown_fields import UnknownFieldSet
 from google.rpc import error_details_pb2, status_pb2
 from test_convert import (
     _reference_context,
@@ -163,6 +164,16 @@ def _ref_option(fd: FieldDescriptor, v: Any) -> object:
     return (v.numerator, v.denominator)
 
 
+def _has_unknown(msg: Message) -> bool:
+    if len(UnknownFieldSet(msg)):
+        return True
+    for fd, value in msg.ListFields():
+        if fd.message_type is not None:
+            if any(_has_unknown(v) for v in (value if fd.is_repeated else [value])):
+                return True
+    return False
+
+
 def _ref_setup(request: Any) -> tuple[Any, Any]:
     """The rule set and resolved options of a request, or _Refused."""
     try:
@@ -172,6 +183,8 @@ def _ref_setup(request: Any) -> tuple[Any, Any]:
     if not request.HasField("options"):
         return ruleset, ruleset.resolve_options()
     msg = request.options
+    if _has_unknown(msg):  # an unknown field anywhere in the options is refused
+        raise _Refused("bad_option")
     which = msg.WhichOneof("options")
     if which is not None and which != ruleset.name:
         raise _Refused("bad_option")
@@ -704,7 +717,11 @@ def unknown_entry(rng: random.Random) -> list[Any]:
 
 
 def add_unknowns(node: Node, rng: random.Random, p: float) -> None:
-    for n, _ in list(nodes(node)):
+    """Unknown fields in messages other than ``options`` (where they are refused: see
+    test_unknown_option_fields_refused_by_both_paths)."""
+    for n, path in list(nodes(node)):
+        if path[:1] == ("options",):
+            continue
         if rng.random() < p:
             for _ in range(rng.randint(1, 3)):
                 n.insert(rng.randrange(len(n) + 1), unknown_entry(rng))
@@ -1203,3 +1220,25 @@ def test_unknown_enum_option_is_invalid_argument(method: str) -> None:
     with pytest.raises(Aborted):
         call(data, ctx)
     assert ctx.status is not None and ctx.status[0] == INVALID
+
+
+def test_unknown_option_fields_refused_by_both_paths(counting: Counting) -> None:
+    """Unknown fields anywhere in ``options`` (or options nesting 100 unknown groups): the fast
+    path and the classes both refuse the request (the fast path used to answer it)."""
+    rng = random.Random(9)
+    groups = key(1000, 3) * 100 + key(1000, 4) * 100
+    checked = 0
+    for n in range(200):
+        req = random_bulk(rng, pb2.ScoreBatchRequest, 5)
+        if not req.HasField("options"):
+            continue
+        node = tree(req, rng)
+        targets = [m for m, path in nodes(node) if path[:1] == ("options",)]
+        entry = unknown_entry(rng) if n % 2 else [RAW, 0, groups]
+        insert_at_random(rng.choice(targets), rng, entry)
+        data = encode(node)
+        for stream in (False, True):
+            got = check_bulk(counting, data, stream=stream)
+            assert isinstance(got, Abort) and got.reason in ("bad_option", "bad_request"), (n, got)
+        checked += 1
+    assert checked > 20, checked
