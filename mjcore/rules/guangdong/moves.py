@@ -9,6 +9,13 @@ from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import plus_tile as _plus
 from mjcore.rules.common.inputs import tile_text as _text
+from mjcore.rules.common.moves import (
+    Refusal,
+    answer,
+    check_table_view,
+    legal_among,
+    rules_part,
+)
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
 from mjcore.rules.guangdong.options import GuangdongOptions
@@ -47,13 +54,6 @@ REASON_CODES: tuple[Described, ...] = (
     Described("bad_move", "the move is malformed: unknown kind, wrong number of tiles, a chi that "
               "is no sequence of the discard, a winning tile that is not the pending one"),
 )
-
-
-class _Refusal(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 _NO_VIEW = GuangdongView()
@@ -151,113 +151,106 @@ def _win(state: TableView, o: GuangdongOptions) -> tuple[str, str]:
 
 def _one_tile(move: Move) -> int:
     if len(move.tiles) != 1 or type(move.tiles[0]) is not int or not 0 <= move.tiles[0] < 34:
-        raise _Refusal("bad_move", f"{move.kind} names exactly one tile")
+        raise Refusal("bad_move", f"{move.kind} names exactly one tile")
     return move.tiles[0]
 
 
 def _check(state: TableView, move: Move, o: GuangdongOptions) -> None:
     kind = move.kind
     if kind not in MOVE_KINDS:
-        raise _Refusal("bad_move", f"unknown move kind {kind!r:.40}")
+        raise Refusal("bad_move", f"unknown move kind {kind!r:.40}")
     phase = state.phase
     if phase == "ended":
-        raise _Refusal("wrong_phase", "the hand is over")
+        raise Refusal("wrong_phase", "the hand is over")
     if phase in ("claim", "rob") and state.pending_from == state.seat and kind != "pass":
-        raise _Refusal("not_your_turn", f"seat {state.seat} cannot claim its own "
+        raise Refusal("not_your_turn", f"seat {state.seat} cannot claim its own "
                        f"{state.pending_kind}")
     counts = state.hand.counts
     if kind in ("discard", "angang", "bugang"):
         t = _one_tile(move)
         if phase != "turn":
-            raise _Refusal("not_your_turn", f"{kind} only on the seat's own turn")
+            raise Refusal("not_your_turn", f"{kind} only on the seat's own turn")
         if kind == "discard":
             if not counts[t]:
-                raise _Refusal("tile_not_held", f"{_text(t)} is not in the concealed hand")
+                raise Refusal("tile_not_held", f"{_text(t)} is not in the concealed hand")
             return
         if kind == "angang" and counts[t] != 4:
-            raise _Refusal("tile_not_held", f"angang needs four {_text(t)} in hand")
+            raise Refusal("tile_not_held", f"angang needs four {_text(t)} in hand")
         if kind == "bugang" and (not counts[t] or not any(
                 m.kind == "peng" and m.tile == t for m in state.hand.melds)):
-            raise _Refusal("tile_not_held", f"bugang needs a peng of {_text(t)} and the fourth "
+            raise Refusal("tile_not_held", f"bugang needs a peng of {_text(t)} and the fourth "
                            "tile in hand")
         if _wall(state) <= 0:
-            raise _Refusal("no_tiles_left", "no replacement tile left in the wall")
+            raise Refusal("no_tiles_left", "no replacement tile left in the wall")
         return
     if kind == "hu":
         if len(move.tiles) > 1 or any(type(t) is not int or not 0 <= t < 34 for t in move.tiles):
-            raise _Refusal("bad_move", "hu names at most the winning tile (a tile id)")
+            raise Refusal("bad_move", "hu names at most the winning tile (a tile id)")
         if phase == "turn":
             if not state.drew:
-                raise _Refusal("wrong_phase", "no self-drawn win without a draw (after a claim)")
+                raise Refusal("wrong_phase", "no self-drawn win without a draw (after a claim)")
             if move.tiles and not counts[move.tiles[0]]:
-                raise _Refusal("bad_move", "the named winning tile is not in the hand")
+                raise Refusal("bad_move", "the named winning tile is not in the hand")
         else:
             if phase not in ("claim", "rob"):
-                raise _Refusal("not_your_turn", "nothing is pending to win on")
+                raise Refusal("not_your_turn", "nothing is pending to win on")
             if state.pending_kind == "angang":
-                raise _Refusal("cannot_rob_angang", "a concealed kong cannot be robbed")
+                raise Refusal("cannot_rob_angang", "a concealed kong cannot be robbed")
             if move.tiles and move.tiles[0] != state.pending_tile:
-                raise _Refusal("bad_move", "the named winning tile is not the pending tile")
+                raise Refusal("bad_move", "the named winning tile is not the pending tile")
         code, why = _win(state, o)
         if code:
-            raise _Refusal(code, why)
+            raise Refusal(code, why)
         return
     if kind == "pass":
         if move.tiles:
-            raise _Refusal("bad_move", "pass names no tile")
+            raise Refusal("bad_move", "pass names no tile")
         if phase not in ("claim", "rob"):
-            raise _Refusal("not_your_turn", "nothing to pass on")
+            raise Refusal("not_your_turn", "nothing to pass on")
         return
     # chi, peng, gang: claims on a discard
     if phase == "rob":
-        raise _Refusal("wrong_phase", "a bugang can only be robbed (hu) or passed")
+        raise Refusal("wrong_phase", "a bugang can only be robbed (hu) or passed")
     if phase != "claim":
-        raise _Refusal("not_your_turn", "no discard is pending")
+        raise Refusal("not_your_turn", "no discard is pending")
     pt = state.pending_tile
     assert pt is not None  # TableView.check
     if kind == "chi":
         tiles = move.tiles
         if len(tiles) != 3 or any(type(t) is not int or not 0 <= t < 34 for t in tiles):
-            raise _Refusal("bad_move", "chi names the three tiles of the sequence")
+            raise Refusal("bad_move", "chi names the three tiles of the sequence")
         lo = min(tiles)
         if (sorted(tiles) != [lo, lo + 1, lo + 2] or lo >= 27 or lo % 9 > 6
                 or pt not in tiles):
-            raise _Refusal("bad_move", "chi is a sequence of one suit holding the discard")
+            raise Refusal("bad_move", "chi is a sequence of one suit holding the discard")
         if state.pending_from != (state.seat - 1) % 4:
-            raise _Refusal("chi_not_from_left", "吃 only on the discard of the left seat (上家)")
+            raise Refusal("chi_not_from_left", "吃 only on the discard of the left seat (上家)")
         for t in tiles:
             if t != pt and not counts[t]:
-                raise _Refusal("tile_not_held", f"chi needs {_text(t)} in hand")
+                raise Refusal("tile_not_held", f"chi needs {_text(t)} in hand")
     else:
         t = _one_tile(move)
         if t != pt:
-            raise _Refusal("bad_move", f"{kind} names the pending tile")
+            raise Refusal("bad_move", f"{kind} names the pending tile")
         need = 2 if kind == "peng" else 3
         if counts[t] < need:
-            raise _Refusal("tile_not_held", f"{kind} needs {need} {_text(t)} in hand")
+            raise Refusal("tile_not_held", f"{kind} needs {need} {_text(t)} in hand")
         if kind == "gang" and _wall(state) <= 0:
-            raise _Refusal("no_tiles_left", "no replacement tile left in the wall")
+            raise Refusal("no_tiles_left", "no replacement tile left in the wall")
     if _wall(state) <= 0:
-        raise _Refusal("wrong_phase", "the discard after the last wall tile may only be won")
+        raise Refusal("wrong_phase", "the discard after the last wall tile may only be won")
 
 
 def _check_view(state: object) -> TableView:
     """Refuse a malformed view with ``MahjongError('bad_state')`` (the view is the input)."""
-    if not isinstance(state, TableView):
-        raise MahjongError("bad_state", "expected a TableView")
-    state.check(PHASES)
+    state = check_table_view(state, PHASES)
     if state.phase == "rob" and state.pending_kind == "discard":
         raise MahjongError("bad_state", "phase rob is for a bugang (or an angang), not a discard")
     if (state.phase == "rob" and state.pending_kind == "bugang" and state.pending_tile is not None
             and state.hand.held[state.pending_tile]):
         raise MahjongError("bad_state", "a bugang holds the other three copies of its tile: the "
                            "robbing seat cannot hold one")
-    part = state.rules
-    if part is None:
-        return state
-    if not isinstance(part, GuangdongView):
-        raise MahjongError("bad_state", f"the view's rules part must be a GuangdongView, got "
-                           f"{type(part).__name__}")
+    part = rules_part(state, GuangdongView, _NO_VIEW)
     if part.round_wind not in ("1z", "2z", "3z", "4z"):
         raise MahjongError("bad_state", f"round_wind must be 1z-4z, got {part.round_wind!r:.40}")
     mf = part.meld_from
@@ -275,13 +268,7 @@ def validate_move(state: TableView, move: Move, o: GuangdongOptions) -> MoveChec
     """Is ``move`` legal for the seat whose view is ``state``? (reason code if not).
     A malformed view raises ``MahjongError('bad_state')``."""
     _check_view(state)
-    if not isinstance(move, Move):
-        return MoveCheck(False, "bad_move", "not a Move")
-    try:
-        _check(state, move, o)
-    except _Refusal as r:
-        return MoveCheck(False, r.code, r.message)
-    return MoveCheck(True)
+    return answer(lambda m: _check(state, m, o), move)
 
 
 def legal_moves(state: TableView, o: GuangdongOptions) -> tuple[Move, ...]:
@@ -309,11 +296,4 @@ def legal_moves(state: TableView, o: GuangdongOptions) -> tuple[Move, ...]:
         candidates = [Move("hu"), Move("pass")]
     else:
         return ()
-    legal: list[Move] = []
-    for move in candidates:
-        try:
-            _check(state, move, o)
-        except _Refusal:
-            continue
-        legal.append(move)
-    return tuple(legal)
+    return legal_among(candidates, lambda m: _check(state, m, o))

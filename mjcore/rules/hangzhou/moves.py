@@ -14,6 +14,13 @@ from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import plus_tile as _plus
 from mjcore.rules.common.inputs import tile_text as _text
+from mjcore.rules.common.moves import (
+    Refusal,
+    answer,
+    check_table_view,
+    legal_among,
+    rules_part,
+)
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
 from mjcore.rules.hangzhou.options import HangzhouOptions
@@ -95,13 +102,6 @@ MOVE_DESCRIPTIONS: tuple[Described, ...] = (
 )
 
 
-class _Refusal(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def _part(state: TableView) -> HangzhouView:
     return _NO_VIEW if state.rules is None else state.rules
 
@@ -165,7 +165,7 @@ def win_context(state: TableView, o: HangzhouOptions | None = None) -> tuple[
 
 def _one_tile(move: Move) -> int:
     if len(move.tiles) != 1 or not (type(move.tiles[0]) is int and 0 <= move.tiles[0] < 34):
-        raise _Refusal("bad_move", f"{move.kind} names exactly one tile")
+        raise Refusal("bad_move", f"{move.kind} names exactly one tile")
     return move.tiles[0]
 
 
@@ -186,7 +186,7 @@ def _check_hu(state: TableView, o: HangzhouOptions) -> None:
             _check_hu_plain(hand, tile, ctx, o)
         if exc.code in ("tile_count", "bad_meld", "bad_context"):
             raise MahjongError("bad_state", exc.message) from None
-        raise _Refusal(exc.code, exc.message) from None
+        raise Refusal(exc.code, exc.message) from None
 
 
 def _check_hu_plain(hand: Hand, tile: int, ctx: dict[str, object], o: HangzhouOptions) -> None:
@@ -195,120 +195,114 @@ def _check_hu_plain(hand: Hand, tile: int, ctx: dict[str, object], o: HangzhouOp
     except MahjongError as exc:
         if exc.code in ("tile_count", "bad_meld", "bad_context"):
             raise MahjongError("bad_state", exc.message) from None
-        raise _Refusal(exc.code, exc.message) from None
+        raise Refusal(exc.code, exc.message) from None
     raise MahjongError("bad_state", "piao_count > 0 but the winning draw is not 爆头")
 
 
 def _check(state: TableView, move: Move, o: HangzhouOptions) -> None:
     kind, phase = move.kind, state.phase
     if kind not in MOVE_KINDS:
-        raise _Refusal("bad_move", f"unknown move kind {kind!r:.40}")
+        raise Refusal("bad_move", f"unknown move kind {kind!r:.40}")
     if phase in ("ended", "wait"):
-        raise _Refusal("wrong_phase" if phase == "ended" else "not_your_turn",
+        raise Refusal("wrong_phase" if phase == "ended" else "not_your_turn",
                        "the hand is over" if phase == "ended" else "another seat is acting")
     counts = state.hand.counts
     wild = _wild(state, o)
     if kind in ("discard", "angang", "bugang"):
         t = _one_tile(move)
         if phase != "turn":
-            raise _Refusal("not_your_turn", f"{kind} only on the seat's own turn")
+            raise Refusal("not_your_turn", f"{kind} only on the seat's own turn")
         if kind == "discard":
             if not counts[t]:
-                raise _Refusal("tile_not_held", f"{_text(t)} is not in the concealed hand")
+                raise Refusal("tile_not_held", f"{_text(t)} is not in the concealed hand")
             return
         if t == wild and not o.wild_in_melds:
-            raise _Refusal("wild_in_meld", "four 财神 cannot be konged")
+            raise Refusal("wild_in_meld", "four 财神 cannot be konged")
         if kind == "angang" and counts[t] != 4:
-            raise _Refusal("tile_not_held", f"angang needs four {_text(t)} in hand")
+            raise Refusal("tile_not_held", f"angang needs four {_text(t)} in hand")
         if kind == "bugang" and not (counts[t] and any(
                 m.kind == "peng" and m.tiles == (t,) * 3 for m in state.hand.melds)):
-            raise _Refusal("tile_not_held", f"bugang needs a peng of {_text(t)} and the fourth")
+            raise Refusal("tile_not_held", f"bugang needs a peng of {_text(t)} and the fourth")
         if _wall(state) <= 0:
-            raise _Refusal("no_tiles_left", "no replacement tile left in the wall")
+            raise Refusal("no_tiles_left", "no replacement tile left in the wall")
         return
     if kind == "hu" and phase == "turn":
         if len(move.tiles) > 1 or (move.tiles and not (
                 type(move.tiles[0]) is int and 0 <= move.tiles[0] < 34 and counts[move.tiles[0]])):
-            raise _Refusal("bad_move", "hu names at most the winning tile, held in the hand")
+            raise Refusal("bad_move", "hu names at most the winning tile, held in the hand")
         if not state.drew:
-            raise _Refusal("wrong_phase", "no self-drawn win without a draw (after a claim)")
+            raise Refusal("wrong_phase", "no self-drawn win without a draw (after a claim)")
         _check_hu(state, o)
         return
     # claims on a discard (or a kong) of another seat
     if phase not in ("claim", "rob"):
-        raise _Refusal("not_your_turn", "no discard is pending")
+        raise Refusal("not_your_turn", "no discard is pending")
     if state.pending_from == state.seat:
         if kind == "pass":
             return
-        raise _Refusal("not_your_turn", f"seat {state.seat} cannot claim its own discard")
+        raise Refusal("not_your_turn", f"seat {state.seat} cannot claim its own discard")
     if kind == "pass":
         if move.tiles:
-            raise _Refusal("bad_move", "pass names no tile")
+            raise Refusal("bad_move", "pass names no tile")
         return
     if state.pending_tile is None:
-        raise _Refusal("bad_move", "no tile is pending")
+        raise Refusal("bad_move", "no tile is pending")
     t = state.pending_tile
     if phase == "rob":
         if kind == "hu":
-            raise _Refusal("cannot_rob_kong", "Hangzhou has no 抢杠胡")
-        raise _Refusal("wrong_phase", "a kong can only be passed")
+            raise Refusal("cannot_rob_kong", "Hangzhou has no 抢杠胡")
+        raise Refusal("wrong_phase", "a kong can only be passed")
     if move.tiles and kind != "chi" and move.tiles != (t,):
-        raise _Refusal("bad_move", f"{kind} names the pending tile {_text(t)}")
+        raise Refusal("bad_move", f"{kind} names the pending tile {_text(t)}")
     if kind == "hu":
         _check_hu(state, o)  # 财神, lock, 平庄, 闲家, 漏胡, not a win: in the spec's order
         return
     if t == wild and not o.wild_discard_claimable:
-        raise _Refusal("caishen_not_claimable", "a discarded 财神 cannot be claimed")
+        raise Refusal("caishen_not_claimable", "a discarded 财神 cannot be claimed")
     if _part(state).piao_lock and o.piao_lock:
-        raise _Refusal("piao_lock", "no discard may be claimed while another player's 财飘 is "
+        raise Refusal("piao_lock", "no discard may be claimed while another player's 财飘 is "
                        "pending")
     if kind == "chi":
         _check_chi(state, move, t, wild, o)
         return
     if not move.tiles:
-        raise _Refusal("bad_move", f"{kind} names the pending tile")
+        raise Refusal("bad_move", f"{kind} names the pending tile")
     if t == wild and not o.wild_in_melds:
-        raise _Refusal("wild_in_meld", "a 财神 may not be part of a declared meld")
+        raise Refusal("wild_in_meld", "a 财神 may not be part of a declared meld")
     need = 2 if kind == "peng" else 3
     if counts[t] < need:
-        raise _Refusal("tile_not_held", f"{kind} needs {need} {_text(t)} in hand")
+        raise Refusal("tile_not_held", f"{kind} needs {need} {_text(t)} in hand")
     if _wall(state) <= 0:
-        raise _Refusal("no_tiles_left" if kind == "gang" else "wrong_phase",
+        raise Refusal("no_tiles_left" if kind == "gang" else "wrong_phase",
                        "no tile left in the wall")
 
 
 def _check_chi(state: TableView, move: Move, t: int, wild: int, o: HangzhouOptions) -> None:
     if state.pending_from != (state.seat + 3) % 4:
-        raise _Refusal("chi_not_from_left", "chi only on the discard of the seat before (上家)")
+        raise Refusal("chi_not_from_left", "chi only on the discard of the seat before (上家)")
     tiles = list(move.tiles)
     if len(tiles) != 3 or not all(type(x) is int and 0 <= x < 34 for x in tiles) or t not in tiles:
-        raise _Refusal("bad_move", "chi names the three tiles of the run, the discard included")
+        raise Refusal("bad_move", "chi names the three tiles of the run, the discard included")
     if len(set(tiles)) != 3:  # a chi is three different tiles (a Hand's chi holds one stand-in)
-        raise _Refusal("not_a_run", "a chi is three different tiles")
+        raise Refusal("not_a_run", "a chi is three different tiles")
     tiles.remove(t)
     for x in set(tiles):
         if state.hand.counts[x] < tiles.count(x):
-            raise _Refusal("tile_not_held", f"{_text(x)} is not in the concealed hand")
+            raise Refusal("tile_not_held", f"{_text(x)} is not in the concealed hand")
     if wild in tiles and not o.wild_in_melds:
-        raise _Refusal("wild_in_meld", "a 财神 may not be part of a declared meld")
+        raise Refusal("wild_in_meld", "a 财神 may not be part of a declared meld")
     nat = sorted(natural(x, wild) for x in (*tiles, t) if x != wild)
     if not (len(set(nat)) == len(nat) and all(x < 27 and x // 9 == nat[0] // 9 for x in nat)
             and nat[-1] - nat[0] <= 2):
-        raise _Refusal("not_a_run", "the chi's tiles are not a run")
+        raise Refusal("not_a_run", "the chi's tiles are not a run")
     if _wall(state) <= 0:
-        raise _Refusal("wrong_phase", "the discard after the last tile may only be won")
+        raise Refusal("wrong_phase", "the discard after the last tile may only be won")
 
 
 def check_view(state: object) -> TableView:
     """Refuse a malformed view with ``MahjongError('bad_state')``."""
-    if not isinstance(state, TableView):
-        raise MahjongError("bad_state", "expected a TableView")
-    state.check(PHASES)
-    part = state.rules
-    if part is None:
-        return state
-    if not isinstance(part, HangzhouView):
-        raise MahjongError("bad_state", "the view's rules part must be a HangzhouView")
+    state = check_table_view(state, PHASES)
+    part = rules_part(state, HangzhouView, _NO_VIEW)
     if part.caishen is not None and not (type(part.caishen) is int and 0 <= part.caishen < 34):
         raise MahjongError("bad_state", f"caishen must be a tile, got {part.caishen!r:.40}")
     for name, hi in (("dealer_streak", 1000), ("piao_count", 3)):
@@ -332,13 +326,7 @@ def check_view(state: object) -> TableView:
 def validate_move(state: TableView, move: Move, o: HangzhouOptions) -> MoveCheck:
     """Is ``move`` legal for the seat whose view is ``state``? (reason code if not)."""
     check_view(state)
-    if not isinstance(move, Move):
-        return MoveCheck(False, "bad_move", "not a Move")
-    try:
-        _check(state, move, o)
-    except _Refusal as r:
-        return MoveCheck(False, r.code, r.message)
-    return MoveCheck(True)
+    return answer(lambda m: _check(state, m, o), move)
 
 
 def _chi_candidates(state: TableView, t: int) -> list[Move]:
@@ -369,11 +357,4 @@ def legal_moves(state: TableView, o: HangzhouOptions) -> tuple[Move, ...]:
         candidates += _chi_candidates(state, t)
     else:
         return ()
-    legal = []
-    for move in candidates:
-        try:
-            _check(state, move, o)
-        except _Refusal:
-            continue
-        legal.append(move)
-    return tuple(legal)
+    return legal_among(candidates, lambda m: _check(state, m, o))

@@ -11,6 +11,13 @@ from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import plus_tile as _plus
 from mjcore.rules.common.inputs import tile_text as _text
+from mjcore.rules.common.moves import (
+    Refusal,
+    answer,
+    check_table_view,
+    legal_among,
+    rules_part,
+)
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
 from mjcore.rules.sichuan.options import SichuanOptions
@@ -85,13 +92,6 @@ MOVE_DESCRIPTIONS: tuple[Described, ...] = (
     Described("pass", "decline a claim"),
     Described("chi", "never legal in Sichuan"),
 )
-
-
-class _Refusal(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class _Probe:
@@ -183,7 +183,7 @@ def _must_win(p: _Probe) -> None:
     if o.last_four_must_win and _wall(s) <= 3:
         fan, _ = p.win()
         if fan is not None and not _guoshui_blocks(s, o, fan):
-            raise _Refusal("must_win", f"a win is available with {s.wall_count} wall tiles left: "
+            raise Refusal("must_win", f"a win is available with {s.wall_count} wall tiles left: "
                            "the seat must win")
 
 
@@ -198,134 +198,134 @@ def _guoshui_blocks(s: TableView, o: SichuanOptions, fan: int) -> bool:
 
 def _one_tile(move: Move) -> int:
     if len(move.tiles) != 1:
-        raise _Refusal("bad_move", f"{move.kind} names exactly one tile")
+        raise Refusal("bad_move", f"{move.kind} names exactly one tile")
     t = move.tiles[0]
     if type(t) is not int or not 0 <= t < 27:
-        raise _Refusal("bad_move", f"{move.kind}: not a Sichuan tile: {t!r}")
+        raise Refusal("bad_move", f"{move.kind}: not a Sichuan tile: {t!r}")
     return t
 
 
 def _check(state: TableView, move: Move, o: SichuanOptions, probe: _Probe) -> None:
     kind = move.kind
     if kind not in MOVE_KINDS:
-        raise _Refusal("bad_move", f"unknown move kind {kind!r}")
+        raise Refusal("bad_move", f"unknown move kind {kind!r}")
     if kind == "chi":
-        raise _Refusal("chi_not_allowed", "Sichuan has no chi")
+        raise Refusal("chi_not_allowed", "Sichuan has no chi")
     part = _part(state)
     if part.has_won:
-        raise _Refusal("already_won", f"seat {state.seat} has already won this hand (血战)")
+        raise Refusal("already_won", f"seat {state.seat} has already won this hand (血战)")
     phase = state.phase
     if phase == "ended":
-        raise _Refusal("wrong_phase", "the hand is over")
+        raise Refusal("wrong_phase", "the hand is over")
     counts = state.hand.counts
     ms = _SUIT_INDEX.get(part.missing_suit or "", -1)
     if kind == "exchange":
         if phase != "exchange" or not o.exchange_three:
-            raise _Refusal("wrong_phase", "no 换三张 now" if o.exchange_three
+            raise Refusal("wrong_phase", "no 换三张 now" if o.exchange_three
                            else "换三张 is off (option exchange_three)")
         if len(move.tiles) != 3 or any(type(t) is not int or not 0 <= t < 27
                                        for t in move.tiles):
-            raise _Refusal("bad_move", "exchange passes exactly three suited tiles")
+            raise Refusal("bad_move", "exchange passes exactly three suited tiles")
         if len({t // 9 for t in move.tiles}) != 1:
-            raise _Refusal("bad_move", "the three exchanged tiles must be of one suit")
+            raise Refusal("bad_move", "the three exchanged tiles must be of one suit")
         for t in set(move.tiles):
             if counts[t] < move.tiles.count(t):
-                raise _Refusal("tile_not_held", f"{_text(t)} is not held often enough")
+                raise Refusal("tile_not_held", f"{_text(t)} is not held often enough")
         return
     if kind == "ding_que":
         if phase != "ding_que":
-            raise _Refusal("wrong_phase", "定缺 is declared once, before play")
+            raise Refusal("wrong_phase", "定缺 is declared once, before play")
         if move.suit not in SUITS:
-            raise _Refusal("bad_move", f"ding_que names a suit m, p or s, got {move.suit!r}")
+            raise Refusal("bad_move", f"ding_que names a suit m, p or s, got {move.suit!r}")
         return
     if phase in ("exchange", "ding_que"):
-        raise _Refusal("wrong_phase", f"{kind} before 定缺/换三张 is over")
+        raise Refusal("wrong_phase", f"{kind} before 定缺/换三张 is over")
     if part.missing_suit is None:
-        raise _Refusal("wrong_phase", f"{kind} before the seat has declared its 缺门 (定缺)")
+        raise Refusal("wrong_phase", f"{kind} before the seat has declared its 缺门 (定缺)")
     if phase in ("claim", "rob") and state.pending_from == state.seat and kind != "pass":
-        raise _Refusal("not_your_turn", f"seat {state.seat} cannot claim its own "
+        raise Refusal("not_your_turn", f"seat {state.seat} cannot claim its own "
                        f"{state.pending_kind}")
     if kind in ("discard", "angang", "bugang"):
         t = _one_tile(move)
         if phase != "turn":
-            raise _Refusal("not_your_turn", f"{kind} only on the seat's own turn")
+            raise Refusal("not_your_turn", f"{kind} only on the seat's own turn")
         if kind == "discard":
             if not counts[t]:
-                raise _Refusal("tile_not_held", f"{_text(t)} is not in the concealed hand")
+                raise Refusal("tile_not_held", f"{_text(t)} is not in the concealed hand")
             if o.discard_missing_first and ms >= 0 and t // 9 != ms and any(
                 counts[ms * 9: ms * 9 + 9]
             ):
-                raise _Refusal("missing_suit_first", f"discard the missing suit "
+                raise Refusal("missing_suit_first", f"discard the missing suit "
                                f"{SUITS[ms]} first")
             _must_win(probe)
             return
         if kind == "angang":
             if counts[t] != 4:
-                raise _Refusal("tile_not_held", f"angang needs four {_text(t)} in hand")
+                raise Refusal("tile_not_held", f"angang needs four {_text(t)} in hand")
             if t // 9 == ms:
-                raise _Refusal("missing_suit_claim", f"{_text(t)} is of the missing suit")
+                raise Refusal("missing_suit_claim", f"{_text(t)} is of the missing suit")
         else:
             if not counts[t] or not any(m.kind == "peng" and m.tile == t
                                         for m in state.hand.melds):
-                raise _Refusal("tile_not_held", f"bugang needs a peng of {_text(t)} and the "
+                raise Refusal("tile_not_held", f"bugang needs a peng of {_text(t)} and the "
                                "fourth tile in hand")
         if _wall(state) <= 0:
-            raise _Refusal("no_tiles_left", "no replacement tile left in the wall")
+            raise Refusal("no_tiles_left", "no replacement tile left in the wall")
         _must_win(probe)
         return
     if kind == "hu":
         if len(move.tiles) > 1 or any(type(t) is not int or not 0 <= t < 34
                                       for t in move.tiles):
-            raise _Refusal("bad_move", "hu names at most the winning tile (a tile id)")
+            raise Refusal("bad_move", "hu names at most the winning tile (a tile id)")
         if phase == "turn":
             if not state.drew:
-                raise _Refusal("wrong_phase", "no self-drawn win without a draw (after a peng)")
+                raise Refusal("wrong_phase", "no self-drawn win without a draw (after a peng)")
             if move.tiles and not counts[move.tiles[0]]:
-                raise _Refusal("bad_move", "the named winning tile is not in the hand")
+                raise Refusal("bad_move", "the named winning tile is not in the hand")
             fan, why = probe.win()
             if fan is None:
-                raise _Refusal("not_a_win", why or "the hand is not a win")
+                raise Refusal("not_a_win", why or "the hand is not a win")
             return
         if phase not in ("claim", "rob"):
-            raise _Refusal("not_your_turn", "no discard is pending")
+            raise Refusal("not_your_turn", "no discard is pending")
         if state.pending_kind == "angang":
-            raise _Refusal("cannot_rob_angang", "a concealed kong cannot be robbed")
+            raise Refusal("cannot_rob_angang", "a concealed kong cannot be robbed")
         if move.tiles and move.tiles[0] != state.pending_tile:
-            raise _Refusal("bad_move", "the named winning tile is not the pending tile")
+            raise Refusal("bad_move", "the named winning tile is not the pending tile")
         pt = state.pending_tile
         if pt is not None and pt // 9 == ms:
-            raise _Refusal("missing_suit_claim", f"{_text(pt)} is of the missing suit")
+            raise Refusal("missing_suit_claim", f"{_text(pt)} is of the missing suit")
         fan, why = probe.win()
         if fan is None:
-            raise _Refusal("not_a_win", why or "the hand is not a win with this tile")
+            raise Refusal("not_a_win", why or "the hand is not a win with this tile")
         if _guoshui_blocks(state, o, fan):
-            raise _Refusal("guoshui", f"过水: a win of {part.guoshui_fan} fan was declined since "
+            raise Refusal("guoshui", f"过水: a win of {part.guoshui_fan} fan was declined since "
                            f"the last draw; this one scores {fan}")
         return
     if kind in ("peng", "gang"):
         t = _one_tile(move)
         if phase == "rob":
-            raise _Refusal("wrong_phase", "a bugang can only be robbed (hu) or passed")
+            raise Refusal("wrong_phase", "a bugang can only be robbed (hu) or passed")
         if phase != "claim":
-            raise _Refusal("not_your_turn", "no discard is pending")
+            raise Refusal("not_your_turn", "no discard is pending")
         if t != state.pending_tile:
-            raise _Refusal("bad_move", f"{kind} names the pending tile")
+            raise Refusal("bad_move", f"{kind} names the pending tile")
         if t // 9 == ms:
-            raise _Refusal("missing_suit_claim", f"{_text(t)} is of the missing suit")
+            raise Refusal("missing_suit_claim", f"{_text(t)} is of the missing suit")
         need = 2 if kind == "peng" else 3
         if counts[t] < need:
-            raise _Refusal("tile_not_held", f"{kind} needs {need} {_text(t)} in hand")
+            raise Refusal("tile_not_held", f"{kind} needs {need} {_text(t)} in hand")
         if _wall(state) <= 0:
             if kind == "gang":
-                raise _Refusal("no_tiles_left", "no replacement tile left in the wall")
-            raise _Refusal("wrong_phase", "the discard after the last tile may only be won")
+                raise Refusal("no_tiles_left", "no replacement tile left in the wall")
+            raise Refusal("wrong_phase", "the discard after the last tile may only be won")
         _must_win(probe)
         return
     # pass
     if move.tiles:
-        raise _Refusal("bad_move", "pass names no tile")
+        raise Refusal("bad_move", "pass names no tile")
     if phase not in ("claim", "rob"):
-        raise _Refusal("not_your_turn", "nothing to pass on")
+        raise Refusal("not_your_turn", "nothing to pass on")
     _must_win(probe)
 
 
@@ -333,15 +333,8 @@ def _check(state: TableView, move: Move, o: SichuanOptions, probe: _Probe) -> No
 
 def _check_view(state: object) -> TableView:
     """Refuse a malformed view with ``MahjongError('bad_state')`` (the view is the input)."""
-    if not isinstance(state, TableView):
-        raise MahjongError("bad_state", "expected a TableView")
-    state.check(PHASES)
-    part = state.rules
-    if part is None:
-        return state
-    if not isinstance(part, SichuanView):
-        raise MahjongError("bad_state", f"the view's rules part must be a SichuanView, got "
-                           f"{type(part).__name__}")
+    state = check_table_view(state, PHASES)
+    part = rules_part(state, SichuanView, _NO_VIEW)
     ms = part.missing_suit
     if ms is not None and (not isinstance(ms, str) or ms not in _SUIT_INDEX):
         raise MahjongError("bad_state", f"missing_suit must be m, p or s, got {ms!r:.40}")
@@ -357,16 +350,8 @@ def validate_move(state: TableView, move: Move, o: SichuanOptions) -> MoveCheck:
     """Is ``move`` legal for the seat whose view is ``state``? (reason code if not).
     A malformed view raises ``MahjongError('bad_state')``."""
     _check_view(state)
-    if not isinstance(move, Move):
-        return MoveCheck(False, "bad_move", "not a Move")
-    try:
-        _check(state, move, o, _Probe(state, o))
-    except _Refusal as r:
-        return MoveCheck(False, r.code, r.message)
-    return MoveCheck(True)
+    return answer(lambda m: _check(state, m, o, _Probe(state, o)), move)
 
-
-_OK = MoveCheck(True)
 
 
 def legal_moves(state: TableView, o: SichuanOptions) -> tuple[Move, ...]:
@@ -404,11 +389,4 @@ def legal_moves(state: TableView, o: SichuanOptions) -> tuple[Move, ...]:
     else:
         return ()
     probe = _Probe(state, o)
-    legal: list[Move] = []
-    for move in candidates:
-        try:
-            _check(state, move, o, probe)
-        except _Refusal:
-            continue
-        legal.append(move)
-    return tuple(legal)
+    return legal_among(candidates, lambda m: _check(state, m, o, probe))

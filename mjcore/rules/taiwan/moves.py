@@ -13,6 +13,13 @@ from mjcore._core import is_win
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import plus_tile
+from mjcore.rules.common.moves import (
+    Refusal,
+    answer,
+    check_table_view,
+    legal_among,
+    rules_part,
+)
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
 from mjcore.rules.taiwan.options import TaiwanOptions
@@ -98,13 +105,6 @@ MOVE_DESCRIPTIONS: tuple[Described, ...] = (
 )
 
 
-class _Refusal(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def _part(state: TableView) -> TaiwanView:
     return _NO_VIEW if state.rules is None else state.rules
 
@@ -184,156 +184,150 @@ def _win(state: TableView, o: TaiwanOptions) -> None:
         return
     if s.phase == "turn":
         if not is_win(s.hand):
-            raise _Refusal("not_a_win", "the hand forms no five sets and a pair")
+            raise Refusal("not_a_win", "the hand forms no five sets and a pair")
     else:
         t = s.pending_tile
         assert t is not None
         if not wait_kinds(s.hand, o) >> t & 1:
-            raise _Refusal("not_a_win", f"{tile_to_text(t)} does not complete the hand")
+            raise Refusal("not_a_win", f"{tile_to_text(t)} does not complete the hand")
     hand, tile, self_drawn, ctx = win_context(s)
     try:
         score(hand, tile, self_drawn, ctx, o)
     except MahjongError as exc:
         if exc.code in ("not_a_win", "below_min_tai"):
-            raise _Refusal(exc.code, exc.message) from None
+            raise Refusal(exc.code, exc.message) from None
         raise
 
 
 def _one(move: Move) -> int:
     if len(move.tiles) != 1:
-        raise _Refusal("bad_move", f"{move.kind} names exactly one tile")
+        raise Refusal("bad_move", f"{move.kind} names exactly one tile")
     return move.tiles[0]
 
 
 def _check(state: TableView, move: Move, o: TaiwanOptions) -> None:
     kind, phase, part = move.kind, state.phase, _part(state)
     if kind not in MOVE_KINDS:
-        raise _Refusal("bad_move", f"unknown move kind {kind!r:.40}")
+        raise Refusal("bad_move", f"unknown move kind {kind!r:.40}")
     if any(type(t) is not int or not 0 <= t < 42 for t in move.tiles):
-        raise _Refusal("bad_move", "move tiles are tile ids 0-41")
+        raise Refusal("bad_move", "move tiles are tile ids 0-41")
     if kind not in ("flower", "hu") and any(t in FLOWERS for t in move.tiles):
-        raise _Refusal("flower_not_playable", "a flower is laid aside and replaced, never "
+        raise Refusal("flower_not_playable", "a flower is laid aside and replaced, never "
                        "discarded, claimed or melded")
     if phase == "ended":
-        raise _Refusal("wrong_phase", "the hand is over")
+        raise Refusal("wrong_phase", "the hand is over")
     counts = state.hand.counts
     locked = part.ting is not None
     if kind != "hu" and _baxian(state, o):
-        raise _Refusal("wrong_phase", "八仙過海: the eighth flower wins at once")
+        raise Refusal("wrong_phase", "八仙過海: the eighth flower wins at once")
     if kind == "pass":
         if move.tiles or phase not in ("claim", "rob"):
-            raise _Refusal("not_your_turn" if not move.tiles else "bad_move", "nothing to pass on")
+            raise Refusal("not_your_turn" if not move.tiles else "bad_move", "nothing to pass on")
         return
     if kind in ("discard", "ting", "angang", "bugang", "flower") or (kind == "hu"
                                                                      and phase == "turn"):
         if phase != "turn":
             if kind == "bugang" and phase == "claim" and any(
                     m.kind == "peng" and m.tile == state.pending_tile for m in state.hand.melds):
-                raise _Refusal("no_discard_bugang", "only a self-drawn fourth tile makes a bugang")
+                raise Refusal("no_discard_bugang", "only a self-drawn fourth tile makes a bugang")
             if kind != "hu":
-                raise _Refusal("not_your_turn", f"{kind} only on the seat's own turn")
+                raise Refusal("not_your_turn", f"{kind} only on the seat's own turn")
         elif part.new_flowers and kind not in ("flower", "hu"):
-            raise _Refusal("wrong_phase", "lay the new flowers aside first")
+            raise Refusal("wrong_phase", "lay the new flowers aside first")
     if kind == "flower":
         t = _one(move)
         if t not in part.new_flowers:
-            raise _Refusal("tile_not_held" if t in FLOWERS else "bad_move",
+            raise Refusal("tile_not_held" if t in FLOWERS else "bad_move",
                            f"{tile_to_text(t)} is not a new flower of this seat")
         if _wall(state) <= 0:
-            raise _Refusal("no_tiles_left", "only the reserve is left: no replacement")
+            raise Refusal("no_tiles_left", "only the reserve is left: no replacement")
         return
     if kind in ("discard", "ting"):
         t = _one(move)
         if not counts[t]:
-            raise _Refusal("tile_not_held", f"{tile_to_text(t)} is not in the concealed hand")
+            raise Refusal("tile_not_held", f"{tile_to_text(t)} is not in the concealed hand")
         if kind == "ting":
             if not o.ting_declaration or locked:
-                raise _Refusal("bad_move", "聽 is declared once (option ting_declaration)")
+                raise Refusal("bad_move", "聽 is declared once (option ting_declaration)")
             rest = list(counts)
             rest[t] -= 1
             if not wait_kinds(Hand(rest, state.hand.melds), o):
-                raise _Refusal("not_ready", "the hand waits on nothing after this discard")
+                raise Refusal("not_ready", "the hand waits on nothing after this discard")
         elif locked and t != state.drawn_tile:
-            raise _Refusal("ting_locked", "after 聽 only the drawn tile may be discarded")
+            raise Refusal("ting_locked", "after 聽 only the drawn tile may be discarded")
         return
     if kind in ("angang", "bugang"):
         t = _one(move)
         if locked:
-            raise _Refusal("ting_locked", "no kong after 聽")
+            raise Refusal("ting_locked", "no kong after 聽")
         if kind == "angang" and counts[t] != 4:
-            raise _Refusal("tile_not_held", f"angang needs four {tile_to_text(t)} in hand")
+            raise Refusal("tile_not_held", f"angang needs four {tile_to_text(t)} in hand")
         if kind == "bugang" and not (counts[t] and any(m.kind == "peng" and m.tile == t
                                                        for m in state.hand.melds)):
-            raise _Refusal("tile_not_held", f"bugang needs a peng of {tile_to_text(t)} and the "
+            raise Refusal("tile_not_held", f"bugang needs a peng of {tile_to_text(t)} and the "
                            "fourth tile in hand")
         if _wall(state) <= 0:
-            raise _Refusal("no_tiles_left", "only the reserve is left: no replacement")
+            raise Refusal("no_tiles_left", "only the reserve is left: no replacement")
         return
     if kind == "hu" and phase == "turn":
         if part.new_flowers and not _baxian(state, o):
-            raise _Refusal("wrong_phase", "lay the new flowers aside first")
+            raise Refusal("wrong_phase", "lay the new flowers aside first")
         if move.tiles and move.tiles[0] not in FLOWERS and not counts[move.tiles[0]]:
-            raise _Refusal("bad_move", "the named winning tile is not in the hand")
+            raise Refusal("bad_move", "the named winning tile is not in the hand")
         if not state.drew and not _baxian(state, o):
-            raise _Refusal("not_your_turn", "no self-drawn win without a draw (after a call)")
+            raise Refusal("not_your_turn", "no self-drawn win without a draw (after a call)")
         if state.drawn_tile is not None and state.drawn_tile in part.guoshui:
-            raise _Refusal("guoshui", f"過水: a win on {tile_to_text(state.drawn_tile)} was "
+            raise Refusal("guoshui", f"過水: a win on {tile_to_text(state.drawn_tile)} was "
                            "passed since the last discard")
         _win(state, o)
         return
     # claims: chi, peng, gang, hu on a pending discard or bugang
     if phase not in ("claim", "rob") or state.pending_from == state.seat:
-        raise _Refusal("not_your_turn", "no discard of another player is pending")
+        raise Refusal("not_your_turn", "no discard of another player is pending")
     pending = state.pending_tile
     assert pending is not None
     t = pending
     if kind == "hu":
         if state.pending_kind == "angang":
-            raise _Refusal("cannot_rob_angang", "an angang can never be robbed")
+            raise Refusal("cannot_rob_angang", "an angang can never be robbed")
         if move.tiles and move.tiles[0] != t:
-            raise _Refusal("bad_move", "the named winning tile is not the pending tile")
+            raise Refusal("bad_move", "the named winning tile is not the pending tile")
         if t in part.guoshui:
-            raise _Refusal("guoshui", f"過水: a win on {tile_to_text(t)} was passed since the "
+            raise Refusal("guoshui", f"過水: a win on {tile_to_text(t)} was passed since the "
                            "last discard")
         _win(state, o)
         return
     if phase == "rob" or state.pending_kind != "discard":
-        raise _Refusal("wrong_phase", "a kong can only be robbed (hu) or passed")
+        raise Refusal("wrong_phase", "a kong can only be robbed (hu) or passed")
     if locked:
-        raise _Refusal("ting_locked", f"no {kind} after 聽")
+        raise Refusal("ting_locked", f"no {kind} after 聽")
     if kind == "chi":
         if state.pending_from != (state.seat - 1) % 4:
-            raise _Refusal("chi_not_from_left", "chi only on the left player's discard")
+            raise Refusal("chi_not_from_left", "chi only on the left player's discard")
         run = sorted(move.tiles)
         if len(run) != 3 or t not in run or run[0] >= 27 or run != list(
                 range(run[0], run[0] + 3)) or run[0] % 9 > 6:
-            raise _Refusal("bad_move", "chi names the three tiles of a run holding the discard")
+            raise Refusal("bad_move", "chi names the three tiles of a run holding the discard")
         rest = list(run)
         rest.remove(t)
         if any(not counts[x] for x in rest):
-            raise _Refusal("tile_not_held", "chi needs the run's other two tiles in hand")
+            raise Refusal("tile_not_held", "chi needs the run's other two tiles in hand")
     else:
         if _one(move) != t:
-            raise _Refusal("bad_move", f"{kind} names the pending tile")
+            raise Refusal("bad_move", f"{kind} names the pending tile")
         need = 2 if kind == "peng" else 3
         if counts[t] < need:
             if kind == "gang" and any(m.kind == "peng" and m.tile == t for m in state.hand.melds):
-                raise _Refusal("no_discard_bugang", "a discard is never added to an exposed peng")
-            raise _Refusal("tile_not_held", f"{kind} needs {need} {tile_to_text(t)} in hand")
+                raise Refusal("no_discard_bugang", "a discard is never added to an exposed peng")
+            raise Refusal("tile_not_held", f"{kind} needs {need} {tile_to_text(t)} in hand")
     if _wall(state) <= 0:
-        raise _Refusal("no_tiles_left", "the discard after the last tile may only be won")
+        raise Refusal("no_tiles_left", "the discard after the last tile may only be won")
 
 
 def check_view(state: object) -> TableView:
     """Refuse a malformed view with ``MahjongError('bad_state')``."""
-    if not isinstance(state, TableView):
-        raise MahjongError("bad_state", "expected a TableView")
-    state.check(PHASES)
-    part = state.rules
-    if part is not None and not isinstance(part, TaiwanView):
-        raise MahjongError("bad_state", f"the view's rules part must be a TaiwanView, got "
-                           f"{type(part).__name__}")
-    part = _part(state)
+    state = check_table_view(state, PHASES)
+    part = rules_part(state, TaiwanView, _NO_VIEW)
     if part.seat_wind not in _WINDS or part.round_wind not in _WINDS:
         raise MahjongError("bad_state", "seat_wind and round_wind are 1z-4z")
     if type(part.dealer_streak) is not int or not 0 <= part.dealer_streak <= 10_000:
@@ -364,13 +358,7 @@ def check_view(state: object) -> TableView:
 def validate_move(state: TableView, move: Move, o: TaiwanOptions) -> MoveCheck:
     """Is ``move`` legal for the seat whose view is ``state``? (reason code if not)."""
     check_view(state)
-    if not isinstance(move, Move):
-        return MoveCheck(False, "bad_move", "not a Move")
-    try:
-        _check(state, move, o)
-    except _Refusal as r:
-        return MoveCheck(False, r.code, r.message)
-    return MoveCheck(True)
+    return answer(lambda m: _check(state, m, o), move)
 
 
 def legal_moves(state: TableView, o: TaiwanOptions) -> tuple[Move, ...]:
@@ -399,14 +387,7 @@ def legal_moves(state: TableView, o: TaiwanOptions) -> tuple[Move, ...]:
         candidates = [Move("hu"), Move("pass")]
     else:
         return ()
-    out = []
-    for m in candidates:
-        try:
-            _check(state, m, o)
-        except _Refusal:
-            continue
-        out.append(m)
-    return tuple(out)
+    return legal_among(candidates, lambda m: _check(state, m, o))
 
 
 __all__ = ["MOVE_DESCRIPTIONS", "REASON_CODES", "TaiwanView", "check_view", "legal_moves",

@@ -13,6 +13,13 @@ from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.inputs import hand_of, plus_tile, tile_id
 from mjcore.rules.common.inputs import tile_text as _text
+from mjcore.rules.common.moves import (
+    Refusal,
+    answer,
+    check_table_view,
+    legal_among,
+    rules_part,
+)
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
 from mjcore.rules.wuhan.context import next_kind
@@ -80,13 +87,6 @@ MOVE_DESCRIPTIONS: tuple[Described, ...] = (
     Described("hu", "win self-drawn, on a discard or on a robbed bugang"),
     Described("pass", "decline a claim; in the 海底, decline to win (the tile is laid aside)"),
 )
-
-
-class _Refusal(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def _part(state: TableView) -> WuhanView:
@@ -176,124 +176,119 @@ class _Probe:
 
 def _one_tile(move: Move) -> int:
     if len(move.tiles) != 1 or type(move.tiles[0]) is not int or not 0 <= move.tiles[0] < 34:
-        raise _Refusal("bad_move", f"{move.kind} names exactly one tile")
+        raise Refusal("bad_move", f"{move.kind} names exactly one tile")
     return move.tiles[0]
 
 
 def _check(state: TableView, move: Move, o: WuhanOptions, probe: _Probe) -> None:
     kind = move.kind
     if kind not in MOVE_KINDS:
-        raise _Refusal("bad_move", f"unknown move kind {kind!r:.40}")
+        raise Refusal("bad_move", f"unknown move kind {kind!r:.40}")
     phase = state.phase
     if phase in ("ended", "wait"):
-        raise _Refusal("not_your_turn" if phase == "wait" else "wrong_phase",
+        raise Refusal("not_your_turn" if phase == "wait" else "wrong_phase",
                        "the hand is over" if phase == "ended" else "another seat is acting")
     laizi = laizi_of(state, o)
     special = o.pizi_kinds | {laizi}
     counts = state.hand.counts
     if phase in ("claim", "rob") and state.pending_from == state.seat and kind != "pass":
-        raise _Refusal("not_your_turn", f"seat {state.seat} cannot claim its own "
+        raise Refusal("not_your_turn", f"seat {state.seat} cannot claim its own "
                        f"{state.pending_kind}")
     if kind == "pass":
         if move.tiles:
-            raise _Refusal("bad_move", "pass names no tile")
+            raise Refusal("bad_move", "pass names no tile")
         if phase == "turn" and not _haidi(state):
-            raise _Refusal("wrong_phase", "a turn ends with a discard (pass only in the 海底)")
+            raise Refusal("wrong_phase", "a turn ends with a discard (pass only in the 海底)")
         return
     if kind == "hu":
         if len(move.tiles) > 1 or any(type(t) is not int or not 0 <= t < 34 for t in move.tiles):
-            raise _Refusal("bad_move", "hu names at most the winning tile (a tile id)")
+            raise Refusal("bad_move", "hu names at most the winning tile (a tile id)")
         if phase == "turn":
             if not state.drew:
-                raise _Refusal("wrong_phase", "no self-drawn win without a draw (after a claim)")
+                raise Refusal("wrong_phase", "no self-drawn win without a draw (after a claim)")
             if move.tiles and not counts[move.tiles[0]]:
-                raise _Refusal("bad_move", "the named winning tile is not in the hand")
+                raise Refusal("bad_move", "the named winning tile is not in the hand")
         else:
             if state.pending_kind == "angang":
-                raise _Refusal("cannot_rob", "a concealed kong cannot be robbed")
+                raise Refusal("cannot_rob", "a concealed kong cannot be robbed")
             if move.tiles and move.tiles[0] != state.pending_tile:
-                raise _Refusal("bad_move", "the named winning tile is not the pending tile")
+                raise Refusal("bad_move", "the named winning tile is not the pending tile")
             pt = state.pending_tile
             assert pt is not None
             if phase == "claim" and pt in special:
-                raise _Refusal("not_claimable", f"a discarded 痞子 or 赖子 ({_text(pt)}) cannot "
+                raise Refusal("not_claimable", f"a discarded 痞子 or 赖子 ({_text(pt)}) cannot "
                                "be claimed")
             if state.hand.all_counts()[pt] >= 4:
-                raise _Refusal("not_a_win", f"all four {_text(pt)} are already held")
+                raise Refusal("not_a_win", f"all four {_text(pt)} are already held")
         value, code, why = probe.win()
         if value is None:
-            raise _Refusal(code, why)
+            raise Refusal(code, why)
         return
     if kind in ("discard", "angang", "bugang", "pizigang", "laizigang"):
         t = _one_tile(move)
         if phase != "turn":
-            raise _Refusal("not_your_turn", f"{kind} only on the seat's own turn")
+            raise Refusal("not_your_turn", f"{kind} only on the seat's own turn")
         if _haidi(state):
-            raise _Refusal("haidi", "in the 海底 only a self-drawn win or pass")
+            raise Refusal("haidi", "in the 海底 only a self-drawn win or pass")
         if not counts[t]:
-            raise _Refusal("tile_not_held", f"{_text(t)} is not in the concealed hand")
+            raise Refusal("tile_not_held", f"{_text(t)} is not in the concealed hand")
         if kind == "discard":
             if t in special and _can_kong(state):
-                raise _Refusal("lay_aside", f"{_text(t)} is laid aside as a kong, not discarded")
+                raise Refusal("lay_aside", f"{_text(t)} is laid aside as a kong, not discarded")
             return
         if kind == "angang":
             if counts[t] != 4:
-                raise _Refusal("tile_not_held", f"angang needs four {_text(t)} in hand")
+                raise Refusal("tile_not_held", f"angang needs four {_text(t)} in hand")
             if t in special:
-                raise _Refusal("laizi_in_meld", "a 痞子 or 赖子 cannot be part of a kong")
+                raise Refusal("laizi_in_meld", "a 痞子 or 赖子 cannot be part of a kong")
         elif kind == "bugang":
             if not any(m.kind == "peng" and m.tile == t for m in state.hand.melds):
-                raise _Refusal("tile_not_held", f"bugang needs a peng of {_text(t)}")
+                raise Refusal("tile_not_held", f"bugang needs a peng of {_text(t)}")
         elif kind == "pizigang" and t not in o.pizi_kinds:
-            raise _Refusal("bad_move", f"{_text(t)} is not a 痞子")
+            raise Refusal("bad_move", f"{_text(t)} is not a 痞子")
         elif kind == "laizigang" and t != laizi:
-            raise _Refusal("bad_move", f"{_text(t)} is not the 赖子 {_text(laizi)}")
+            raise Refusal("bad_move", f"{_text(t)} is not the 赖子 {_text(laizi)}")
         if not _can_kong(state):
-            raise _Refusal("no_tiles_left", "no replacement tile outside the 海底")
+            raise Refusal("no_tiles_left", "no replacement tile outside the 海底")
         return
     # chi, peng, gang on a discard
     if phase == "rob":
-        raise _Refusal("wrong_phase", "a bugang can only be robbed (hu) or passed")
+        raise Refusal("wrong_phase", "a bugang can only be robbed (hu) or passed")
     if phase != "claim":
-        raise _Refusal("not_your_turn", "no discard is pending")
+        raise Refusal("not_your_turn", "no discard is pending")
     pt = state.pending_tile
     assert pt is not None
     if pt in special:
-        raise _Refusal("not_claimable", f"a 痞子 or 赖子 ({_text(pt)}) cannot be claimed")
+        raise Refusal("not_claimable", f"a 痞子 or 赖子 ({_text(pt)}) cannot be claimed")
     if kind == "chi":
         if state.pending_from is None or (state.seat - state.pending_from) % 4 != 1:
-            raise _Refusal("chi_not_from_left", "chi only on the left seat's (上家) discard")
+            raise Refusal("chi_not_from_left", "chi only on the left seat's (上家) discard")
         run = tuple(sorted(move.tiles))
         if len(run) != 3 or pt not in run or not all(type(t) is int for t in run) or not (
                 run[0] < 27 and run[0] % 9 <= 6 and run == (run[0], run[0] + 1, run[0] + 2)):
-            raise _Refusal("bad_move", "chi names three consecutive tiles of a suit, the "
+            raise Refusal("bad_move", "chi names three consecutive tiles of a suit, the "
                            "pending tile among them")
         own = list(run)
         own.remove(pt)
         if any(t in special for t in own):
-            raise _Refusal("laizi_in_meld", "a 赖子 cannot be part of a chi")
+            raise Refusal("laizi_in_meld", "a 赖子 cannot be part of a chi")
         if any(not counts[t] for t in own) or (own[0] == own[1] and counts[own[0]] < 2):
-            raise _Refusal("tile_not_held", "chi needs the run's two other tiles in hand")
+            raise Refusal("tile_not_held", "chi needs the run's two other tiles in hand")
         return
     t = _one_tile(move)
     if t != pt:
-        raise _Refusal("bad_move", f"{kind} names the pending tile")
+        raise Refusal("bad_move", f"{kind} names the pending tile")
     need = 2 if kind == "peng" else 3
     if counts[t] < need:
-        raise _Refusal("tile_not_held", f"{kind} needs {need} {_text(t)} in hand")
+        raise Refusal("tile_not_held", f"{kind} needs {need} {_text(t)} in hand")
     if kind == "gang" and not _can_kong(state):
-        raise _Refusal("no_tiles_left", "no replacement tile outside the 海底")
+        raise Refusal("no_tiles_left", "no replacement tile outside the 海底")
 
 
 def _check_view(state: object, o: WuhanOptions) -> TableView:
     """Refuse a malformed view with ``MahjongError('bad_state')`` (the view is the input)."""
-    if not isinstance(state, TableView):
-        raise MahjongError("bad_state", "expected a TableView")
-    state.check(PHASES)
-    part = state.rules
-    if not isinstance(part, WuhanView):
-        raise MahjongError("bad_state", "the view's rules part must be a WuhanView naming the "
-                           f"赖子, got {type(part).__name__}")
+    state = check_table_view(state, PHASES)
+    part = rules_part(state, WuhanView, None)
     if part.laizi is None and part.indicator is None:
         raise MahjongError("bad_state", "the WuhanView names the 赖子 (laizi or indicator)")
     for name in ("laizi", "indicator"):
@@ -328,13 +323,7 @@ def validate_move(state: TableView, move: Move, o: WuhanOptions) -> MoveCheck:
     """Is ``move`` legal for the seat whose view is ``state``? (reason code if not).
     A malformed view raises ``MahjongError('bad_state')``."""
     _check_view(state, o)
-    if not isinstance(move, Move):
-        return MoveCheck(False, "bad_move", "not a Move")
-    try:
-        _check(state, move, o, _Probe(state, o))
-    except _Refusal as r:
-        return MoveCheck(False, r.code, r.message)
-    return MoveCheck(True)
+    return answer(lambda m: _check(state, m, o, _Probe(state, o)), move)
 
 
 def legal_moves(state: TableView, o: WuhanOptions) -> tuple[Move, ...]:
@@ -366,11 +355,4 @@ def legal_moves(state: TableView, o: WuhanOptions) -> tuple[Move, ...]:
     else:
         return ()
     probe = _Probe(state, o)
-    legal: list[Move] = []
-    for move in candidates:
-        try:
-            _check(state, move, o, probe)
-        except _Refusal:
-            continue
-        legal.append(move)
-    return tuple(legal)
+    return legal_among(candidates, lambda m: _check(state, m, o, probe))
