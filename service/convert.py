@@ -28,7 +28,6 @@ from mjcore.rules.common.results import VALUE_UNITS
 from .errors import FieldError
 from .pb import pb2
 
-DEFAULT_RULESET = "sichuan"
 MAX_BATCH_ITEMS = 10_000
 #: Repeated fields are refused past what a real hand can hold, before anything is converted:
 #: ``events`` past the engine's own limit (it refuses more with bad_event), any other one past
@@ -243,7 +242,11 @@ def option_field(message: str, ruleset: str, msg: pb2.RulesetOptions) -> str:
 
 
 def ruleset_name(name: str) -> str:
-    return name or DEFAULT_RULESET
+    """A request's rule set name; it is required (no default: a client that forgot it would
+    otherwise be answered by another rule set's rules)."""
+    if not name:
+        raise FieldError("ruleset", "missing_ruleset", "ruleset not set: name a rule set (ListRulesets)")
+    return name
 
 
 def _rule_part(msg: Message, oneof: str, ruleset: str, code: str, where: str) -> Message | None:

@@ -93,7 +93,7 @@ class MahjongRulesServicer:
     def __init__(self) -> None:
         # rule set name -> serialized RulesetOptions -> resolved options
         self._options_cache: dict[str, dict[bytes, Any]] = {}
-        # request.ruleset ("" or a known name) -> (rule set, its default options)
+        # a known request.ruleset -> (rule set, its default options)
         self._defaults: dict[str, tuple[Any, Any]] = {}
         # rule set name -> serialized WinContext -> the engine's context mapping (shared:
         # never changed). Per rule set: the bytes are checked against it when first read.
@@ -108,7 +108,7 @@ class MahjongRulesServicer:
         return self._resolve(request.ruleset, options)
 
     def _resolve(self, name: str, options: bytes | None) -> tuple[Any, Any]:
-        """The rule set called ``name`` ("" = the default) and the given serialized
+        """The rule set called ``name`` and the given serialized
         ``RulesetOptions`` resolved (None = not given)."""
         if options is None:
             hit = self._defaults.get(name)

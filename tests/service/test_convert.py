@@ -400,10 +400,10 @@ def test_bulk_short_path_equals_general_path() -> None:
     ]
     call: Any = _Ctx()
     a = pb2.ScoreBatchResponse.FromString(
-        svc.ScoreBatch(pb2.ScoreBatchRequest(items=fast + bad).SerializeToString(), call)
+        svc.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=fast + bad).SerializeToString(), call)
     )
     b = pb2.ScoreBatchResponse.FromString(
-        svc.ScoreBatch(pb2.ScoreBatchRequest(items=slow).SerializeToString(), call)
+        svc.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=slow).SerializeToString(), call)
     )
     for x, y in zip(a.outcomes[: len(slow)], b.outcomes, strict=True):
         assert x == y

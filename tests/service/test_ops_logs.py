@@ -15,7 +15,7 @@ from service import convert
 from service.interceptors import ERROR_LOGS_PER_SECOND
 from service.pb import pb2, pb2_grpc
 
-SCORE = pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
+SCORE = pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
 
 
 def test_long_ruleset_name_is_not_echoed_whole() -> None:

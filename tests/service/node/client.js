@@ -98,10 +98,14 @@ check('Score (guangdong): honours, winds and a relative discarder', async () => 
   assert.ok(d.claims.includes('chi'));
 });
 
-check('Score: errors carry the engine code, another rule set\'s context is refused', async () => {
+check('Score: errors carry the engine code, no or another rule set is refused', async () => {
   await assert.rejects(
-    unary('Score', { hand: { text: '11111m234m456p789p' }, win_tile: { text: '1m' } }),
+    unary('Score', { ruleset: 'sichuan', hand: { text: '11111m234m456p789p' }, win_tile: { text: '1m' } }),
     (err) => err.code === grpc.status.INVALID_ARGUMENT && /too_many_copies/.test(err.details),
+  );
+  await assert.rejects( // no default rule set
+    unary('Score', { hand: { text: '123m456m789m234p55p' }, win_tile: { text: '5p' } }),
+    (err) => err.code === grpc.status.INVALID_ARGUMENT && /missing_ruleset/.test(err.details),
   );
   await assert.rejects(
     unary('Score', { ruleset: 'nosuch', hand: { text: '55p' }, win_tile: { text: '5p' } }),
