@@ -146,11 +146,11 @@ def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0
         ctx = pb2.WinContext(sichuan=pb2.SichuanContext(winner=i % 4, discarder=(i + 1) % 4))
         score.append(
             pb2.ScoreRequest(
-                ruleset="sichuan",
-                hand=pb2.Hand(text=text), win_tile=pb2.Tile(text=win), context=ctx
+                ruleset="sichuan", hand=pb2.Hand(text=text), win_tile=pb2.Tile(text=win), context=ctx
             ).SerializeToString()
         )
-        waits.append(pb2.WaitsRequest(ruleset="sichuan", hand=pb2.Hand(text=_minus(text, win))).SerializeToString())
+        waits_request = pb2.WaitsRequest(ruleset="sichuan", hand=pb2.Hand(text=_minus(text, win)))
+        waits.append(waits_request.SerializeToString())
         state = pb2.TableView(
             seat=0,
             hand=pb2.Hand(text=text),
@@ -160,8 +160,7 @@ def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0
         )
         validate.append(
             pb2.ValidateMoveRequest(
-                ruleset="sichuan",
-                state=state, move=pb2.Move(kind="discard", tiles=[pb2.Tile(text=win)])
+                ruleset="sichuan", state=state, move=pb2.Move(kind="discard", tiles=[pb2.Tile(text=win)])
             ).SerializeToString()
         )
     batch, stream = [], []

@@ -232,6 +232,8 @@ class MahjongRulesServicer:
             f = CODE_FIELDS.get(e.code) or "hand"
             if f == "hand" and e.code in cv.HAND_CODES:
                 f = cv.hand_field(hand_msg, "hand")
+            elif e.code == "bad_context":
+                f = cv.context_field(e.message, item.context)
             error = pb2.ItemError(code=e.code, message=e.message, field=f)
         else:
             head: bytes = pb2.ScoreOutcome(id=item.id).SerializeToString()
@@ -263,7 +265,9 @@ class MahjongRulesServicer:
             ctx = cv.context_of(request.context, ruleset.name) if request.HasField("context") else None
             result = ruleset.engine.score(hand, tile, request.self_drawn, ctx, resolved)
         except (FieldError, MahjongError) as e:
-            _abort(context, e, "hand", {**_hand_fields(request.hand), "bad_tile": "win_tile"})
+            fields = {**_hand_fields(request.hand), "bad_tile": "win_tile"}
+            fields["bad_context"] = cv.context_field(e.message, request.context)
+            _abort(context, e, "hand", fields)
         return _wire.field_bytes(1, cv.score_result_bytes(result))
 
     def Waits(self, request: pb2.WaitsRequest, context: grpc.ServicerContext) -> pb2.WaitsResponse:
@@ -275,45 +279,58 @@ class MahjongRulesServicer:
             visible: tuple[int, ...] | None = None
             if request.visible_tile_ids:
                 counts = [0] * 34
-                for t in request.visible_tile_ids:
+                for i, t in enumerate(request.visible_tile_ids):
                     if t >= 34:
-                        raise FieldError("visible_tile_ids", "bad_tile", f"tile id {t} is not in 0..33")
+                        raise FieldError(f"visible_tile_ids[{i}]", "bad_tile", f"tile id {t} is not in 0..33")
                     counts[t] += 1
                 visible = tuple(counts)
             waits = ruleset.engine.valued_waits(hand, ctx, options, visible)
         except (FieldError, MahjongError) as e:
-            _abort(context, e, "hand", _hand_fields(request.hand))
+            fields = _hand_fields(request.hand)
+            fields["bad_context"] = cv.context_field(e.message, request.context)
+            if e.code == "bad_tile" and "visible" in e.message:  # the engine's check of the counts
+                fields["bad_tile"] = "visible_tile_ids"
+            _abort(context, e, "hand", fields)
         return cv.waits_response(waits)
 
     def ValidateMove(
         self, request: pb2.ValidateMoveRequest, context: grpc.ServicerContext
     ) -> pb2.ValidateMoveResponse:
-        with _Aborter(context, "state"):
+        try:
             ruleset, options = self._ruleset_and_options(request)
             state = cv.table_view_of(request.state, ruleset)
             move = cv.move_of(request.move)
             check = ruleset.engine.validate_move(state, move, options)
-            return pb2.ValidateMoveResponse(legal=bool(check.ok), reason=check.code, message=check.message)
+        except (FieldError, MahjongError) as e:
+            _abort(context, e, "state", {"bad_state": cv.view_field(e.message, request.state)})
+        return pb2.ValidateMoveResponse(legal=bool(check.ok), reason=check.code, message=check.message)
 
     def LegalMoves(
         self, request: pb2.LegalMovesRequest, context: grpc.ServicerContext
     ) -> pb2.LegalMovesResponse:
-        with _Aborter(context, "state"):
+        try:
             ruleset, options = self._ruleset_and_options(request)
             state = cv.table_view_of(request.state, ruleset)
             _check_deadline(context, 0)
             moves = ruleset.engine.legal_moves(state, options)
-            return pb2.LegalMovesResponse(moves=[cv.move_pb(m) for m in moves])
+        except (FieldError, MahjongError) as e:
+            _abort(context, e, "state", {"bad_state": cv.view_field(e.message, request.state)})
+        return pb2.LegalMovesResponse(moves=[cv.move_pb(m) for m in moves])
 
     def Settle(self, request: pb2.SettleRequest, context: grpc.ServicerContext) -> pb2.SettleResponse:
-        with _Aborter(context, "events"):
+        try:
             ruleset, options = self._ruleset_and_options(request)
             if request.dealer_seat > 3:
                 raise FieldError("dealer_seat", "bad_event", f"seat {request.dealer_seat} is not in 0..3")
             events = cv.events_of(request.events, ruleset)
             _check_deadline(context, 0)
             ledger = ruleset.engine.settle(events, options, request.dealer_seat)
-            return cv.ledger_pb(ledger)
+        except (FieldError, MahjongError) as e:
+            # the engine names an event by its index; a win's context or hand it refuses
+            # without one belongs to the log as a whole
+            where = cv.events_field(e.message, request.events)
+            _abort(context, e, "events", {"bad_event": where, "bad_context": where})
+        return cv.ledger_pb(ledger)
 
     def ListRulesets(
         self, request: pb2.ListRulesetsRequest, context: grpc.ServicerContext

@@ -412,7 +412,7 @@ def test_bulk_short_path_equals_general_path() -> None:
     assert errors["e2"] == ("bad_tile", "win_tile")
     assert errors["e3"] == ("bad_tile", "win_tile")
     assert errors["e4"][1] == "hand.text"
-    assert errors["e5"] == ("bad_context", "context")  # the engine's check: seat 0-3
+    assert errors["e5"] == ("bad_context", "context.sichuan.winner")  # the engine's check: seat 0-3
     assert errors["e6"] == ("bad_context", "context.guangdong")
 
 

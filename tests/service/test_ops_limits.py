@@ -254,7 +254,14 @@ def test_oversized_reply_is_refused_and_counted() -> None:
         assert "--max-message-bytes" in (ei.value.details() or "")
         assert counts() == (before[0], before[1] + 1, before[2] + 1)
         # a reply that fits still goes
-        assert len(stub.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=[ITEM] * 2), timeout=5).outcomes) == 2
+        assert (
+            len(
+                stub.ScoreBatch(
+                    pb2.ScoreBatchRequest(ruleset="sichuan", items=[ITEM] * 2), timeout=5
+                ).outcomes
+            )
+            == 2
+        )
         # the same for a method answered with a message object (the rule set's description
         # is about 7.6 kB)
         describe = RULES + "DescribeRuleset"

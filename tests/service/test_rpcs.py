@@ -59,7 +59,9 @@ def test_score_structured_hand_equals_text(stub: pb2_grpc.MahjongRulesStub) -> N
         )
     )
     a = stub.Score(pb2.ScoreRequest(ruleset="sichuan", hand=structured, win_tile=pb2.Tile(id=14))).result
-    b = stub.Score(pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m789m456p99m peng:555p"), win_tile=tile("6p"))).result
+    b = stub.Score(
+        pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m789m456p99m peng:555p"), win_tile=tile("6p"))
+    ).result
     assert a == b
     assert a.value == 1 and a.multiplier == 2
     assert sorted((p.id, p.value) for p in a.patterns) == [("gen", 1), ("pinghu", 0)]
@@ -102,7 +104,9 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
     assert stub.Score(req2).result.value == 3
     req2.options.sichuan.cap_fan.SetInParent()  # explicit "no cap" (none) over the preset
     assert stub.Score(req2).result.value == 4
-    req3 = pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), self_drawn=True)
+    req3 = pb2.ScoreRequest(
+        ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), self_drawn=True
+    )
     req3.options.sichuan.zimo_bonus = pb2.SichuanOptions.ZIMO_BONUS_FAN
     assert stub.Score(req3).result.value == 1
 
@@ -115,14 +119,28 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
             "too_many_copies",
             "hand.text",
         ),
-        (pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456p789s234m55p"), win_tile=tile("5p")), "not_a_win", "hand"),
-        (pb2.ScoreRequest(ruleset="sichuan", hand=hand("123x"), win_tile=tile("5p")), "bad_notation", "hand.text"),
         (
-            pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p pong:555p"), win_tile=tile("5p")),
+            pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456p789s234m55p"), win_tile=tile("5p")),
+            "not_a_win",
+            "hand",
+        ),
+        (
+            pb2.ScoreRequest(ruleset="sichuan", hand=hand("123x"), win_tile=tile("5p")),
+            "bad_notation",
+            "hand.text",
+        ),
+        (
+            pb2.ScoreRequest(
+                ruleset="sichuan", hand=hand("123m456m789m234p55p pong:555p"), win_tile=tile("5p")
+            ),
             "bad_meld",
             "hand.text",
         ),
-        (pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("0p")), "bad_tile", "win_tile"),
+        (
+            pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("0p")),
+            "bad_tile",
+            "win_tile",
+        ),
         (
             pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=pb2.Tile(id=99)),
             "bad_tile",
@@ -160,7 +178,7 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
                 context=sichuan_ctx(heavenly=True),
             ),
             "bad_context",
-            "context",
+            "context.sichuan.heavenly",  # "heavenly/earthly wins are self-drawn"
         ),
         (
             pb2.ScoreRequest(
@@ -200,7 +218,7 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
                 options=pb2.RulesetOptions(preset="nosuchpreset"),
             ),
             "bad_option",
-            "options",
+            "options.preset",
         ),
         (
             pb2.ScoreRequest(
@@ -242,7 +260,10 @@ def test_unknown_ruleset_is_not_found(stub: pb2_grpc.MahjongRulesStub) -> None:
 
 def test_waits_with_values_and_unseen(stub: pb2_grpc.MahjongRulesStub) -> None:
     # 111m555m777m222p8p + ... : waits on 8p (duiduihu) ; use a two-sided wait
-    r = stub.Waits(pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p5p"), visible_tile_ids=[13, 13]), timeout=5)
+    r = stub.Waits(
+        pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p5p"), visible_tile_ids=[13, 13]),
+        timeout=5,
+    )
     assert [(w.tile, w.tile_id) for w in r.waits] == [("2p", 10), ("5p", 13)]
     five = r.waits[1]
     assert five.unseen == 1  # one 5p in hand, two visible
@@ -256,9 +277,11 @@ def test_waits_not_ready_and_errors(stub: pb2_grpc.MahjongRulesStub) -> None:
     r = stub.Waits(pb2.WaitsRequest(ruleset="sichuan", hand=hand("1357m2468p1357s9m")))
     assert list(r.waits) == [] and r.max_discard_value == -1
     with pytest.raises(grpc.RpcError) as ei:
-        stub.Waits(pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p5p"), visible_tile_ids=[34]))
+        stub.Waits(
+            pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p5p"), visible_tile_ids=[34])
+        )
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert rich(ei.value)[:2] == ("bad_tile", "visible_tile_ids")
+    assert rich(ei.value)[:2] == ("bad_tile", "visible_tile_ids[0]")
     with pytest.raises(grpc.RpcError) as ei:
         stub.Waits(pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p")))
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -285,7 +308,9 @@ def _move(kind: str, *tiles: str) -> pb2.Move:
 
 
 def test_validate_move_legal_and_refused(stub: pb2_grpc.MahjongRulesStub) -> None:
-    ok = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("discard", "1m")))
+    ok = stub.ValidateMove(
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("discard", "1m"))
+    )
     assert ok.legal and ok.reason == ""
     hu = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("hu")))
     assert hu.legal
@@ -293,32 +318,50 @@ def test_validate_move_legal_and_refused(stub: pb2_grpc.MahjongRulesStub) -> Non
     st = _view(hand=hand("123m456m789m234p5p9s"))
     bad = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=st, move=_move("discard", "1m")))
     assert not bad.legal and bad.reason == "missing_suit_first" and bad.message
-    chi = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("chi", "1m", "2m", "3m")))
+    chi = stub.ValidateMove(
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("chi", "1m", "2m", "3m"))
+    )
     assert not chi.legal and chi.reason == "chi_not_allowed"
-    not_held = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("discard", "9p")))
+    not_held = stub.ValidateMove(
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("discard", "9p"))
+    )
     assert not not_held.legal and not_held.reason == "tile_not_held"
     # the Sichuan part of the view: a seat that has won plays no more
     won = _view(sichuan=pb2.SichuanView(missing_suit=pb2.SUIT_S, has_won=True))
-    done = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=won, move=_move("discard", "1m")))
+    done = stub.ValidateMove(
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=won, move=_move("discard", "1m"))
+    )
     assert not done.legal and done.reason == "already_won"
 
 
 def test_validate_move_bad_input(stub: pb2_grpc.MahjongRulesStub) -> None:
     cases = [
-        (pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=pb2.Move()), ("bad_move", "move.kind")),
-        (pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(phase=""), move=_move("pass")), ("bad_state", "state.phase")),
         (
-            pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(hand=hand("5555555p")), move=_move("pass")),
+            pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=pb2.Move()),
+            ("bad_move", "move.kind"),
+        ),
+        (
+            pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(phase=""), move=_move("pass")),
+            ("bad_state", "state.phase"),
+        ),
+        (
+            pb2.ValidateMoveRequest(
+                ruleset="sichuan", state=_view(hand=hand("5555555p")), move=_move("pass")
+            ),
             ("too_many_copies", "state.hand.text"),
         ),
         (  # another rule set's part of the view
             pb2.ValidateMoveRequest(
                 ruleset="sichuan",
-                state=_view(guangdong=pb2.GuangdongView(round_wind=pb2.WIND_EAST)), move=_move("pass")
+                state=_view(guangdong=pb2.GuangdongView(round_wind=pb2.WIND_EAST)),
+                move=_move("pass"),
             ),
             ("bad_state", "state.guangdong"),
         ),
-        (pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(phase="nope"), move=_move("pass")), ("bad_state", "state")),
+        (
+            pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(phase="nope"), move=_move("pass")),
+            ("bad_state", "state.phase"),
+        ),
     ]
     for request, want in cases:
         with pytest.raises(grpc.RpcError) as ei:
@@ -337,8 +380,12 @@ def test_legal_moves(stub: pb2_grpc.MahjongRulesStub) -> None:
             assert t.text and 0 <= t.id < 34
     # every listed move validates as legal
     for m in r.moves:
-        assert stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=m)).legal, m.text
-    dq = stub.LegalMoves(pb2.LegalMovesRequest(ruleset="sichuan", state=_view(phase="ding_que", missing=pb2.SUIT_UNSPECIFIED)))
+        assert stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=m)).legal, (
+            m.text
+        )
+    dq = stub.LegalMoves(
+        pb2.LegalMovesRequest(ruleset="sichuan", state=_view(phase="ding_que", missing=pb2.SUIT_UNSPECIFIED))
+    )
     assert {m.kind for m in dq.moves} == {"ding_que"}
     assert {m.suit for m in dq.moves} == {pb2.SUIT_M, pb2.SUIT_P, pb2.SUIT_S}
 

@@ -826,7 +826,9 @@ def test_missing_ruleset_refused_by_both_paths(counting: Counting) -> None:
     hand, win = pb2.Hand(text="123m456m789m234p55p"), pb2.Tile(text="5p")
     unary = pb2.ScoreRequest(hand=hand, win_tile=win).SerializeToString()
     assert check_unary(counting, unary) == Abort(INVALID, "missing_ruleset")
-    structured = pb2.ScoreRequest(hand=pb2.Hand(structured=pb2.StructuredHand(concealed_tile_ids=[0])), win_tile=win)
+    structured = pb2.ScoreRequest(
+        hand=pb2.Hand(structured=pb2.StructuredHand(concealed_tile_ids=[0])), win_tile=win
+    )
     assert check_unary(counting, structured.SerializeToString()) == Abort(INVALID, "missing_ruleset")
     bulk = pb2.ScoreBatchRequest(items=[pb2.ScoreItem(hand=hand, win_tile=win)]).SerializeToString()
     for stream in (False, True):
@@ -853,7 +855,9 @@ def test_request_level_errors(counting: Counting) -> None:
         (pb2.ScoreBatchRequest(ruleset="sichuan"), []),
         (pb2.ScoreBatchRequest(items=[item]), Abort(INVALID, "missing_ruleset")),  # no default
         (  # another rule set's options
-            pb2.ScoreBatchRequest(ruleset="sichuan", options=pb2.RulesetOptions(guangdong=pb2.GuangdongOptions()), items=[item]),
+            pb2.ScoreBatchRequest(
+                ruleset="sichuan", options=pb2.RulesetOptions(guangdong=pb2.GuangdongOptions()), items=[item]
+            ),
             Abort(INVALID, "bad_option"),
         ),
         (  # 0 is below cap_fan's range (no cap is an IntOrNone without a value)
@@ -953,7 +957,9 @@ def test_duplicate_fields_examples(counting: Counting) -> None:
     assert outcome(bulk([[2, 2, Node(None, [[1, 2, b"11m"]])], hand, tile])) == base
     # summary_only after the items
     summary = outcome(bulk([hand, tile], top=([4, 0, 1],)))
-    assert summary == outcome(encode(Node(None, [[3, 2, Node(None, [hand, tile])], [4, 0, 1], [1, 2, b"sichuan"]])))
+    assert summary == outcome(
+        encode(Node(None, [[3, 2, Node(None, [hand, tile])], [4, 0, 1], [1, 2, b"sichuan"]]))
+    )
     assert not summary.result.HasField("decomposition") and base.result.HasField("decomposition")
     # options twice: merged (cap_fan 1 from the first, zimo_bonus fan from the second)
     cap = [2, 2, Node(None, [[2, 2, Node(None, [[2, 2, Node(None, [[1, 0, 1]])]])]])]
@@ -1141,7 +1147,9 @@ def test_max_batch_items(counting: Counting) -> None:
         assert check_bulk(counting, head + one * (limit + 1), stream) == Abort(INVALID, "too_many_items")
         counting.parsed = 0
     # the general path (options twice: the classes merge them) has the same cap
-    options = pb2.ScoreBatchRequest(ruleset="sichuan", options=pb2.RulesetOptions(preset="chengdu")).SerializeToString()
+    options = pb2.ScoreBatchRequest(
+        ruleset="sichuan", options=pb2.RulesetOptions(preset="chengdu")
+    ).SerializeToString()
     assert check_bulk(counting, options * 2 + one * (limit + 1)) == Abort(INVALID, "too_many_items")
     assert counting.parsed == 1
 
@@ -1236,7 +1244,9 @@ def test_unknown_enum_option_is_invalid_argument(method: str) -> None:
         data = pb2.ScoreBatchRequest(ruleset="sichuan", options=options, items=[_ITEM]).SerializeToString()
         call: Callable[[bytes, Any], bytes] = svc.ScoreBatch
     else:
-        data = pb2.ScoreRequest(ruleset="sichuan", options=options, hand=_ITEM.hand, win_tile=_ITEM.win_tile).SerializeToString()
+        data = pb2.ScoreRequest(
+            ruleset="sichuan", options=options, hand=_ITEM.hand, win_tile=_ITEM.win_tile
+        ).SerializeToString()
         call = svc.Score
     with pytest.raises(Aborted):
         call(data, ctx)
