@@ -21,7 +21,7 @@ from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescript
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
 
-from mjcore import Hand, MahjongError, Meld, tile_from_text, tile_to_text
+from mjcore import Decomposition, Hand, MahjongError, Meld, tile_from_text, tile_to_text
 from mjcore import table as tb
 from mjcore.rules.common.results import VALUE_UNITS
 
@@ -363,6 +363,20 @@ def tile_of(msg: pb2.Tile, field: str) -> int:
     return msg.id
 
 
+#: A flower as a winning tile (Taiwan's 八仙过海, 七抢一): "1f"-"8f" or ids 34-41.
+FLOWER_IDS: dict[str, int] = {f"{k}f": 33 + k for k in range(1, 9)}
+
+
+def win_tile_of(msg: pb2.Tile, field: str, ruleset: Any) -> int:
+    """A winning tile: a tile of :func:`tile_of`, or a flower in a rule set that plays them (the
+    rule set says whether a flower wins there)."""
+    if ruleset.flowers:
+        flower = FLOWER_IDS.get(msg.text) if msg.text else (msg.id if 34 <= msg.id <= 41 else None)
+        if flower is not None:
+            return flower
+    return tile_of(msg, field)
+
+
 def optional_tile(parent: Message, name: str, field: str) -> int | None:
     return tile_of(getattr(parent, name), field) if parent.HasField(name) else None
 
@@ -505,7 +519,7 @@ def events_of(msgs: Sequence[pb2.Event], ruleset: Any, field: str = "events") ->
                 tb.Win(
                     _seat(w.seat, f"{f}.seat", "bad_event"),
                     hand_of(w.hand, f"{f}.hand"),
-                    tile_of(w.win_tile, f"{f}.win_tile"),
+                    win_tile_of(w.win_tile, f"{f}.win_tile", ruleset),
                     self_drawn=w.self_drawn,
                     discarder=_opt_seat(w, "discarder_seat", f, "bad_event"),
                     context=context_of(w.context, ruleset.name, f"{f}.context"),
@@ -602,7 +616,7 @@ def score_result_bytes(r: Any, summary_only: bool = False) -> bytes:
     if summary_only:
         return b
     d = r.decomposition
-    if d is not None and type(d) is not str:
+    if type(d) is Decomposition:  # not a special shape's id, nor a rule set's own reading
         b += decomposition_bytes(d)
     if r.payments:
         b += _payments_bytes(r.payments)

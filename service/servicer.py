@@ -223,7 +223,7 @@ class MahjongRulesServicer:
             hand = cv.hand_arg(hand_msg, "hand")
             if not item.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
-            tile = cv.tile_of(item.win_tile, "win_tile")
+            tile = cv.win_tile_of(item.win_tile, "win_tile", ruleset)
             ctx = cv.context_of(item.context, ruleset.name) if item.HasField("context") else None
             result = ruleset.engine.score(hand, tile, item.self_drawn, ctx, options)
         except FieldError as e:
@@ -261,7 +261,7 @@ class MahjongRulesServicer:
             hand = cv.hand_arg(request.hand, "hand")
             if not request.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
-            tile = cv.tile_of(request.win_tile, "win_tile")
+            tile = cv.win_tile_of(request.win_tile, "win_tile", ruleset)
             ctx = cv.context_of(request.context, ruleset.name) if request.HasField("context") else None
             result = ruleset.engine.score(hand, tile, request.self_drawn, ctx, resolved)
         except (FieldError, MahjongError) as e:
