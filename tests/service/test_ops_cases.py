@@ -95,3 +95,16 @@ def test_case_over_the_wire(stub: pb2_grpc.MahjongRulesStub, case: dict[str, Any
     assert outcome.result == result  # the two paths agree
     if patterns is not None:
         assert sorted([p.id, p.value] for p in result.patterns) == patterns, case["why"]
+
+
+def test_settle_notes_are_filled(stub: pb2_grpc.MahjongRulesStub) -> None:
+    """SettleResponse.notes carries the rule set's notes: Taiwan's 連莊 when the dealer wins
+    (TW-06, the dealer's self-draw, as a one-event log)."""
+    case = next(c for c in CASES if c["id"] == "TW-06")
+    item = _item(case)
+    win = pb2.WinEvent(seat=0, hand=item.hand, win_tile=item.win_tile, self_drawn=True, context=item.context)
+    r = stub.Settle(
+        pb2.SettleRequest(ruleset="taiwan", events=[pb2.Event(win=win)], dealer_seat=0), timeout=10
+    )
+    assert r.winner_seats == [0] and r.next_dealer_seat == 0
+    assert any("連莊" in n for n in r.notes), r.notes

@@ -302,3 +302,27 @@ def test_score_batch_item_paths(stub: pb2_grpc.MahjongRulesStub) -> None:
             reply = next(iter(stub.ScoreStream(msgs, timeout=10)))
         got = {o.id: o.error.field for o in reply.outcomes}
         assert got == want, method
+
+
+def test_wrong_input_is_invalid_argument_not_internal(
+    channel: grpc.Channel, stub: pb2_grpc.MahjongRulesStub
+) -> None:
+    """The issue's two INTERNAL answers to wrong input: an unknown PendingKind (its bytes, with a
+    rule set named) and Settle amounts at 2^32-1 (the int64 overflow)."""
+    rules = "/mahjong.v1.MahjongRules/"
+    data = pb2.ValidateMoveRequest(ruleset="sichuan").SerializeToString() + bytes.fromhex(
+        "1a0a12040a02316d18034804"
+    )
+    with pytest.raises(grpc.RpcError) as ei:
+        channel.unary_unary(rules + "ValidateMove")(data, timeout=10)
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT, ei.value.details()
+    big = pb2.SettleRequest(
+        ruleset="sichuan",
+        options=_opts(base=2**32 - 1, huazhu_pay=2**32 - 1),
+        events=[_win(seat=0, discarder_seat=2)],
+    )
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Settle(big, timeout=10)
+    details = decode_details(ei.value)
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert details is not None and details[:2] == ("bad_option", "options.sichuan.base"), details
