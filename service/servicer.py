@@ -19,7 +19,7 @@ from mjcore import MahjongError
 
 from . import _wire
 from . import convert as cv
-from .errors import CODE_FIELDS, FieldError, abort_invalid
+from .errors import CODE_FIELDS, FieldError, abort_invalid, clip
 from .pb import pb2
 
 DEADLINE_CHECK_EVERY = 64  # items between deadline checks in bulk calls
@@ -227,14 +227,14 @@ class MahjongRulesServicer:
             ctx = cv.context_of(item.context, ruleset.name) if item.HasField("context") else None
             result = ruleset.engine.score(hand, tile, item.self_drawn, ctx, options)
         except FieldError as e:
-            error = pb2.ItemError(code=e.code, message=e.message, field=e.field)
+            error = pb2.ItemError(code=e.code, message=clip(e.message), field=e.field)
         except MahjongError as e:
             f = CODE_FIELDS.get(e.code) or "hand"
             if f == "hand" and e.code in cv.HAND_CODES:
                 f = cv.hand_field(hand_msg, "hand")
             elif e.code == "bad_context":
                 f = cv.context_field(e.message, item.context)
-            error = pb2.ItemError(code=e.code, message=e.message, field=f)
+            error = pb2.ItemError(code=e.code, message=clip(e.message), field=f)
         else:
             head: bytes = pb2.ScoreOutcome(id=item.id).SerializeToString()
             return head + _wire.field_bytes(2, cv.score_result_bytes(result, summary_only))
@@ -303,7 +303,7 @@ class MahjongRulesServicer:
             check = ruleset.engine.validate_move(state, move, options)
         except (FieldError, MahjongError) as e:
             _abort(context, e, "state", {"bad_state": cv.view_field(e.message, request.state)})
-        return pb2.ValidateMoveResponse(legal=bool(check.ok), reason=check.code, message=check.message)
+        return pb2.ValidateMoveResponse(legal=bool(check.ok), reason=check.code, message=clip(check.message))
 
     def LegalMoves(
         self, request: pb2.LegalMovesRequest, context: grpc.ServicerContext
