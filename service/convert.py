@@ -444,7 +444,7 @@ def table_view_of(msg: pb2.TableView, ruleset: Any, field: str = "state") -> tb.
         raise FieldError(f"{field}.phase", "bad_state", "phase not set")
     active: tuple[int, ...] = _ALL_SEATS
     if msg.won_seats:
-        won = {_seat(s, f"{field}.won_seats", "bad_state") for s in msg.won_seats}
+        won = {_seat(s, f"{field}.won_seats[{i}]", "bad_state") for i, s in enumerate(msg.won_seats)}
         active = tuple(s for s in range(4) if s not in won)
     part = _rule_part(msg, "rules", ruleset.name, "bad_state", field)
     rules = None

@@ -142,6 +142,12 @@ CASES: list[tuple[str, Any, str, str]] = [
     ),
     (
         "ValidateMove",
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(won_seats=[1, 7]), move=pb2.Move(kind="pass")),
+        "bad_state",
+        "state.won_seats[1]",
+    ),
+    (
+        "ValidateMove",
         pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(pending_kind=99), move=pb2.Move(kind="pass")),
         "bad_state",
         "state.pending_kind",

@@ -9,9 +9,8 @@ import soak_hostile
 
 
 def test_short_soak_has_no_internal(capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        soak_hostile.main(["--minutes", "0.05", "--clients", "2", "--hostile", "0.2", "--rss-every", "2"]) == 0
-    )
+    argv = ["--minutes", "0.05", "--clients", "2", "--hostile", "0.2", "--rss-every", "2"]
+    assert soak_hostile.main(argv) == 0
     out = capsys.readouterr().out
     assert "INTERNAL/UNKNOWN: 0" in out
     methods = {line.split()[1] for line in out.splitlines() if line.startswith("  valid ")}
