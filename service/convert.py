@@ -21,14 +21,13 @@ from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescript
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
 
-from mjcore import Hand, MahjongError, Meld, tile_from_text, tile_to_text
+from mjcore import Decomposition, Hand, MahjongError, Meld, tile_from_text, tile_to_text
 from mjcore import table as tb
 from mjcore.rules.common.results import VALUE_UNITS
 
 from .errors import FieldError
 from .pb import pb2
 
-DEFAULT_RULESET = "sichuan"
 MAX_BATCH_ITEMS = 10_000
 #: Repeated fields are refused past what a real hand can hold, before anything is converted:
 #: ``events`` past the engine's own limit (it refuses more with bad_event), any other one past
@@ -229,21 +228,95 @@ def check_known(msg: Message, where: str, code: str) -> None:
             check_known(value, path, code)
 
 
-_OPTION_NAMED = re.compile(r"option '([a-z][a-z0-9_]*)'")
+# Field paths in error details (docs/service.md, "Field paths"): the fields from the request
+# down to the offending one as protobuf names them, a oneof member by its own field name,
+# a repeated element as [i]. An engine message names what it refuses by its engine name: the
+# helpers below turn that name into the path, and fall back to the innermost message that
+# holds every field the message may be about.
+_QUOTED = re.compile(r"'([a-z][a-z0-9_]*)'")
+_LEADING = re.compile(r"(?:option |context |unknown )?'?([a-z][a-z0-9_]*)'?")
+_EVENT_INDEX = re.compile(r"event (\d+)\b")
+# TableView's engine names that differ from the proto's
+_VIEW_NAMES = {
+    "dealer": "dealer_seat",
+    "pending_from": "pending_from_seat",
+    "kong_feeder": "kong_feeder_seat",
+    "active_seats": "won_seats",
+}
+
+
+def named_field(message: str, paths: Mapping[str, str]) -> str | None:
+    """The path (from ``paths``: engine name -> path) of the one field an engine error message is
+    about: the only one of them it quotes, else its leading name; None when it names none or
+    several (an error about how fields combine)."""
+    quoted = {n for n in _QUOTED.findall(message) if n in paths}
+    if quoted:
+        return paths[quoted.pop()] if len(quoted) == 1 else None
+    m = _LEADING.match(message)
+    return paths.get(m.group(1)) if m else None
+
+
+def _member_paths(msg: Message, oneof: str, where: str) -> tuple[str, dict[str, str]]:
+    """(path of ``msg``'s set rule-set member, or ``where``; its fields' paths)."""
+    member = msg.WhichOneof(oneof)
+    if member is None:
+        return where, {}
+    path = f"{where}.{member}"
+    return path, {fd.name: f"{path}.{fd.name}" for fd in getattr(msg, member).DESCRIPTOR.fields}
 
 
 def option_field(message: str, ruleset: str, msg: pb2.RulesetOptions) -> str:
-    """The field path of the option an engine ``bad_option`` message names
-    (``options.sichuan.cap_fan``), or ``options`` when it names none of the rule set's."""
-    m = _OPTION_NAMED.match(message)
-    typed = getattr(msg, ruleset, None) if ruleset in pb2.RulesetOptions.DESCRIPTOR.fields_by_name else None
-    if m is not None and typed is not None and m.group(1) in typed.DESCRIPTOR.fields_by_name:
-        return f"options.{ruleset}.{m.group(1)}"
-    return "options"
+    """The field path of what an engine ``bad_option`` message is about
+    (``options.sichuan.cap_fan``, ``options.preset``), else ``options``."""
+    paths = {"preset": "options.preset"}
+    if ruleset in pb2.RulesetOptions.DESCRIPTOR.fields_by_name:
+        typed = getattr(msg, ruleset)
+        paths.update({fd.name: f"options.{ruleset}.{fd.name}" for fd in typed.DESCRIPTOR.fields})
+    return named_field(message, paths) or "options"
+
+
+def context_field(message: str, msg: pb2.WinContext, where: str = "context") -> str:
+    """The field path of what an engine ``bad_context`` message is about
+    (``context.sichuan.winner``), else the rule set's context message (or ``where``)."""
+    member, paths = _member_paths(msg, "context", where)
+    return named_field(message, paths) or member
+
+
+def view_field(message: str, msg: pb2.TableView, where: str = "state") -> str:
+    """The field path of what an engine ``bad_state`` message is about (``state.seat``,
+    ``state.dealer_seat``, ``state.sichuan.missing_suit``), else ``where``."""
+    _, paths = _member_paths(msg, "rules", where)
+    for fd in msg.DESCRIPTOR.fields:
+        if fd.containing_oneof is None or fd.containing_oneof.name != "rules":
+            paths[fd.name] = f"{where}.{fd.name}"
+    for engine, proto in _VIEW_NAMES.items():
+        paths[engine] = f"{where}.{proto}"
+    return named_field(message, paths) or where
+
+
+def events_field(message: str, msgs: Sequence[pb2.Event], where: str = "events") -> str:
+    """The field path of the event an engine ``bad_event`` message names by its index
+    (``events[3].kong``), else ``where``."""
+    m = _EVENT_INDEX.search(message)
+    if m is None:
+        if message.startswith("WallEmpty"):  # the log's wall-empty event
+            walls = [i for i, e in enumerate(msgs) if e.WhichOneof("event") == "wall_empty"]
+            if walls:
+                return f"{where}[{walls[0]}].wall_empty"
+        return where
+    i = int(m.group(1))
+    if i >= len(msgs):
+        return where
+    member = msgs[i].WhichOneof("event")
+    return f"{where}[{i}].{member}" if member else f"{where}[{i}]"
 
 
 def ruleset_name(name: str) -> str:
-    return name or DEFAULT_RULESET
+    """A request's rule set name; it is required (no default: a client that forgot it would
+    otherwise be answered by another rule set's rules)."""
+    if not name:
+        raise FieldError("ruleset", "missing_ruleset", "ruleset not set: name a rule set (ListRulesets)")
+    return name
 
 
 def _rule_part(msg: Message, oneof: str, ruleset: str, code: str, where: str) -> Message | None:
@@ -288,6 +361,20 @@ def tile_of(msg: pb2.Tile, field: str) -> int:
     if msg.id >= 34:
         raise FieldError(field, "bad_tile", f"tile id {msg.id} is not in 0..33")
     return msg.id
+
+
+#: A flower as a winning tile (Taiwan's 八仙过海, 七抢一): "1f"-"8f" or ids 34-41.
+FLOWER_IDS: dict[str, int] = {f"{k}f": 33 + k for k in range(1, 9)}
+
+
+def win_tile_of(msg: pb2.Tile, field: str, ruleset: Any) -> int:
+    """A winning tile: a tile of :func:`tile_of`, or a flower in a rule set that plays them (the
+    rule set says whether a flower wins there)."""
+    if ruleset.flowers:
+        flower = FLOWER_IDS.get(msg.text) if msg.text else (msg.id if 34 <= msg.id <= 41 else None)
+        if flower is not None:
+            return flower
+    return tile_of(msg, field)
 
 
 def optional_tile(parent: Message, name: str, field: str) -> int | None:
@@ -357,7 +444,7 @@ def table_view_of(msg: pb2.TableView, ruleset: Any, field: str = "state") -> tb.
         raise FieldError(f"{field}.phase", "bad_state", "phase not set")
     active: tuple[int, ...] = _ALL_SEATS
     if msg.won_seats:
-        won = {_seat(s, f"{field}.won_seats", "bad_state") for s in msg.won_seats}
+        won = {_seat(s, f"{field}.won_seats[{i}]", "bad_state") for i, s in enumerate(msg.won_seats)}
         active = tuple(s for s in range(4) if s not in won)
     part = _rule_part(msg, "rules", ruleset.name, "bad_state", field)
     rules = None
@@ -432,7 +519,7 @@ def events_of(msgs: Sequence[pb2.Event], ruleset: Any, field: str = "events") ->
                 tb.Win(
                     _seat(w.seat, f"{f}.seat", "bad_event"),
                     hand_of(w.hand, f"{f}.hand"),
-                    tile_of(w.win_tile, f"{f}.win_tile"),
+                    win_tile_of(w.win_tile, f"{f}.win_tile", ruleset),
                     self_drawn=w.self_drawn,
                     discarder=_opt_seat(w, "discarder_seat", f, "bad_event"),
                     context=context_of(w.context, ruleset.name, f"{f}.context"),
@@ -529,7 +616,7 @@ def score_result_bytes(r: Any, summary_only: bool = False) -> bytes:
     if summary_only:
         return b
     d = r.decomposition
-    if d is not None and type(d) is not str:
+    if type(d) is Decomposition:  # not a special shape's id, nor a rule set's own reading
         b += decomposition_bytes(d)
     if r.payments:
         b += _payments_bytes(r.payments)

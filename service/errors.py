@@ -17,6 +17,14 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 ERROR_DOMAIN = "mahjong.v1"
+#: Longest message sent back: messages quote the client's input, which must not come back
+#: whole (a long name in a message and its details grew a reply past the client's limit).
+MAX_MESSAGE_CHARS = 256
+
+
+def clip(message: str) -> str:
+    """``message`` cut to MAX_MESSAGE_CHARS."""
+    return message if len(message) <= MAX_MESSAGE_CHARS else message[: MAX_MESSAGE_CHARS - 1] + "…"
 
 # Engine codes that point at a request field other than the one being converted.
 CODE_FIELDS = {
@@ -38,6 +46,7 @@ class FieldError(Exception):
 
 
 def rich_status(grpc_code: grpc.StatusCode, code: str, message: str, field: str) -> grpc.Status:
+    message = clip(message)
     bad = error_details_pb2.BadRequest(
         field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]
     )

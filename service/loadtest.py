@@ -146,10 +146,11 @@ def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0
         ctx = pb2.WinContext(sichuan=pb2.SichuanContext(winner=i % 4, discarder=(i + 1) % 4))
         score.append(
             pb2.ScoreRequest(
-                hand=pb2.Hand(text=text), win_tile=pb2.Tile(text=win), context=ctx
+                ruleset="sichuan", hand=pb2.Hand(text=text), win_tile=pb2.Tile(text=win), context=ctx
             ).SerializeToString()
         )
-        waits.append(pb2.WaitsRequest(hand=pb2.Hand(text=_minus(text, win))).SerializeToString())
+        waits_request = pb2.WaitsRequest(ruleset="sichuan", hand=pb2.Hand(text=_minus(text, win)))
+        waits.append(waits_request.SerializeToString())
         state = pb2.TableView(
             seat=0,
             hand=pb2.Hand(text=text),
@@ -159,17 +160,17 @@ def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0
         )
         validate.append(
             pb2.ValidateMoveRequest(
-                state=state, move=pb2.Move(kind="discard", tiles=[pb2.Tile(text=win)])
+                ruleset="sichuan", state=state, move=pb2.Move(kind="discard", tiles=[pb2.Tile(text=win)])
             ).SerializeToString()
         )
     batch, stream = [], []
     for items in _bulk_messages(hands, batch_size):
-        batch.append(pb2.ScoreBatchRequest(items=items).SerializeToString())
-        stream.append(pb2.ScoreStreamRequest(items=items).SerializeToString())
+        batch.append(pb2.ScoreBatchRequest(ruleset="sichuan", items=items).SerializeToString())
+        stream.append(pb2.ScoreStreamRequest(ruleset="sichuan", items=items).SerializeToString())
     cold = []
     if cold_pool:
         for items in _bulk_messages(distinct_hands(rng, cold_pool, seen), batch_size):
-            cold.append(pb2.ScoreBatchRequest(items=items).SerializeToString())
+            cold.append(pb2.ScoreBatchRequest(ruleset="sichuan", items=items).SerializeToString())
     return Workload(score, waits, validate, batch, stream, batch_size, cold)
 
 

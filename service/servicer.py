@@ -19,7 +19,7 @@ from mjcore import MahjongError
 
 from . import _wire
 from . import convert as cv
-from .errors import CODE_FIELDS, FieldError, abort_invalid
+from .errors import CODE_FIELDS, FieldError, abort_invalid, clip
 from .pb import pb2
 
 DEADLINE_CHECK_EVERY = 64  # items between deadline checks in bulk calls
@@ -93,7 +93,7 @@ class MahjongRulesServicer:
     def __init__(self) -> None:
         # rule set name -> serialized RulesetOptions -> resolved options
         self._options_cache: dict[str, dict[bytes, Any]] = {}
-        # request.ruleset ("" or a known name) -> (rule set, its default options)
+        # a known request.ruleset -> (rule set, its default options)
         self._defaults: dict[str, tuple[Any, Any]] = {}
         # rule set name -> serialized WinContext -> the engine's context mapping (shared:
         # never changed). Per rule set: the bytes are checked against it when first read.
@@ -108,7 +108,7 @@ class MahjongRulesServicer:
         return self._resolve(request.ruleset, options)
 
     def _resolve(self, name: str, options: bytes | None) -> tuple[Any, Any]:
-        """The rule set called ``name`` ("" = the default) and the given serialized
+        """The rule set called ``name`` and the given serialized
         ``RulesetOptions`` resolved (None = not given)."""
         if options is None:
             hit = self._defaults.get(name)
@@ -223,16 +223,18 @@ class MahjongRulesServicer:
             hand = cv.hand_arg(hand_msg, "hand")
             if not item.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
-            tile = cv.tile_of(item.win_tile, "win_tile")
+            tile = cv.win_tile_of(item.win_tile, "win_tile", ruleset)
             ctx = cv.context_of(item.context, ruleset.name) if item.HasField("context") else None
             result = ruleset.engine.score(hand, tile, item.self_drawn, ctx, options)
         except FieldError as e:
-            error = pb2.ItemError(code=e.code, message=e.message, field=e.field)
+            error = pb2.ItemError(code=e.code, message=clip(e.message), field=e.field)
         except MahjongError as e:
             f = CODE_FIELDS.get(e.code) or "hand"
             if f == "hand" and e.code in cv.HAND_CODES:
                 f = cv.hand_field(hand_msg, "hand")
-            error = pb2.ItemError(code=e.code, message=e.message, field=f)
+            elif e.code == "bad_context":
+                f = cv.context_field(e.message, item.context)
+            error = pb2.ItemError(code=e.code, message=clip(e.message), field=f)
         else:
             head: bytes = pb2.ScoreOutcome(id=item.id).SerializeToString()
             return head + _wire.field_bytes(2, cv.score_result_bytes(result, summary_only))
@@ -259,11 +261,13 @@ class MahjongRulesServicer:
             hand = cv.hand_arg(request.hand, "hand")
             if not request.HasField("win_tile"):
                 raise FieldError("win_tile", "bad_tile", "win_tile not set")
-            tile = cv.tile_of(request.win_tile, "win_tile")
+            tile = cv.win_tile_of(request.win_tile, "win_tile", ruleset)
             ctx = cv.context_of(request.context, ruleset.name) if request.HasField("context") else None
             result = ruleset.engine.score(hand, tile, request.self_drawn, ctx, resolved)
         except (FieldError, MahjongError) as e:
-            _abort(context, e, "hand", {**_hand_fields(request.hand), "bad_tile": "win_tile"})
+            fields = {**_hand_fields(request.hand), "bad_tile": "win_tile"}
+            fields["bad_context"] = cv.context_field(e.message, request.context)
+            _abort(context, e, "hand", fields)
         return _wire.field_bytes(1, cv.score_result_bytes(result))
 
     def Waits(self, request: pb2.WaitsRequest, context: grpc.ServicerContext) -> pb2.WaitsResponse:
@@ -275,45 +279,58 @@ class MahjongRulesServicer:
             visible: tuple[int, ...] | None = None
             if request.visible_tile_ids:
                 counts = [0] * 34
-                for t in request.visible_tile_ids:
+                for i, t in enumerate(request.visible_tile_ids):
                     if t >= 34:
-                        raise FieldError("visible_tile_ids", "bad_tile", f"tile id {t} is not in 0..33")
+                        raise FieldError(f"visible_tile_ids[{i}]", "bad_tile", f"tile id {t} is not in 0..33")
                     counts[t] += 1
                 visible = tuple(counts)
             waits = ruleset.engine.valued_waits(hand, ctx, options, visible)
         except (FieldError, MahjongError) as e:
-            _abort(context, e, "hand", _hand_fields(request.hand))
+            fields = _hand_fields(request.hand)
+            fields["bad_context"] = cv.context_field(e.message, request.context)
+            if e.code == "bad_tile" and "visible" in e.message:  # the engine's check of the counts
+                fields["bad_tile"] = "visible_tile_ids"
+            _abort(context, e, "hand", fields)
         return cv.waits_response(waits)
 
     def ValidateMove(
         self, request: pb2.ValidateMoveRequest, context: grpc.ServicerContext
     ) -> pb2.ValidateMoveResponse:
-        with _Aborter(context, "state"):
+        try:
             ruleset, options = self._ruleset_and_options(request)
             state = cv.table_view_of(request.state, ruleset)
             move = cv.move_of(request.move)
             check = ruleset.engine.validate_move(state, move, options)
-            return pb2.ValidateMoveResponse(legal=bool(check.ok), reason=check.code, message=check.message)
+        except (FieldError, MahjongError) as e:
+            _abort(context, e, "state", {"bad_state": cv.view_field(e.message, request.state)})
+        return pb2.ValidateMoveResponse(legal=bool(check.ok), reason=check.code, message=clip(check.message))
 
     def LegalMoves(
         self, request: pb2.LegalMovesRequest, context: grpc.ServicerContext
     ) -> pb2.LegalMovesResponse:
-        with _Aborter(context, "state"):
+        try:
             ruleset, options = self._ruleset_and_options(request)
             state = cv.table_view_of(request.state, ruleset)
             _check_deadline(context, 0)
             moves = ruleset.engine.legal_moves(state, options)
-            return pb2.LegalMovesResponse(moves=[cv.move_pb(m) for m in moves])
+        except (FieldError, MahjongError) as e:
+            _abort(context, e, "state", {"bad_state": cv.view_field(e.message, request.state)})
+        return pb2.LegalMovesResponse(moves=[cv.move_pb(m) for m in moves])
 
     def Settle(self, request: pb2.SettleRequest, context: grpc.ServicerContext) -> pb2.SettleResponse:
-        with _Aborter(context, "events"):
+        try:
             ruleset, options = self._ruleset_and_options(request)
             if request.dealer_seat > 3:
                 raise FieldError("dealer_seat", "bad_event", f"seat {request.dealer_seat} is not in 0..3")
             events = cv.events_of(request.events, ruleset)
             _check_deadline(context, 0)
             ledger = ruleset.engine.settle(events, options, request.dealer_seat)
-            return cv.ledger_pb(ledger)
+        except (FieldError, MahjongError) as e:
+            # the engine names an event by its index; a win's context or hand it refuses
+            # without one belongs to the log as a whole
+            where = cv.events_field(e.message, request.events)
+            _abort(context, e, "events", {"bad_event": where, "bad_context": where})
+        return cv.ledger_pb(ledger)
 
     def ListRulesets(
         self, request: pb2.ListRulesetsRequest, context: grpc.ServicerContext

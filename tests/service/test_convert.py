@@ -400,10 +400,10 @@ def test_bulk_short_path_equals_general_path() -> None:
     ]
     call: Any = _Ctx()
     a = pb2.ScoreBatchResponse.FromString(
-        svc.ScoreBatch(pb2.ScoreBatchRequest(items=fast + bad).SerializeToString(), call)
+        svc.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=fast + bad).SerializeToString(), call)
     )
     b = pb2.ScoreBatchResponse.FromString(
-        svc.ScoreBatch(pb2.ScoreBatchRequest(items=slow).SerializeToString(), call)
+        svc.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=slow).SerializeToString(), call)
     )
     for x, y in zip(a.outcomes[: len(slow)], b.outcomes, strict=True):
         assert x == y
@@ -412,7 +412,7 @@ def test_bulk_short_path_equals_general_path() -> None:
     assert errors["e2"] == ("bad_tile", "win_tile")
     assert errors["e3"] == ("bad_tile", "win_tile")
     assert errors["e4"][1] == "hand.text"
-    assert errors["e5"] == ("bad_context", "context")  # the engine's check: seat 0-3
+    assert errors["e5"] == ("bad_context", "context.sichuan.winner")  # the engine's check: seat 0-3
     assert errors["e6"] == ("bad_context", "context.guangdong")
 
 

@@ -84,7 +84,9 @@ def test_wheel_installs_and_serves_as_mjservice(tmp_path: Path) -> None:
         assert line.startswith("LISTENING "), line + proc.stderr.read() if proc.stderr else ""
         target = "127.0.0.1:" + line.rsplit(":", 1)[1].strip()
         with grpc.insecure_channel(target) as ch:
-            req = pb2.ScoreRequest(hand=pb2.Hand(text="123m456m789m234p55p"), win_tile=pb2.Tile(text="5p"))
+            req = pb2.ScoreRequest(
+                ruleset="sichuan", hand=pb2.Hand(text="123m456m789m234p55p"), win_tile=pb2.Tile(text="5p")
+            )
             assert pb2_grpc.MahjongRulesStub(ch).Score(req, timeout=20).result.multiplier == 1
             check = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=10)
             assert check.status == health_pb2.HealthCheckResponse.SERVING

@@ -1,5 +1,6 @@
-"""The Node.js client (@grpc/grpc-js + @grpc/proto-loader) against a real server: a Sichuan hand
-and a Guangdong hand."""
+"""The Node.js client (@grpc/grpc-js + @grpc/proto-loader) against a real server: Sichuan and
+Guangdong hands, and Hangzhou and Wuhan with their wild tiles through every method (Score,
+Waits, ValidateMove, LegalMoves, Settle, DescribeRuleset, ScoreBatch; tests/service/node/client.js)."""
 
 from __future__ import annotations
 

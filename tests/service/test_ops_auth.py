@@ -12,7 +12,7 @@ from svc_helpers import hand, start, tile
 from service.config import parse_config
 from service.pb import pb2, pb2_grpc
 
-SCORE = pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
+SCORE = pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
 
 
 def _code(stub: pb2_grpc.MahjongRulesStub, value: str) -> grpc.StatusCode:

@@ -16,7 +16,7 @@ from svc_helpers import hand, slow_call, start, tile
 
 from service.pb import pb2, pb2_grpc
 
-SCORE = pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
+SCORE = pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
 ITEM = pb2.ScoreItem(id="a", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
 RULES = "/mahjong.v1.MahjongRules/"
 
@@ -55,7 +55,7 @@ def _quiet_stream(
     """A ScoreStream that sends one message and then nothing until ``release``."""
 
     def requests() -> Iterator[pb2.ScoreStreamRequest]:
-        yield pb2.ScoreStreamRequest(items=[ITEM])
+        yield pb2.ScoreStreamRequest(ruleset="sichuan", items=[ITEM])
         release.wait(timeout)
 
     return stub.ScoreStream(requests(), timeout=timeout)  # type: ignore[no-any-return]
@@ -186,7 +186,7 @@ def test_stream_lifetime() -> None:
 
         def busy_requests() -> Iterator[pb2.ScoreStreamRequest]:
             while not stop.wait(0.1):
-                yield pb2.ScoreStreamRequest(items=[ITEM])
+                yield pb2.ScoreStreamRequest(ruleset="sichuan", items=[ITEM])
 
         t0 = time.monotonic()
         stream = stub.ScoreStream(busy_requests(), timeout=20)
@@ -239,7 +239,7 @@ def test_oversized_reply_is_refused_and_counted() -> None:
     ch = _channel(r.target)
     try:
         stub = pb2_grpc.MahjongRulesStub(ch)
-        request = pb2.ScoreBatchRequest(items=[ITEM] * 30)
+        request = pb2.ScoreBatchRequest(ruleset="sichuan", items=[ITEM] * 29)
         assert request.ByteSize() < 1024
         method = RULES + "ScoreBatch"
 
@@ -254,7 +254,14 @@ def test_oversized_reply_is_refused_and_counted() -> None:
         assert "--max-message-bytes" in (ei.value.details() or "")
         assert counts() == (before[0], before[1] + 1, before[2] + 1)
         # a reply that fits still goes
-        assert len(stub.ScoreBatch(pb2.ScoreBatchRequest(items=[ITEM] * 2), timeout=5).outcomes) == 2
+        assert (
+            len(
+                stub.ScoreBatch(
+                    pb2.ScoreBatchRequest(ruleset="sichuan", items=[ITEM] * 2), timeout=5
+                ).outcomes
+            )
+            == 2
+        )
         # the same for a method answered with a message object (the rule set's description
         # is about 7.6 kB)
         describe = RULES + "DescribeRuleset"

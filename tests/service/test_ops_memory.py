@@ -87,7 +87,9 @@ def test_distinct_unknown_fields_do_not_grow_the_caches() -> None:
         for i in range(100):
             call(i)
         grown = _rss() - before
-        assert grown < 8 * MB, f"RSS grew by {grown / MB:.1f} MB"
+        # kept keys would hold 50 MB and more (105 MB before); the client's 1 MB messages in
+        # this same long-lived process leave allocator noise (9.7 MB once in a full run)
+        assert grown < 24 * MB, f"RSS grew by {grown / MB:.1f} MB"
     finally:
         ch.close()
         r.stop(0)

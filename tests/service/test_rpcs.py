@@ -58,8 +58,10 @@ def test_score_structured_hand_equals_text(stub: pb2_grpc.MahjongRulesStub) -> N
             melds=[pb2.Meld(kind=pb2.MELD_KIND_PENG, tile_ids=[13, 13, 13])],
         )
     )
-    a = stub.Score(pb2.ScoreRequest(hand=structured, win_tile=pb2.Tile(id=14))).result
-    b = stub.Score(pb2.ScoreRequest(hand=hand("123m789m456p99m peng:555p"), win_tile=tile("6p"))).result
+    a = stub.Score(pb2.ScoreRequest(ruleset="sichuan", hand=structured, win_tile=pb2.Tile(id=14))).result
+    b = stub.Score(
+        pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m789m456p99m peng:555p"), win_tile=tile("6p"))
+    ).result
     assert a == b
     assert a.value == 1 and a.multiplier == 2
     assert sorted((p.id, p.value) for p in a.patterns) == [("gen", 1), ("pinghu", 0)]
@@ -69,6 +71,7 @@ def test_score_self_drawn_payments(stub: pb2_grpc.MahjongRulesStub) -> None:
     # spec §7: 345m678m345p99p angang:2222m, 9p self-drawn after the kong: fan 2, 3 x (4 + 1)
     r = stub.Score(
         pb2.ScoreRequest(
+            ruleset="sichuan",
             hand=hand("345m678m345p99p angang:2222m"),
             win_tile=tile("9p"),
             self_drawn=True,
@@ -81,6 +84,7 @@ def test_score_self_drawn_payments(stub: pb2_grpc.MahjongRulesStub) -> None:
     assert r.total == 15
     # 血战: a seat that has won no longer pays
     req = pb2.ScoreRequest(
+        ruleset="sichuan",
         hand=hand("345m678m345p99p angang:2222m"),
         win_tile=tile("9p"),
         self_drawn=True,
@@ -90,17 +94,19 @@ def test_score_self_drawn_payments(stub: pb2_grpc.MahjongRulesStub) -> None:
 
 
 def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
-    req = pb2.ScoreRequest(hand=hand("11223344556677m"), win_tile=tile("7m"))
+    req = pb2.ScoreRequest(ruleset="sichuan", hand=hand("11223344556677m"), win_tile=tile("7m"))
     assert stub.Score(req).result.value == 4  # qingqidui
     req.options.sichuan.cap_fan.value = 3
     assert stub.Score(req).result.value == 3
     assert stub.Score(req).result.value_uncapped == 4
-    req2 = pb2.ScoreRequest(hand=hand("11223344556677m"), win_tile=tile("7m"))
+    req2 = pb2.ScoreRequest(ruleset="sichuan", hand=hand("11223344556677m"), win_tile=tile("7m"))
     req2.options.preset = "modern"  # cap 3
     assert stub.Score(req2).result.value == 3
     req2.options.sichuan.cap_fan.SetInParent()  # explicit "no cap" (none) over the preset
     assert stub.Score(req2).result.value == 4
-    req3 = pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), self_drawn=True)
+    req3 = pb2.ScoreRequest(
+        ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), self_drawn=True
+    )
     req3.options.sichuan.zimo_bonus = pb2.SichuanOptions.ZIMO_BONUS_FAN
     assert stub.Score(req3).result.value == 1
 
@@ -109,27 +115,42 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
     ("request_", "code", "field"),
     [
         (
-            pb2.ScoreRequest(hand=hand("11111m234m456p789p"), win_tile=tile("1m")),
+            pb2.ScoreRequest(ruleset="sichuan", hand=hand("11111m234m456p789p"), win_tile=tile("1m")),
             "too_many_copies",
             "hand.text",
         ),
-        (pb2.ScoreRequest(hand=hand("123m456p789s234m55p"), win_tile=tile("5p")), "not_a_win", "hand"),
-        (pb2.ScoreRequest(hand=hand("123x"), win_tile=tile("5p")), "bad_notation", "hand.text"),
         (
-            pb2.ScoreRequest(hand=hand("123m456m789m234p55p pong:555p"), win_tile=tile("5p")),
+            pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456p789s234m55p"), win_tile=tile("5p")),
+            "not_a_win",
+            "hand",
+        ),
+        (
+            pb2.ScoreRequest(ruleset="sichuan", hand=hand("123x"), win_tile=tile("5p")),
+            "bad_notation",
+            "hand.text",
+        ),
+        (
+            pb2.ScoreRequest(
+                ruleset="sichuan", hand=hand("123m456m789m234p55p pong:555p"), win_tile=tile("5p")
+            ),
             "bad_meld",
             "hand.text",
         ),
-        (pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("0p")), "bad_tile", "win_tile"),
         (
-            pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=pb2.Tile(id=99)),
+            pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("0p")),
             "bad_tile",
             "win_tile",
         ),
-        (pb2.ScoreRequest(hand=hand("123m456m789m234p55p")), "bad_tile", "win_tile"),
-        (pb2.ScoreRequest(win_tile=tile("5p")), "bad_notation", "hand"),
+        (
+            pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=pb2.Tile(id=99)),
+            "bad_tile",
+            "win_tile",
+        ),
+        (pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p")), "bad_tile", "win_tile"),
+        (pb2.ScoreRequest(ruleset="sichuan", win_tile=tile("5p")), "bad_notation", "hand"),
         (
             pb2.ScoreRequest(
+                ruleset="sichuan",
                 hand=pb2.Hand(structured=pb2.StructuredHand(concealed_tile_ids=[1, 2, 40])),
                 win_tile=tile("5p"),
             ),
@@ -138,6 +159,7 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
         ),
         (
             pb2.ScoreRequest(
+                ruleset="sichuan",
                 hand=pb2.Hand(
                     structured=pb2.StructuredHand(
                         concealed_tile_ids=[1], melds=[pb2.Meld(kind=pb2.MELD_KIND_PENG, tile_ids=[1, 2, 3])]
@@ -150,15 +172,17 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
         ),
         (
             pb2.ScoreRequest(
+                ruleset="sichuan",
                 hand=hand("123m456m789m234p55p"),
                 win_tile=tile("5p"),
                 context=sichuan_ctx(heavenly=True),
             ),
             "bad_context",
-            "context",
+            "context.sichuan.heavenly",  # "heavenly/earthly wins are self-drawn"
         ),
         (
             pb2.ScoreRequest(
+                ruleset="sichuan",
                 hand=hand("123m456m789m234p55p"),
                 win_tile=tile("5p"),
                 context=pb2.WinContext(guangdong=pb2.GuangdongContext(seat_wind=pb2.WIND_EAST)),
@@ -168,6 +192,7 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
         ),
         (
             pb2.ScoreRequest(
+                ruleset="sichuan",
                 hand=hand("123m456m789m234p55p"),
                 win_tile=tile("5p"),
                 options=pb2.RulesetOptions(guangdong=pb2.GuangdongOptions()),
@@ -177,6 +202,7 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
         ),
         (
             pb2.ScoreRequest(
+                ruleset="sichuan",
                 hand=hand("123m456m789m234p55p"),
                 win_tile=tile("5p"),
                 options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(zimo_bonus=9)),  # type: ignore[arg-type]
@@ -186,15 +212,17 @@ def test_score_options_and_presets(stub: pb2_grpc.MahjongRulesStub) -> None:
         ),
         (
             pb2.ScoreRequest(
+                ruleset="sichuan",
                 hand=hand("123m456m789m234p55p"),
                 win_tile=tile("5p"),
                 options=pb2.RulesetOptions(preset="nosuchpreset"),
             ),
             "bad_option",
-            "options",
+            "options.preset",
         ),
         (
             pb2.ScoreRequest(
+                ruleset="sichuan",
                 hand=hand("123m456m789m234p55p"),
                 win_tile=tile("5p"),
                 options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(longqidui_fan=7)),
@@ -232,7 +260,10 @@ def test_unknown_ruleset_is_not_found(stub: pb2_grpc.MahjongRulesStub) -> None:
 
 def test_waits_with_values_and_unseen(stub: pb2_grpc.MahjongRulesStub) -> None:
     # 111m555m777m222p8p + ... : waits on 8p (duiduihu) ; use a two-sided wait
-    r = stub.Waits(pb2.WaitsRequest(hand=hand("123m456m789m234p5p"), visible_tile_ids=[13, 13]), timeout=5)
+    r = stub.Waits(
+        pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p5p"), visible_tile_ids=[13, 13]),
+        timeout=5,
+    )
     assert [(w.tile, w.tile_id) for w in r.waits] == [("2p", 10), ("5p", 13)]
     five = r.waits[1]
     assert five.unseen == 1  # one 5p in hand, two visible
@@ -243,14 +274,16 @@ def test_waits_with_values_and_unseen(stub: pb2_grpc.MahjongRulesStub) -> None:
 
 
 def test_waits_not_ready_and_errors(stub: pb2_grpc.MahjongRulesStub) -> None:
-    r = stub.Waits(pb2.WaitsRequest(hand=hand("1357m2468p1357s9m")))
+    r = stub.Waits(pb2.WaitsRequest(ruleset="sichuan", hand=hand("1357m2468p1357s9m")))
     assert list(r.waits) == [] and r.max_discard_value == -1
     with pytest.raises(grpc.RpcError) as ei:
-        stub.Waits(pb2.WaitsRequest(hand=hand("123m456m789m234p5p"), visible_tile_ids=[34]))
+        stub.Waits(
+            pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p5p"), visible_tile_ids=[34])
+        )
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert rich(ei.value)[:2] == ("bad_tile", "visible_tile_ids")
+    assert rich(ei.value)[:2] == ("bad_tile", "visible_tile_ids[0]")
     with pytest.raises(grpc.RpcError) as ei:
-        stub.Waits(pb2.WaitsRequest(hand=hand("123m456m789m234p55p")))
+        stub.Waits(pb2.WaitsRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p")))
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert rich(ei.value)[1] == "hand.text"
 
@@ -275,39 +308,60 @@ def _move(kind: str, *tiles: str) -> pb2.Move:
 
 
 def test_validate_move_legal_and_refused(stub: pb2_grpc.MahjongRulesStub) -> None:
-    ok = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=_move("discard", "1m")))
+    ok = stub.ValidateMove(
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("discard", "1m"))
+    )
     assert ok.legal and ok.reason == ""
-    hu = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=_move("hu")))
+    hu = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("hu")))
     assert hu.legal
     # 缺门 s: holding an s tile and discarding another suit is refused
     st = _view(hand=hand("123m456m789m234p5p9s"))
-    bad = stub.ValidateMove(pb2.ValidateMoveRequest(state=st, move=_move("discard", "1m")))
+    bad = stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=st, move=_move("discard", "1m")))
     assert not bad.legal and bad.reason == "missing_suit_first" and bad.message
-    chi = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=_move("chi", "1m", "2m", "3m")))
+    chi = stub.ValidateMove(
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("chi", "1m", "2m", "3m"))
+    )
     assert not chi.legal and chi.reason == "chi_not_allowed"
-    not_held = stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=_move("discard", "9p")))
+    not_held = stub.ValidateMove(
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=_move("discard", "9p"))
+    )
     assert not not_held.legal and not_held.reason == "tile_not_held"
     # the Sichuan part of the view: a seat that has won plays no more
     won = _view(sichuan=pb2.SichuanView(missing_suit=pb2.SUIT_S, has_won=True))
-    done = stub.ValidateMove(pb2.ValidateMoveRequest(state=won, move=_move("discard", "1m")))
+    done = stub.ValidateMove(
+        pb2.ValidateMoveRequest(ruleset="sichuan", state=won, move=_move("discard", "1m"))
+    )
     assert not done.legal and done.reason == "already_won"
 
 
 def test_validate_move_bad_input(stub: pb2_grpc.MahjongRulesStub) -> None:
     cases = [
-        (pb2.ValidateMoveRequest(state=_view(), move=pb2.Move()), ("bad_move", "move.kind")),
-        (pb2.ValidateMoveRequest(state=_view(phase=""), move=_move("pass")), ("bad_state", "state.phase")),
         (
-            pb2.ValidateMoveRequest(state=_view(hand=hand("5555555p")), move=_move("pass")),
+            pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=pb2.Move()),
+            ("bad_move", "move.kind"),
+        ),
+        (
+            pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(phase=""), move=_move("pass")),
+            ("bad_state", "state.phase"),
+        ),
+        (
+            pb2.ValidateMoveRequest(
+                ruleset="sichuan", state=_view(hand=hand("5555555p")), move=_move("pass")
+            ),
             ("too_many_copies", "state.hand.text"),
         ),
         (  # another rule set's part of the view
             pb2.ValidateMoveRequest(
-                state=_view(guangdong=pb2.GuangdongView(round_wind=pb2.WIND_EAST)), move=_move("pass")
+                ruleset="sichuan",
+                state=_view(guangdong=pb2.GuangdongView(round_wind=pb2.WIND_EAST)),
+                move=_move("pass"),
             ),
             ("bad_state", "state.guangdong"),
         ),
-        (pb2.ValidateMoveRequest(state=_view(phase="nope"), move=_move("pass")), ("bad_state", "state")),
+        (
+            pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(phase="nope"), move=_move("pass")),
+            ("bad_state", "state.phase"),
+        ),
     ]
     for request, want in cases:
         with pytest.raises(grpc.RpcError) as ei:
@@ -317,7 +371,7 @@ def test_validate_move_bad_input(stub: pb2_grpc.MahjongRulesStub) -> None:
 
 
 def test_legal_moves(stub: pb2_grpc.MahjongRulesStub) -> None:
-    r = stub.LegalMoves(pb2.LegalMovesRequest(state=_view()))
+    r = stub.LegalMoves(pb2.LegalMovesRequest(ruleset="sichuan", state=_view()))
     texts = {m.text for m in r.moves}
     assert "hu" in texts and {m.kind for m in r.moves} <= {"discard", "hu", "angang", "bugang"}
     assert "discard 1m" in texts and "discard 5p" in texts
@@ -326,8 +380,12 @@ def test_legal_moves(stub: pb2_grpc.MahjongRulesStub) -> None:
             assert t.text and 0 <= t.id < 34
     # every listed move validates as legal
     for m in r.moves:
-        assert stub.ValidateMove(pb2.ValidateMoveRequest(state=_view(), move=m)).legal, m.text
-    dq = stub.LegalMoves(pb2.LegalMovesRequest(state=_view(phase="ding_que", missing=pb2.SUIT_UNSPECIFIED)))
+        assert stub.ValidateMove(pb2.ValidateMoveRequest(ruleset="sichuan", state=_view(), move=m)).legal, (
+            m.text
+        )
+    dq = stub.LegalMoves(
+        pb2.LegalMovesRequest(ruleset="sichuan", state=_view(phase="ding_que", missing=pb2.SUIT_UNSPECIFIED))
+    )
     assert {m.kind for m in dq.moves} == {"ding_que"}
     assert {m.suit for m in dq.moves} == {pb2.SUIT_M, pb2.SUIT_P, pb2.SUIT_S}
 
@@ -346,7 +404,7 @@ def test_settle_kongs_win_and_draw(stub: pb2_grpc.MahjongRulesStub) -> None:
             win=pb2.WinEvent(seat=0, hand=hand("123m456m789m234p55p"), win_tile=tile("5p"), discarder_seat=2)
         ),
     ]
-    r = stub.Settle(pb2.SettleRequest(events=ev, dealer_seat=0))
+    r = stub.Settle(pb2.SettleRequest(ruleset="sichuan", events=ev, dealer_seat=0))
     assert sum(r.totals) == 0 and len(r.totals) == 4
     reasons = [(p.reason, p.from_seat, p.to_seat, p.amount, p.event_index) for p in r.payments]
     assert ("angang", 0, 1, 2, 4) in reasons
@@ -365,7 +423,7 @@ def test_settle_discard_ids(stub: pb2_grpc.MahjongRulesStub) -> None:
         )
         for s in (0, 1)
     ]
-    r = stub.Settle(pb2.SettleRequest(events=wins))
+    r = stub.Settle(pb2.SettleRequest(ruleset="sichuan", events=wins))
     assert list(r.winner_seats) == [0, 1] and sum(r.totals) == 0
     events = cv.events_of([*wins, pb2.Event(win=pb2.WinEvent(seat=3, hand=hand("55p"), win_tile=tile("5p")))],
                           rules.get_ruleset("sichuan"))
@@ -385,7 +443,7 @@ def test_settle_bad_event(stub: pb2_grpc.MahjongRulesStub) -> None:
     ]
     for event, field in cases:
         with pytest.raises(grpc.RpcError) as ei:
-            stub.Settle(pb2.SettleRequest(events=[event]))
+            stub.Settle(pb2.SettleRequest(ruleset="sichuan", events=[event]))
         assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert rich(ei.value)[1] == field, event
 
@@ -546,7 +604,7 @@ def test_score_batch_in_order_with_item_errors(stub: pb2_grpc.MahjongRulesStub) 
     items = _items(30)
     items.insert(5, pb2.ScoreItem(id="bad", hand=hand("123m456p789s234m55p"), win_tile=tile("5p")))
     items.insert(9, pb2.ScoreItem(id="bad2", hand=hand("123m"), win_tile=tile("9z")))
-    r = stub.ScoreBatch(pb2.ScoreBatchRequest(items=items), timeout=10)
+    r = stub.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=items), timeout=10)
     assert [o.id for o in r.outcomes] == [i.id for i in items]
     assert r.outcomes[5].WhichOneof("outcome") == "error"
     assert (r.outcomes[5].error.code, r.outcomes[5].error.field) == ("not_a_win", "hand")
@@ -555,7 +613,7 @@ def test_score_batch_in_order_with_item_errors(stub: pb2_grpc.MahjongRulesStub) 
     assert len(good) == 30
     values = [o.result.value for o in good]
     assert values == [0, 3, 2] * 10
-    summary = stub.ScoreBatch(pb2.ScoreBatchRequest(items=_items(3), summary_only=True))
+    summary = stub.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=_items(3), summary_only=True))
     assert summary.outcomes[0].result.value == 0 and not summary.outcomes[0].result.payments
     assert not summary.outcomes[0].result.HasField("decomposition")
 
@@ -565,13 +623,13 @@ def test_score_batch_cap(stub: pb2_grpc.MahjongRulesStub) -> None:
         pb2.ScoreItem(id=str(i), hand=hand("55p"), win_tile=tile("5p")) for i in range(MAX_BATCH_ITEMS + 1)
     ]
     with pytest.raises(grpc.RpcError) as ei:
-        stub.ScoreBatch(pb2.ScoreBatchRequest(items=items), timeout=20)
+        stub.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=items), timeout=20)
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert rich(ei.value)[:2] == ("too_many_items", "items")
 
 
 def test_score_stream_one_response_per_message_in_order(stub: pb2_grpc.MahjongRulesStub) -> None:
-    msgs = [pb2.ScoreStreamRequest(items=_items(n)) for n in (1, 7, 0, 50, 3)]
+    msgs = [pb2.ScoreStreamRequest(ruleset="sichuan", items=_items(n)) for n in (1, 7, 0, 50, 3)]
     for i, m in enumerate(msgs):
         for it in m.items:
             it.id = f"m{i}-{it.id}"
@@ -584,7 +642,7 @@ def test_score_stream_one_response_per_message_in_order(stub: pb2_grpc.MahjongRu
 
 def test_score_stream_error_in_message(stub: pb2_grpc.MahjongRulesStub) -> None:
     msgs = [
-        pb2.ScoreStreamRequest(items=_items(2)),
+        pb2.ScoreStreamRequest(ruleset="sichuan", items=_items(2)),
         pb2.ScoreStreamRequest(items=_items(2), ruleset="nosuch"),
     ]
     it = stub.ScoreStream(iter(msgs), timeout=20)

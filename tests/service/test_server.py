@@ -52,7 +52,7 @@ SERVICE_CONFIG = json.dumps(
     }
 )
 
-SCORE = pb2.ScoreRequest(hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
+SCORE = pb2.ScoreRequest(ruleset="sichuan", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
 
 
 def _stub(target: str, **kw: object) -> tuple[grpc.Channel, pb2_grpc.MahjongRulesStub]:
@@ -108,7 +108,7 @@ def test_bearer_token() -> None:
         assert ok.result.multiplier == 1
         # ScoreStream is checked too
         with pytest.raises(grpc.RpcError) as ei:
-            list(stub.ScoreStream(iter([pb2.ScoreStreamRequest()]), timeout=5))
+            list(stub.ScoreStream(iter([pb2.ScoreStreamRequest(ruleset="sichuan")]), timeout=5))
         assert ei.value.code() == grpc.StatusCode.UNAUTHENTICATED
         # health checks need no token (load balancers and kubelet probes send none)
         h = health_pb2_grpc.HealthStub(ch)
@@ -233,6 +233,7 @@ def test_message_size_cap() -> None:
     try:
         ch, stub = _stub(r.target)
         small = pb2.ScoreBatchRequest(
+            ruleset="sichuan",
             items=[
                 pb2.ScoreItem(id=str(i), hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
                 for i in range(100)
@@ -240,6 +241,7 @@ def test_message_size_cap() -> None:
         )
         assert len(stub.ScoreBatch(small, timeout=10).outcomes) == 100
         big = pb2.ScoreBatchRequest(
+            ruleset="sichuan",
             items=[pb2.ScoreItem(id="x" * 100, hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))] * 1000
         )
         assert big.ByteSize() > 64 * 1024
@@ -278,7 +280,7 @@ def test_open_streams_leave_unary_calls_their_threads() -> None:
         item = pb2.ScoreItem(id="a", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
 
         def requests() -> Iterator[pb2.ScoreStreamRequest]:
-            yield pb2.ScoreStreamRequest(items=[item])
+            yield pb2.ScoreStreamRequest(ruleset="sichuan", items=[item])
             release.wait(60)  # the stream stays open, its server thread waiting for more
 
         streams = [stub.ScoreStream(requests(), timeout=8) for _ in range(6)]
@@ -334,7 +336,7 @@ def test_deadlines() -> None:
             for i in range(convert.MAX_BATCH_ITEMS)
         ]
         with pytest.raises(grpc.RpcError) as ei:
-            stub.ScoreBatch(pb2.ScoreBatchRequest(items=items), timeout=0.001)
+            stub.ScoreBatch(pb2.ScoreBatchRequest(ruleset="sichuan", items=items), timeout=0.001)
         assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         assert stub.Score(SCORE, timeout=5).result.multiplier == 1
         ch.close()
@@ -364,7 +366,7 @@ def test_metrics_recorded(stub: pb2_grpc.MahjongRulesStub) -> None:
     bad_before = _count("Score", "INVALID_ARGUMENT")
     stub.Score(SCORE, timeout=5)
     with pytest.raises(grpc.RpcError):
-        stub.Score(pb2.ScoreRequest(hand=hand("1m"), win_tile=tile("1m")), timeout=5)
+        stub.Score(pb2.ScoreRequest(ruleset="sichuan", hand=hand("1m"), win_tile=tile("1m")), timeout=5)
     assert _count("Score", "OK") == before + 1
     assert _count("Score", "INVALID_ARGUMENT") == bad_before + 1
     from prometheus_client import REGISTRY
@@ -391,6 +393,7 @@ def test_graceful_shutdown_in_process() -> None:
     inflight += [
         stub.ScoreBatch.future(
             pb2.ScoreBatchRequest(
+                ruleset="sichuan",
                 items=[
                     pb2.ScoreItem(id=str(i), hand=hand("11122233344455m"), win_tile=tile("5m"))
                     for i in range(2000)
@@ -449,6 +452,7 @@ def test_sigterm_drains_in_flight_stream_and_exits_0() -> None:
             for i in range(6):
                 gate.acquire()
                 m = pb2.ScoreStreamRequest(
+                    ruleset="sichuan",
                     items=[
                         pb2.ScoreItem(id=f"{i}-{j}", hand=hand("123m456m789m234p55p"), win_tile=tile("5p"))
                         for j in range(5)

@@ -177,7 +177,9 @@ def _has_unknown(msg: Message) -> bool:
 def _ref_setup(request: Any) -> tuple[Any, Any]:
     """The rule set and resolved options of a request, or _Refused."""
     try:
-        ruleset = rules.get_ruleset(request.ruleset or "sichuan")
+        if not request.ruleset:
+            raise MahjongError("missing_ruleset", "ruleset not set")
+        ruleset = rules.get_ruleset(request.ruleset)
     except MahjongError as e:
         raise _Refused(e.code) from None
     if not request.HasField("options"):
@@ -435,7 +437,7 @@ def _random_hand(rng: random.Random, win_id: int, text: str) -> pb2.Hand | None:
 
 _SUIT_PB = {"m": pb2.SUIT_M, "p": pb2.SUIT_P, "s": pb2.SUIT_S}
 _FLAGS = ("after_kong", "after_kong_discard", "robbing_kong", "last_tile", "heavenly", "earthly")
-# The rule sets these tests send requests for, plus "" (the default, sichuan).
+# The rule sets these tests send requests for (a request without one: test_request_level_errors).
 RULESETS = ["sichuan", "guangdong"]
 
 
@@ -579,8 +581,8 @@ def random_options(rng: random.Random, ruleset: str = "sichuan") -> pb2.RulesetO
 
 def _random_ruleset(rng: random.Random) -> tuple[str, str]:
     """(the request's ruleset field, the rule set it means)."""
-    name = rng.choice(["", *RULESETS])
-    return name, name or "sichuan"
+    name = rng.choice(["sichuan", *RULESETS])  # mostly Sichuan, whose items the fast path takes more often
+    return name, name
 
 
 def random_bulk(rng: random.Random, cls: Any, max_items: int = 50) -> Any:
@@ -818,29 +820,49 @@ def test_same_hands_fast_and_general_path(counting: Counting) -> None:
                 assert f == s
 
 
+def test_missing_ruleset_refused_by_both_paths(counting: Counting) -> None:
+    """No rule set named: INVALID_ARGUMENT missing_ruleset from the bytes path and the classes
+    alike (there is no default rule set), even when every item would score."""
+    hand, win = pb2.Hand(text="123m456m789m234p55p"), pb2.Tile(text="5p")
+    unary = pb2.ScoreRequest(hand=hand, win_tile=win).SerializeToString()
+    assert check_unary(counting, unary) == Abort(INVALID, "missing_ruleset")
+    structured = pb2.ScoreRequest(
+        hand=pb2.Hand(structured=pb2.StructuredHand(concealed_tile_ids=[0])), win_tile=win
+    )
+    assert check_unary(counting, structured.SerializeToString()) == Abort(INVALID, "missing_ruleset")
+    bulk = pb2.ScoreBatchRequest(items=[pb2.ScoreItem(hand=hand, win_tile=win)]).SerializeToString()
+    for stream in (False, True):
+        assert check_bulk(counting, bulk, stream) == Abort(INVALID, "missing_ruleset")
+
+
 def test_request_level_errors(counting: Counting) -> None:
     item = pb2.ScoreItem(id="a", hand=pb2.Hand(text="123m456m789m234p55p"), win_tile=pb2.Tile(text="5p"))
     cases = [
         (pb2.ScoreBatchRequest(ruleset="nope", items=[item]), Abort(NOT_FOUND, "unknown_ruleset")),
         (
             pb2.ScoreBatchRequest(
+                ruleset="sichuan",
                 options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(cap_fan=pb2.IntOrNone(value=99))),
                 items=[item],
             ),
             Abort(INVALID, "bad_option"),
         ),
         (
-            pb2.ScoreBatchRequest(options=pb2.RulesetOptions(preset="nope"), items=[item]),
+            pb2.ScoreBatchRequest(ruleset="sichuan", options=pb2.RulesetOptions(preset="nope"), items=[item]),
             Abort(INVALID, "bad_option"),
         ),
         (pb2.ScoreBatchRequest(ruleset="nope"), Abort(NOT_FOUND, "unknown_ruleset")),
-        (pb2.ScoreBatchRequest(), []),
+        (pb2.ScoreBatchRequest(ruleset="sichuan"), []),
+        (pb2.ScoreBatchRequest(items=[item]), Abort(INVALID, "missing_ruleset")),  # no default
         (  # another rule set's options
-            pb2.ScoreBatchRequest(options=pb2.RulesetOptions(guangdong=pb2.GuangdongOptions()), items=[item]),
+            pb2.ScoreBatchRequest(
+                ruleset="sichuan", options=pb2.RulesetOptions(guangdong=pb2.GuangdongOptions()), items=[item]
+            ),
             Abort(INVALID, "bad_option"),
         ),
         (  # 0 is below cap_fan's range (no cap is an IntOrNone without a value)
             pb2.ScoreBatchRequest(
+                ruleset="sichuan",
                 options=pb2.RulesetOptions(sichuan=pb2.SichuanOptions(cap_fan=pb2.IntOrNone(value=0))),
                 items=[item],
             ),
@@ -918,7 +940,7 @@ def test_duplicate_fields_examples(counting: Counting) -> None:
     tile = [3, 2, Node(pb2.Tile.DESCRIPTOR, [[2, 2, b"5p"]])]
 
     def bulk(*items: list[Any], top: tuple[list[Any], ...] = ()) -> bytes:
-        return encode(Node(None, [*top, *([3, 2, Node(None, it)] for it in items)]))
+        return encode(Node(None, [[1, 2, b"sichuan"], *top, *([3, 2, Node(None, it)] for it in items)]))
 
     def outcome(data: bytes) -> pb2.ScoreOutcome:
         want = check_bulk(counting, data)
@@ -935,7 +957,9 @@ def test_duplicate_fields_examples(counting: Counting) -> None:
     assert outcome(bulk([[2, 2, Node(None, [[1, 2, b"11m"]])], hand, tile])) == base
     # summary_only after the items
     summary = outcome(bulk([hand, tile], top=([4, 0, 1],)))
-    assert summary == outcome(encode(Node(None, [[3, 2, Node(None, [hand, tile])], [4, 0, 1]])))
+    assert summary == outcome(
+        encode(Node(None, [[3, 2, Node(None, [hand, tile])], [4, 0, 1], [1, 2, b"sichuan"]]))
+    )
     assert not summary.result.HasField("decomposition") and base.result.HasField("decomposition")
     # options twice: merged (cap_fan 1 from the first, zimo_bonus fan from the second)
     cap = [2, 2, Node(None, [[2, 2, Node(None, [[2, 2, Node(None, [[1, 0, 1]])]])]])]
@@ -1089,11 +1113,13 @@ def test_stream_one_reply_per_message_in_order(counting: Counting) -> None:
 def test_stream_stops_at_a_bad_message() -> None:
     svc = MahjongRulesServicer()
     good = pb2.ScoreStreamRequest(
+        ruleset="sichuan",
         items=[pb2.ScoreItem(id="a", hand=pb2.Hand(text="123m456m789m234p55p"), win_tile=pb2.Tile(text="5p"))]
     ).SerializeToString()
     for bad, status in [
         (good[:-3], (INVALID, "bad_request")),
         (pb2.ScoreStreamRequest(ruleset="nope").SerializeToString(), (NOT_FOUND, "unknown_ruleset")),
+        (good[len(b"\x0a\x07sichuan") :], (INVALID, "missing_ruleset")),
     ]:
         ctx = FakeContext()
         out = []
@@ -1111,16 +1137,19 @@ def test_max_batch_items(counting: Counting) -> None:
         hand=pb2.Hand(text="123m456m789m234p55p"), win_tile=pb2.Tile(text="5p")
     ).SerializeToString()
     one = b"\x1a" + varint(len(item)) + item
+    head = pb2.ScoreBatchRequest(ruleset="sichuan").SerializeToString()
     limit = cv.MAX_BATCH_ITEMS
     for stream in (False, True):
-        want = check_bulk(counting, one * limit, stream)
+        want = check_bulk(counting, head + one * limit, stream)
         assert isinstance(want, list) and len(want) == limit
         assert counting.parsed == 0 and counting.slow_items == 0  # all on the fast path
         # a refused message goes to the general path, which finds a malformed one first
-        assert check_bulk(counting, one * (limit + 1), stream) == Abort(INVALID, "too_many_items")
+        assert check_bulk(counting, head + one * (limit + 1), stream) == Abort(INVALID, "too_many_items")
         counting.parsed = 0
     # the general path (options twice: the classes merge them) has the same cap
-    options = pb2.ScoreBatchRequest(options=pb2.RulesetOptions(preset="chengdu")).SerializeToString()
+    options = pb2.ScoreBatchRequest(
+        ruleset="sichuan", options=pb2.RulesetOptions(preset="chengdu")
+    ).SerializeToString()
     assert check_bulk(counting, options * 2 + one * (limit + 1)) == Abort(INVALID, "too_many_items")
     assert counting.parsed == 1
 
@@ -1148,7 +1177,7 @@ def test_malformed_bulk_options_are_invalid_argument(
 
 def _dup_utf8_cases() -> list[tuple[str, str, bytes]]:
     item = _ITEM.SerializeToString()
-    unary = pb2.ScoreRequest(hand=_ITEM.hand, win_tile=_ITEM.win_tile).SerializeToString()
+    unary = pb2.ScoreRequest(ruleset="sichuan", hand=_ITEM.hand, win_tile=_ITEM.win_tile).SerializeToString()
     hand, tile = _ld(1, b"\xff") + _ld(1, b"123m456m789m234p55p"), _ld(2, b"\xff") + _ld(2, b"5p")
     return [
         ("bulk", "item id", _ld(3, _ld(1, b"\xff") + item)),
@@ -1173,7 +1202,7 @@ def test_superseded_invalid_utf8_is_refused(method: str, field: str, data: bytes
 
 def _overlong_cases() -> list[tuple[str, bytes]]:
     item = _ITEM.SerializeToString()
-    unary = pb2.ScoreRequest(hand=_ITEM.hand, win_tile=_ITEM.win_tile).SerializeToString()
+    unary = pb2.ScoreRequest(ruleset="sichuan", hand=_ITEM.hand, win_tile=_ITEM.win_tile).SerializeToString()
     long_tag = bytes([0x8A, 0x80, 0x80, 0x80, 0x80, 0x00])  # field 1, wire type 2, in 6 bytes
     return [
         ("bulk item tag", _ld(3, long_tag + b"\x01a" + item)),
@@ -1212,10 +1241,12 @@ def test_unknown_enum_option_is_invalid_argument(method: str) -> None:
     svc = MahjongRulesServicer()
     ctx = FakeContext()
     if method == "bulk":
-        data = pb2.ScoreBatchRequest(options=options, items=[_ITEM]).SerializeToString()
+        data = pb2.ScoreBatchRequest(ruleset="sichuan", options=options, items=[_ITEM]).SerializeToString()
         call: Callable[[bytes, Any], bytes] = svc.ScoreBatch
     else:
-        data = pb2.ScoreRequest(options=options, hand=_ITEM.hand, win_tile=_ITEM.win_tile).SerializeToString()
+        data = pb2.ScoreRequest(
+            ruleset="sichuan", options=options, hand=_ITEM.hand, win_tile=_ITEM.win_tile
+        ).SerializeToString()
         call = svc.Score
     with pytest.raises(Aborted):
         call(data, ctx)
