@@ -547,7 +547,7 @@ cdef void _dist_capped(const uint8_t* x, const uint8_t* cap, int n, bint runs, i
                         if cost >= INF:
                             continue
                         for k in range(min(kmax, maxsets - s) + 1):
-                            for p in range(2):
+                            for p in range(maxsets + 1):
                                 if s + k + p > maxsets:
                                     break
                                 for q in range(2 - hh):
@@ -591,8 +591,8 @@ cdef void _dist_wild(const uint8_t* x, const uint8_t* cap, int n, bint runs, int
             b = (st // 108) % 6
             a = st // 648
             for k in range(min(kmax, maxsets - s) + 1):
-                # two pungs of one kind: wilds may stand for its 5th and 6th copies
-                for p in range(3):
+                # several pungs of one kind: wilds may stand for its 5th, 6th ... copies
+                for p in range(maxsets + 1):
                     if s + k + p > maxsets:
                         break
                     for q in range(2 - hh):
