@@ -547,7 +547,7 @@ cdef void _dist_capped(const uint8_t* x, const uint8_t* cap, int n, bint runs, i
                         if cost >= INF:
                             continue
                         for k in range(min(kmax, maxsets - s) + 1):
-                            for p in range(maxsets + 1):
+                            for p in range(2):
                                 if s + k + p > maxsets:
                                     break
                                 for q in range(2 - hh):
