@@ -1702,3 +1702,6 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
                            f"hand {bad} of the batch has a count over 4, a size shanten can't take, "
                            "or none of the chosen shapes applies")
     return bytes(out)
+
+
+include "_wilds.pxi"

@@ -16,13 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mjcore._core import is_win
+from mjcore._core import is_win, wild_standard_readings
+from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.readings import Reading, TileSet, meld_sets
 
 MAX_READINGS = 20_000
 """A hand with four wilds has at most a few thousand readings; the bound keeps a hostile
 input from costing more."""
+
+# the objects the core's search hands back (one of each, shared by every reading)
+_PUNGS = tuple(TileSet("pung", t, True) for t in range(34))
+_CHOWS = tuple(TileSet("chow", t, True) for t in range(34))
+_STAND_INS = {w: tuple((w, k) for k in range(34)) for w in range(34)}
 
 # a group: (kind of set or "pair", first tile, tiles the wilds stand for in it)
 _Group = tuple[str, int, tuple[int, ...]]
@@ -95,7 +101,7 @@ def _wild_only(wilds: int, sets: int, pair: bool, kinds: range) -> Iterator[list
             for o in options:
                 yield p + [o]
     else:  # two or more wild-only sets cannot happen with four wilds of one kind
-        raise ValueError("more than one set of wilds alone")
+        raise ValueError("more than one set of wilds alone")  # the core's raises the same
 
 
 def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = ("standard",),
@@ -105,7 +111,25 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
     ``shapes`` (``standard``, ``qidui``). ``copy_limit``: a wild may not stand for a fifth copy
     of a kind (counting every tile held). ``pair=False``: the concealed tiles (3n of them)
     form sets only, no pair (``Reading.pair`` is -1): what is left of a hand once a known pair
-    is taken out, e.g. Hangzhou's 爆头 (the drawn tile and a wild)."""
+    is taken out, e.g. Hangzhou's 爆头 (the drawn tile and a wild). The standard readings come
+    from the core's search (``_core.wild_standard_readings``)."""
+    return _wild_readings(hand, win_tile, wild, shapes, meld_from, copy_limit, pair, True)
+
+
+def wild_readings_reference(hand: Hand, win_tile: int, wild: int,
+                            shapes: Sequence[str] = ("standard",),
+                            meld_from: Sequence[int | str | None] | None = None,
+                            copy_limit: bool = False, pair: bool = True) -> tuple[Reading, ...]:
+    """``wild_readings`` by the search written out in Python above: the twin the tests hold the
+    core's search equal to."""
+    return _wild_readings(hand, win_tile, wild, shapes, meld_from, copy_limit, pair, False)
+
+
+def _wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str],
+                   meld_from: Sequence[int | str | None] | None, copy_limit: bool, pair: bool,
+                   in_core: bool) -> tuple[Reading, ...]:
+    if not 0 <= wild < 34:
+        raise MahjongError("bad_tile", f"the wild kind must be a tile 0..33, got {wild!r}")
     held = hand.all_counts()
     n = list(hand.counts)
     wilds = n[wild]
@@ -131,11 +155,19 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
             return
         seen.add(key)
         if len(out) >= MAX_READINGS:
-            raise ValueError("too many readings")
+            raise MahjongError("too_complex", "too many wild readings")
         out.append(Reading(shape, sets, pair, pairs, held, len(hand.melds), win_tile,
                            tuple((wild, k) for k in sorted(stood))))
 
-    if "standard" in shapes and sum(hand.counts) == 3 * nsets + pair_tiles:
+    if "standard" in shapes and sum(hand.counts) == 3 * nsets + pair_tiles and in_core:
+        nmelds = len(hand.melds)
+        rows = wild_standard_readings(hand.counts, wild, nsets, pair, held if copy_limit else None,
+                                      _PUNGS, _CHOWS, _STAND_INS[wild])
+        if len(rows) > MAX_READINGS:
+            raise MahjongError("too_complex", "too many wild readings")
+        out.extend(Reading("standard", fixed + sets, p, (), held, nmelds, win_tile, stood)
+                   for sets, p, stood in rows)
+    elif "standard" in shapes and sum(hand.counts) == 3 * nsets + pair_tiles:
         for groups, left, sets, need_pair in _natural_groups(n, wilds, nsets, pair, []):
             for extra in _wild_only(left, sets, need_pair, range(34)):
                 allg = groups + extra

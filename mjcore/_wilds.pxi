@@ -1,0 +1,271 @@
+# Included from _core.pyx: the standard readings of a hand holding wild tiles, in C.
+#
+# The same search as the Python twin ``mjcore.rules.common.wilds._natural_groups`` /
+# ``_wild_only`` (the tests hold the two equal), in the same order: the natural tiles are
+# placed lowest kind first, each into a pair, a pung or a sequence that covers it, wilds filling
+# the missing tiles; the wilds left over then form the pair and at most one set on their own,
+# standing for every kind. Each complete placement is a row of groups in a C buffer; the
+# Python-facing function turns the rows into (sets, pair, wilds) once, dropping repeats and,
+# when asked, placements that need a fifth copy of a kind.
+
+from libc.stdlib cimport realloc
+
+cdef enum:
+    WG_PAIR = 0
+    WG_PUNG = 1
+    WG_CHOW = 2
+    WG_MAX = 8            # groups in a row: at most 5 sets and the pair (17 tiles), with room
+    WILD_RAW_MAX = 200000  # rows before repeats are dropped (4 wilds make a few thousand)
+
+cdef struct WGroup:
+    uint8_t kind
+    uint8_t tile
+    uint8_t nstood        # how many wilds the group holds
+    uint8_t stood[3]      # the kinds they stand for
+
+cdef struct WildSearch:
+    uint8_t n[34]         # natural tiles not yet placed
+    WGroup stack[WG_MAX]
+    int depth
+    WGroup* rows          # nrows x WG_MAX groups
+    uint8_t* sizes        # groups in each row
+    int nrows, cap
+    int error             # 1: out of memory or too many rows, 2: two sets of wilds alone
+
+
+cdef void _wild_emit(WildSearch* w) noexcept nogil:
+    cdef int cap
+    cdef WGroup* rows
+    cdef uint8_t* sizes
+    if w.nrows == w.cap:
+        cap = w.cap * 2 if w.cap else 64
+        if cap > WILD_RAW_MAX:
+            w.error = 1
+            return
+        rows = <WGroup*> realloc(w.rows, cap * WG_MAX * sizeof(WGroup))
+        if rows == NULL:
+            w.error = 1
+            return
+        w.rows = rows
+        sizes = <uint8_t*> realloc(w.sizes, cap)
+        if sizes == NULL:
+            w.error = 1
+            return
+        w.sizes = sizes
+        w.cap = cap
+    memcpy(w.rows + w.nrows * WG_MAX, w.stack, w.depth * sizeof(WGroup))
+    w.sizes[w.nrows] = w.depth
+    w.nrows += 1
+
+
+cdef inline void _wild_push(WildSearch* w, int kind, int tile, int nstood, int s0, int s1,
+                            int s2) noexcept nogil:
+    cdef WGroup* g = &w.stack[w.depth]
+    g.kind = kind
+    g.tile = tile
+    g.nstood = nstood
+    g.stood[0] = s0
+    g.stood[1] = s1
+    g.stood[2] = s2
+    w.depth += 1
+
+
+cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept nogil:
+    """The pair and at most one set made of wilds alone, standing for every kind."""
+    cdef int pk, k, base
+    if wilds != 3 * sets + 2 * pair:
+        return
+    if sets > 1:  # cannot happen with four wilds of one kind
+        w.error = 2
+        return
+    base = w.depth
+    for pk in range(34 if pair else 1):
+        w.depth = base
+        if pair:
+            _wild_push(w, WG_PAIR, pk, 2, pk, pk, 0)
+        if sets == 0:
+            _wild_emit(w)
+            continue
+        for k in range(34):
+            _wild_push(w, WG_PUNG, k, 3, k, k, k)
+            _wild_emit(w)
+            w.depth -= 1
+        for k in range(27):
+            if k % 9 <= 6:
+                _wild_push(w, WG_CHOW, k, 3, k, k + 1, k + 2)
+                _wild_emit(w)
+                w.depth -= 1
+    w.depth = base
+
+
+cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noexcept nogil:
+    """Place every natural tile (none below kind ``t`` is left)."""
+    cdef int nat, first, r, start, k, need, i, ntaken
+    cdef int stood[3]
+    cdef int taken[3]
+    if w.error:
+        return
+    while t < 34 and not w.n[t]:
+        t += 1
+    if t == 34:
+        _wild_only_c(w, wilds, sets, pair)
+        return
+    if pair:  # the pair: two naturals, or one and a wild
+        for nat in range(2, 0, -1):
+            if w.n[t] >= nat and wilds >= 2 - nat:
+                w.n[t] -= nat
+                _wild_push(w, WG_PAIR, t, 2 - nat, t, 0, 0)
+                _wild_natural(w, wilds - (2 - nat), sets, 0, t)
+                w.depth -= 1
+                w.n[t] += nat
+    if sets:
+        for nat in range(3, 0, -1):  # a pung
+            if w.n[t] >= nat and wilds >= 3 - nat:
+                w.n[t] -= nat
+                _wild_push(w, WG_PUNG, t, 3 - nat, t, t, t)
+                _wild_natural(w, wilds - (3 - nat), sets - 1, pair, t)
+                w.depth -= 1
+                w.n[t] += nat
+        if t < 27:  # a sequence holding t; tiles below t are wilds
+            r = t % 9
+            for start in range(max(0, r - 2), min(r, 6) + 1):
+                first = t - r + start
+                need = 0
+                ntaken = 0
+                for k in range(first, first + 3):
+                    if k == t or (k > t and w.n[k]):
+                        taken[ntaken] = k
+                        ntaken += 1
+                    else:
+                        stood[need] = k
+                        need += 1
+                if need > wilds:
+                    continue
+                for i in range(ntaken):
+                    w.n[taken[i]] -= 1
+                _wild_push(w, WG_CHOW, first, need, stood[0], stood[1], stood[2])
+                _wild_natural(w, wilds - need, sets - 1, pair, t)
+                w.depth -= 1
+                for i in range(ntaken):
+                    w.n[taken[i]] += 1
+
+
+def wild_standard_readings(counts, int wild, int nsets, bint pair, held, tuple pung_sets,
+                           tuple chow_sets, tuple stand_ins):
+    """The standard readings of ``counts`` (34 concealed counts) with the copies of ``wild``
+    as wilds: ``nsets`` sets and, with ``pair``, the pair. A list of ``(sets, pair, wilds)``,
+    repeats (the same sets, pair and stand-ins) dropped: ``sets`` the groups in search order
+    as objects from ``pung_sets`` / ``chow_sets`` (indexed by first tile), ``pair`` its tile
+    (-1 without), ``wilds`` the sorted objects of ``stand_ins`` (indexed by the kind stood
+    for). With ``held`` (34 counts over every tile held) a row making a fifth copy of a kind
+    is dropped. The engine of ``common.wilds.wild_readings``."""
+    cdef WildSearch w
+    cdef int t, i, j, g, npair, nst, c, x
+    cdef uint8_t key[2 * WG_MAX + 4 + 3 * WG_MAX]
+    cdef int stood[3 * WG_MAX]
+    cdef int order[WG_MAX]
+    cdef int lim[34]
+    cdef WGroup* row
+    cdef WGroup* gr
+    cdef list out = []
+    cdef set seen = set()
+    cdef bint limit = held is not None
+    if len(counts) != 34 or not 0 <= wild < 34 or not 0 <= nsets <= WG_MAX - 2:
+        raise MahjongError("bad_argument", "wild readings need 34 counts, a wild kind 0..33 "
+                                           "and at most 6 sets")
+    if len(pung_sets) != 34 or len(chow_sets) != 34 or len(stand_ins) != 34:
+        raise MahjongError("bad_argument", "wild readings need 34 objects per table")
+    memset(&w, 0, sizeof(w))
+    for t in range(34):
+        c = counts[t]
+        if not 0 <= c <= 4:
+            raise MahjongError("bad_argument", f"tile count {c!r} outside 0..4")
+        w.n[t] = c
+        lim[t] = 99
+    if limit:
+        for t in range(34):
+            lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
+    x = w.n[wild]
+    w.n[wild] = 0
+    with nogil:
+        _wild_natural(&w, x, nsets, pair, 0)
+    try:
+        if w.error == 2:
+            raise ValueError("more than one set of wilds alone")
+        if w.error:
+            raise MahjongError("too_complex", "too many wild readings")
+        for i in range(w.nrows):
+            row = w.rows + i * WG_MAX
+            g = w.sizes[i]
+            # the key: sets sorted, the pair, the stand-ins sorted (as the twin's)
+            npair = -1
+            nst = 0
+            j = 0
+            for t in range(g):
+                gr = &row[t]
+                for c in range(gr.nstood):
+                    stood[nst] = gr.stood[c]
+                    nst += 1
+                if gr.kind == WG_PAIR:
+                    npair = gr.tile
+                else:
+                    order[j] = gr.kind * 64 + gr.tile
+                    j += 1
+            if limit and not _within_copies(stood, nst, lim):
+                continue
+            _isort(order, j)
+            _isort(stood, nst)
+            for t in range(j):
+                key[t] = order[t]
+            key[j] = 255
+            key[j + 1] = <uint8_t> (npair + 1)
+            for t in range(nst):
+                key[j + 2 + t] = stood[t]
+            k = (<char*> key)[:j + 2 + nst]
+            if k in seen:
+                continue
+            seen.add(k)
+            sets = PyTuple_New(g - (npair >= 0))
+            j = 0
+            for t in range(g):
+                gr = &row[t]
+                if gr.kind == WG_PAIR:
+                    continue
+                o = (chow_sets if gr.kind == WG_CHOW else pung_sets)[gr.tile]
+                Py_INCREF(o)
+                PyTuple_SET_ITEM(sets, j, o)
+                j += 1
+            wl = PyTuple_New(nst)
+            for t in range(nst):
+                o = stand_ins[stood[t]]
+                Py_INCREF(o)
+                PyTuple_SET_ITEM(wl, t, o)
+            out.append((sets, npair, wl))
+    finally:
+        free(w.rows)
+        free(w.sizes)
+    return out
+
+
+cdef inline bint _within_copies(const int* stood, int n, const int* lim) noexcept nogil:
+    """No kind stood for more often than the copies left of it (``lim``)."""
+    cdef int i, j, same
+    for i in range(n):
+        same = 0
+        for j in range(n):
+            if stood[j] == stood[i]:
+                same += 1
+        if same > lim[stood[i]]:
+            return False
+    return True
+
+
+cdef inline void _isort(int* a, int n) noexcept nogil:
+    cdef int i, j, v
+    for i in range(1, n):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
