@@ -1,6 +1,6 @@
 """Type stubs of the compiled core (mjcore/_core.pyx)."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from typing_extensions import Buffer
@@ -12,6 +12,7 @@ DEFAULT_SHAPES: tuple[str, ...]
 
 _Shapes = Iterable[str] | str | None
 _T = TypeVar("_T")
+_S = TypeVar("_S")
 
 class HandBase:
     @property
@@ -63,3 +64,10 @@ def _count_runs(text: str, counts: list[int]) -> bool: ...
 def _register_hand_type(cls: type) -> None: ...
 def _register_decomposition_type(cls: type) -> None: ...
 def _register_waits(objects: Iterable[Any], valued: Callable[..., object]) -> None: ...
+
+# wild readings (mjcore/_wilds.pxi); the engine of mjcore.rules.common.wilds
+def wild_standard_readings(
+    counts: Sequence[int], wild: int, nsets: int, pair: bool, held: Sequence[int] | None,
+    pung_sets: tuple[_T, ...], chow_sets: tuple[_T, ...], stand_ins: tuple[_S, ...],
+) -> list[tuple[tuple[_T, ...], int, tuple[_S, ...]]]: ...
+def has_wild_standard(counts: Sequence[int], wild: int, pair: bool) -> bool | None: ...

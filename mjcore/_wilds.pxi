@@ -269,3 +269,35 @@ cdef inline void _isort(int* a, int n) noexcept nogil:
             a[j + 1] = a[j]
             j -= 1
         a[j + 1] = v
+
+
+def has_wild_standard(counts, int wild, bint pair):
+    """Whether ``wild_standard_readings(counts, wild, ...)`` finds a reading (no copy limit):
+    one win test on the joker tables, no reading built, no ``Hand`` made. Sets only
+    (``pair=False``) is the win test of the counts plus a pair of an honour no natural holds
+    (see ``common.wilds.has_wild_reading``); None when every honour is held (the caller then
+    lists the readings)."""
+    cdef uint8_t c[34]
+    cdef Packed h
+    cdef int t, v, jokers, free_honour = -1
+    if len(counts) != 34 or not 0 <= wild < 34:
+        raise MahjongError("bad_argument", "need 34 counts and a wild kind 0..33")
+    for t in range(34):
+        v = counts[t]
+        if not 0 <= v <= 4:
+            raise MahjongError("bad_argument", f"tile count {v!r} outside 0..4")
+        c[t] = v
+    jokers = c[wild]
+    c[wild] = 0
+    if not pair:
+        for t in range(27, 34):
+            if not c[t]:
+                free_honour = t
+                break
+        if free_honour < 0:
+            return None
+        c[free_honour] = 2
+    _pack(&h, c, 0, 0)
+    if (h.ncon + jokers) // 3 > MAXM + 1:
+        return False  # more than 17 tiles: never a reading of a hand
+    return _win(&h, SH_STANDARD, jokers) != 0

@@ -28,12 +28,15 @@ def test_honour_targets_past_four_copies() -> None:
     assert mjcore.shanten("1111z2z", shapes="standard", jokers=6) == -1
 
 
-def _few_kinds_hand(rng: random.Random) -> tuple[tuple[int, ...], tuple[tuple[str, tuple[int, ...]], ...], int]:
+_Melds = tuple[tuple[str, tuple[int, ...]], ...]
+
+
+def _few_kinds_hand(rng: random.Random) -> tuple[tuple[int, ...], _Melds, int]:
     """(counts, melds, jokers): a hand on two to five distinct kinds (honours likely), so that
     targets need some kind more than four times; sometimes one declared pung caps a kind."""
     jokers = rng.choice((1, 2, 3, 4, 4, 3)) if rng.random() < 0.9 else rng.randint(5, 8)
     kinds = rng.sample(range(27, 34), rng.randint(1, 3)) + rng.sample(range(27), rng.randint(1, 2))
-    melds: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    melds: _Melds = ()
     if rng.random() < 0.2:
         t = rng.choice(kinds)
         melds = (("peng", (t, t, t)),)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mjcore._core import is_win, wild_standard_readings
+from mjcore._core import has_wild_standard, wild_standard_readings
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.readings import Reading, TileSet, meld_sets
@@ -194,15 +194,10 @@ def has_wild_reading(counts: Sequence[int], wild: int, pair: bool = True) -> boo
     with the wilds as jokers exactly when the counts form sets: the two added tiles (never in
     a run) are the pair, or a pung with a wild (the pair elsewhere then makes a pung with
     that wild), or a pair and a pung with wilds (three wilds of the counts are then a set)."""
-    naturals = list(counts)
-    jokers = naturals[wild]
-    naturals[wild] = 0
-    if not pair:
-        free = [k for k in range(27, 34) if not naturals[k]]
-        if not free:  # every honour held: no split into sets of a hand this small
-            return bool(wild_readings(Hand(counts), -1, wild, pair=False))
-        naturals[free[0]] = 2
-    return bool(is_win(Hand(naturals), jokers=jokers, shapes=("standard",)))
+    found = has_wild_standard(counts, wild, pair)
+    if found is None:  # every honour held: no split into sets of a hand this small
+        return bool(wild_readings(Hand(counts), -1, wild, pair=False))
+    return bool(found)
 
 
 def _multisets(kinds: range, size: int) -> Iterator[tuple[int, ...]]:
