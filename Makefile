@@ -50,3 +50,4 @@ bench: setup
 	$(BIN)/python bench/bench_hangzhou.py
 	$(BIN)/python bench/bench_taiwan.py
 	$(BIN)/python bench/bench_wuhan.py
+	$(BIN)/python bench/bench_wilds.py
