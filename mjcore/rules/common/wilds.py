@@ -113,7 +113,24 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
     form sets only, no pair (``Reading.pair`` is -1): what is left of a hand once a known pair
     is taken out, e.g. Hangzhou's 爆头 (the drawn tile and a wild). The standard readings come
     from the core's search (``_core.wild_standard_readings``)."""
-    return _wild_readings(hand, win_tile, wild, shapes, meld_from, copy_limit, pair, True)
+    if "qidui" in shapes or not 0 <= wild < 34:
+        return _wild_readings(hand, win_tile, wild, shapes, meld_from, copy_limit, pair, True)
+    # standard only (the common call): the core's rows straight into readings
+    counts = hand.counts
+    size = sum(counts)
+    nmelds = len(hand.melds)
+    fixed = meld_sets(hand, meld_from) if nmelds else ()
+    pair_tiles = 2 if pair else 0
+    nsets = 4 - len(fixed) if size + 3 * len(fixed) == 12 + pair_tiles else (size - pair_tiles) // 3
+    if "standard" not in shapes or size != 3 * nsets + pair_tiles:
+        return ()
+    held = hand.all_counts()
+    rows = wild_standard_readings(counts, wild, nsets, pair, held if copy_limit else None,
+                                  _PUNGS, _CHOWS, _STAND_INS[wild])
+    if len(rows) > MAX_READINGS:
+        raise MahjongError("too_complex", "too many wild readings")
+    return tuple([Reading("standard", fixed + sets, p, (), held, nmelds, win_tile, stood)
+                  for sets, p, stood in rows])
 
 
 def wild_readings_reference(hand: Hand, win_tile: int, wild: int,
