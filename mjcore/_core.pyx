@@ -42,6 +42,7 @@ cdef enum:
     NDIST = 12           # (MAXM + 1) * 2
     INF = 99
     MAX_JOKERS = 8
+    MAX_WILD_HAND = 17   # tiles of the longest complete hand (5 sets + a pair), wilds included
     WSTATES = 6 * 6 * 6 * 2 * 9   # (a, b, sets, pair, wilds over caps) of _dist_wild
 
 # shape bits
@@ -994,6 +995,15 @@ cdef inline void _need_count(HandBase h, int jokers, int residue, str what) exce
             "wrong_tile_count",
             f"{what} needs 3n+{residue} concealed tiles, the hand has {h.p.ncon}"
             + (f" and {jokers} jokers" if jokers else ""))
+    if _too_wild(h.p.ncon, jokers, residue):
+        raise MahjongError("wrong_tile_count", f"{h.p.ncon} tiles and {jokers} jokers: a hand "
+                           f"with wilds holds at most {MAX_WILD_HAND} tiles once complete")
+
+
+cdef inline bint _too_wild(int ncon, int jokers, int residue) noexcept nogil:
+    """More wilds than a hand can hold: with the tiles, past the longest complete hand (five
+    sets and a pair, 17 tiles). The tables would still answer, for a hand no game deals."""
+    return jokers > 0 and ncon + jokers + (residue == 1) > MAX_WILD_HAND
 
 
 def is_win(hand, *, shapes=None, jokers=0):
@@ -1573,7 +1583,8 @@ cdef extern from *:
 cdef inline int _batch_pack(Packed* h, const uint8_t* cnt, int jokers, int residue,
                             Py_ssize_t i, Py_ssize_t* bad) noexcept nogil:
     """Pack one hand of the batch from its snapshot; 0 (and ``bad`` set) if it is invalid."""
-    if _pack(h, cnt, 0, 0) >= 0 or (h.ncon + jokers) % 3 != residue:
+    if (_pack(h, cnt, 0, 0) >= 0 or (h.ncon + jokers) % 3 != residue
+            or _too_wild(h.ncon, jokers, residue)):
         if bad[0] < 0:
             bad[0] = i
         return 0
@@ -1610,7 +1621,8 @@ cdef inline int _std_win_counts(const uint8_t* c) noexcept nogil:
 cdef void _batch_error(Py_ssize_t bad, int residue) except *:
     if bad >= 0:
         raise MahjongError("wrong_tile_count",
-                           f"hand {bad} of the batch has a count over 4 or not 3n+{residue} tiles")
+                           f"hand {bad} of the batch has a count over 4, not 3n+{residue} tiles, "
+                           f"or more than {MAX_WILD_HAND} tiles with the jokers")
 
 
 def is_win_batch(counts, *, shapes=None, jokers=0):

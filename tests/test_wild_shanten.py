@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
 import reference as R
 
 import mjcore
@@ -77,3 +78,31 @@ def test_wild_win_waits_shanten_match_the_reference() -> None:
             mask = mjcore.wait_mask(hand, shapes="standard", jokers=jokers)
             assert mask == R.wait_mask(counts, mt, ("standard",), jokers), what
             assert (s == 0) == bool(mask), what
+
+
+def test_bad_wild_counts_are_coded_errors() -> None:
+    """Jokers that are not a count 0..8, and more wilds than any hand holds (past 17 tiles
+    once complete), are a coded error from every entry point, never an answer."""
+    calls = {
+        "is_win": lambda j, h: mjcore.is_win(h + "5m", jokers=j),
+        "win_shapes": lambda j, h: mjcore.win_shapes(h + "5m", jokers=j),
+        "wait_mask": lambda j, h: mjcore.wait_mask(h, jokers=j),
+        "waits": lambda j, h: mjcore.waits(h, jokers=j),
+        "shanten": lambda j, h: mjcore.shanten(h, jokers=j),
+        "is_win_batch": lambda j, h: mjcore.is_win_batch(
+            bytes(mjcore.Hand.parse(h + "5m").counts), jokers=j),
+        "wait_mask_batch": lambda j, h: mjcore.wait_mask_batch(
+            bytes(mjcore.Hand.parse(h).counts), jokers=j),
+        "shanten_batch": lambda j, h: mjcore.shanten_batch(
+            bytes(mjcore.Hand.parse(h).counts), jokers=j),
+    }
+    for name, call in calls.items():
+        for bad in (9, -1, True, 2.0, "2", None):
+            with pytest.raises(mjcore.MahjongError) as err:
+                call(bad, "1112345678999m")
+            assert err.value.code == "bad_argument", (name, bad)
+        # 13 tiles and 6 wilds: 19 (20 once complete) tiles, more than a hand holds
+        with pytest.raises(mjcore.MahjongError) as err:
+            call(6, "1112345678999m")
+        assert err.value.code == "wrong_tile_count", name
+        call(3, "1112345678999m")  # 16 (17) tiles: the longest hand, answered
