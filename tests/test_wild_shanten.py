@@ -5,6 +5,7 @@ six or more times: few kinds, honours often, up to four wilds (sometimes up to e
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 
@@ -106,3 +107,26 @@ def test_bad_wild_counts_are_coded_errors() -> None:
             call(6, "1112345678999m")
         assert err.value.code == "wrong_tile_count", name
         call(3, "1112345678999m")  # 16 (17) tiles: the longest hand, answered
+
+
+def test_the_sample_holds_wins_that_need_a_fifth_copy() -> None:
+    """The random sample above is not all hands a copy-capped search would answer too: among
+    its first complete-size hands, some win only with a wild standing for a 5th (or later)
+    copy of a kind. Checked literally: no multiset of stand-ins within four copies wins."""
+    rng = random.Random(20261201)
+    need_fifth = 0
+    for _ in range(250):
+        counts, melds, jokers = _few_kinds_hand(rng)
+        if melds or jokers > 3 or (sum(counts) + jokers) % 3 != 2 or not R.standard_win(
+                counts, jokers):
+            continue
+        capped = False
+        for extra in itertools.combinations_with_replacement(range(34), jokers):
+            c = list(counts)
+            for t in extra:
+                c[t] += 1
+            if max(c) <= 4 and R.standard_win(c, 0):
+                capped = True
+                break
+        need_fifth += not capped
+    assert need_fifth >= 5
