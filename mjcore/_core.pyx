@@ -1702,3 +1702,9 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
                            f"hand {bad} of the batch has a count over 4, a size shanten can't take, "
                            "or none of the chosen shapes applies")
     return bytes(out)
+
+
+# ---------------------------------------------------------------- compiled scoring
+# (kept in their own files: the C reading, and the table evaluator that runs on it)
+include "_reading.pxi"
+include "_scoring.pxi"
