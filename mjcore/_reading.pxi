@@ -138,6 +138,10 @@ cdef int _suit_split_list(const Packed* p, int s, Split* out) noexcept nogil:
     for r in range(n):
         d[r] = p.cnt[s * 9 + r]
         total += d[r]
+    if total == 0:
+        out[0].pair = -1
+        out[0].n = 0
+        return 1
     if total % 3 == 0:
         return _split_rec(d, n, seqs, 0, s * 9, stack, 0, -1, out, 0)
     if total % 3 == 1:
@@ -162,13 +166,15 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
     cdef int s, j, k, nout = 0, nch, code
     cdef CReading* r
     cdef const Split* sp
-    if _std_win0(p.key):
-        for s in range(4):
-            ns[s] = _suit_split_list(p, s, splits[s])
-            if ns[s] < 0:
-                return -1
-            if ns[s] == 0:  # (the tables said win: cannot happen, but never index nothing)
-                return 0
+    cdef bint standard = 1
+    for s in range(4):
+        ns[s] = _suit_split_list(p, s, splits[s])
+        if ns[s] < 0:
+            return -1
+        if ns[s] == 0:
+            standard = 0
+            break
+    if standard:
         idx[0] = idx[1] = idx[2] = idx[3] = 0
         while True:
             if nout == RD_MAX:

@@ -127,41 +127,55 @@ cdef inline bint _term(int t) noexcept nogil:
     return t < 27 and (t % 9 == 0 or t % 9 == 8)
 
 
-cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, int* counts) noexcept nogil:
-    """The features of the whole hand (every reading shares them), and its counted ones."""
-    cdef int t, held, suits = 0, s
-    cdef bint hon = 0, term = 0, only258 = 1, allterm = 1, alltermhon = 1, four = 0
-    cdef uint64_t out = 0
+# tile masks (bit t: tile id t)
+cdef uint64_t M_SUIT[3]
+M_SUIT[0] = 0x1FF
+M_SUIT[1] = 0x1FF << 9
+M_SUIT[2] = (<uint64_t> 0x1FF) << 18
+cdef uint64_t M_HON = (<uint64_t> 0x7F) << 27
+cdef uint64_t M_TERM = 0
+cdef uint64_t M_258 = 0
+for _t in range(27):
+    if _t % 9 == 0 or _t % 9 == 8:
+        M_TERM |= (<uint64_t> 1) << _t
+    if _t % 3 == 1:
+        M_258 |= (<uint64_t> 1) << _t
+
+
+cdef inline uint64_t _held_mask(const Packed* p) noexcept nogil:
+    """Bit t: some copy of tile t is held (concealed or in a meld)."""
+    cdef uint64_t m = 0
+    cdef int t
     for t in range(34):
-        if p.cnt[t] == 4:
-            four = 1
-        held = p.cnt[t] + 4 - p.cap[t]
-        if held:
-            if t >= 27:
-                hon = 1
-                allterm = 0
-                only258 = 0
-            else:
-                suits |= 1 << (t // 9)
-                s = t % 9
-                if s == 0 or s == 8:
-                    term = 1
-                else:
-                    allterm = 0
-                    alltermhon = 0
-                if s != 1 and s != 4 and s != 7:
-                    only258 = 0
+        m |= (<uint64_t> (p.cnt[t] + 4 - p.cap[t] != 0)) << t
+    return m
+
+
+cdef inline int _suits_of(uint64_t held) noexcept nogil:
+    return ((held & M_SUIT[0]) != 0) | ((held & M_SUIT[1]) != 0) << 1 | \
+        ((held & M_SUIT[2]) != 0) << 2
+
+
+cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
+                         int* counts) noexcept nogil:
+    """The features of the whole hand (every reading shares them), and its counted ones;
+    ``held``: the ``_held_mask``."""
+    cdef int t, s, suits = _suits_of(held)
+    cdef bint hon = (held & M_HON) != 0, term = (held & M_TERM) != 0
+    cdef uint64_t out = 0
     if suits == 1 or suits == 2 or suits == 4:
         out |= (<uint64_t> 1) << (F_HUN if hon else F_QING)
     if suits == 0 and hon:
         out |= (<uint64_t> 1) << F_ZI
-    if only258:
+    if not (held & ~M_258):
         out |= (<uint64_t> 1) << F_ONLY258
-    if four:
-        out |= (<uint64_t> 1) << F_LONG
-    if allterm:
+    for t in range(34):
+        if p.cnt[t] == 4:
+            out |= (<uint64_t> 1) << F_LONG
+            break
+    if not (held & ~M_TERM):
         out |= (<uint64_t> 1) << F_TERM_ONLY
-    if alltermhon and term and hon:
+    if not (held & ~(M_TERM | M_HON)) and term and hon:
         out |= (<uint64_t> 1) << F_TERM_HON
     if term:
         out |= (<uint64_t> 1) << F_HAS19
@@ -173,13 +187,14 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, int* counts) noexc
         out |= (<uint64_t> 1) << F_CONCEALED
     if mi.n == 4:
         out |= (<uint64_t> 1) << F_MELDS4
-    if mi.n == 0 and (suits == 1 or suits == 2 or suits == 4) and not hon:
+    cdef bint nine
+    if mi.n == 0 and (out >> F_QING) & 1:
         s = 0 if suits == 1 else 1 if suits == 2 else 2
-        held = p.cnt[s * 9] >= 3 and p.cnt[s * 9 + 8] >= 3
+        nine = p.cnt[s * 9] >= 3 and p.cnt[s * 9 + 8] >= 3
         for t in range(1, 8):
             if p.cnt[s * 9 + t] < 1:
-                held = 0
-        if held:
+                nine = 0
+        if nine:
             out |= (<uint64_t> 1) << F_NINE_GATES
     counts[C_GEN] = __builtin_popcountll(p.four)
     counts[C_MELDS] = mi.n
@@ -285,6 +300,8 @@ cdef class CompiledTable:
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
     cdef object result_type, decomposition_type, name, unit
     cdef dict contexts
+    cdef object last_key         # the context key asked last, and its compiled context
+    cdef CompiledContext last
 
     def __init__(self, dict t):
         cdef int i, n
@@ -341,6 +358,21 @@ cdef class CompiledTable:
             self.contexts.clear()
         self.contexts[key] = c
         return c
+
+    def score_in(self, hand, int tile, key):
+        """``score`` in the compiled context stored under ``key`` (a rule set's parsed
+        context); False when there is none yet (``add_context`` it, then ask again)."""
+        cdef CompiledContext c
+        if key is self.last_key:
+            c = self.last
+        else:
+            got = self.contexts.get(key)
+            if got is None:
+                return False
+            c = <CompiledContext> got
+            self.last_key = key
+            self.last = c
+        return self.score(hand, tile, c)
 
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value under the policy; 0 when no pattern holds."""
@@ -475,7 +507,7 @@ cdef class CompiledTable:
         PyObject_GC_UnTrack(dec)
         return dec
 
-    cdef int _best(self, const Packed* p, const MeldInfo* mi, CompiledContext c,
+    cdef int _best(self, const Packed* p, const MeldInfo* mi, uint64_t held, CompiledContext c,
                    CReading* rs, Valued_* best, int* flat) noexcept nogil:
         """The best reading's index (its value in ``best``, a replacing flat pattern in
         ``flat``); -1 when no reading holds, -2 when the Python path must answer."""
@@ -488,7 +520,7 @@ cdef class CompiledTable:
         flat[0] = -1
         if nr == 0:
             return -1
-        hand = _hand_bits(p, mi, counts) | c.bits
+        hand = _hand_bits(p, mi, held, counts) | c.bits
         for i in range(nr):
             bits = hand | _reading_bits(&rs[i], c.seat_wind, c.round_wind, counts)
             v.flat = -1
@@ -532,24 +564,20 @@ cdef class CompiledTable:
         cdef MeldInfo mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ best
-        cdef int bi, flat, suits = 0, s, t, mult, fan
+        cdef int bi, flat, s, t, mult, fan
+        cdef uint64_t held
         if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
             return None
         if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
             return None
         if not h.melds:
             mi.n = 0
-        for t in range(34):
-            if p.cnt[t] + 4 - p.cap[t]:
-                if t >= 27:
-                    if self.no_honours:
-                        return None
-                else:
-                    suits |= 1 << (t // 9)
-        if __builtin_popcountll(suits) > self.max_suits or (
-                c.missing_suit >= 0 and suits >> c.missing_suit & 1):
+        held = _held_mask(p)
+        s = _suits_of(held)
+        if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits or (
+                c.missing_suit >= 0 and s >> c.missing_suit & 1):
             return None
-        bi = self._best(p, &mi, c, rs, &best, &flat)
+        bi = self._best(p, &mi, held, c, rs, &best, &flat)
         if bi < 0:
             return None
         fan = best.value
@@ -577,4 +605,35 @@ cdef class CompiledTable:
         _put(out, 9, pays)
         _put(out, 10, "")
         _put(out, 11, -1)
+        PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
         return out
+
+
+def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint objects=True):
+    """The C readings of a winning hand with their features, for the tests that hold them
+    against ``common.readings`` and ``common.compiled.features_of``: a list of
+    (shape, pair, sets as (kind, tile, concealed, meld kind), feature bits, counted
+    features); with ``objects=False`` only their number (to time the C part alone)."""
+    cdef HandBase h = _as_hand(hand)
+    cdef MeldInfo mi
+    cdef CReading rs[RD_MAX]
+    cdef int counts[NCOUNTED]
+    cdef int n, i, j
+    cdef uint64_t bits
+    mi.n = 0
+    if h.melds and _meld_info(h.melds, &mi) < 0:
+        raise MahjongError("bad_meld", "a meld the C readings do not take")
+    n = _readings(&h.p, &mi, qidui, rs)
+    if not objects:
+        return n
+    if n < 0:
+        raise MahjongError("internal", "too many readings")
+    out = []
+    for i in range(n):
+        bits = _hand_bits(&h.p, &mi, _held_mask(&h.p), counts)
+        bits |= _reading_bits(&rs[i], seat_wind, round_wind, counts)
+        out.append(("qidui" if rs[i].shape == RS_QIDUI else "standard", rs[i].pair,
+                    tuple((rs[i].sets[j].kind, rs[i].sets[j].tile, rs[i].sets[j].concealed,
+                           rs[i].sets[j].meld) for j in range(rs[i].nsets)),
+                    bits, tuple(counts[j] for j in range(NCOUNTED))))
+    return out

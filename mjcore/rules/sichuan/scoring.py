@@ -525,12 +525,11 @@ def _score_compiled(h: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResu
     """``_evaluate`` in one core call; the Python path answers what the core leaves (every
     refusal, and hands past the core's bounds)."""
     t = _TABLES.get(o) or _compiled_table(o)
-    cc = t.context(c) or _compiled_context(t, c, o)
-    result = t.score(h, tile, cc)
+    result = t.score_in(h, tile, c)
+    if result is False:
+        _compiled_context(t, c, o)
+        result = t.score_in(h, tile, c)
     return _evaluate(h, tile, c, o) if result is None else result
-
-
-_SCORE = _evaluate if compiled.PURE else _score_compiled
 
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
 _CONTEXTS: dict[tuple[object, ...], _Ctx] = {}  # (self-drawn, *context key) -> parsed context
@@ -572,7 +571,15 @@ def score(
                 _CONTEXTS.clear()
             _CONTEXTS[ctx_key] = known
         ctx = known
-    result = _SCORE(h, tile, ctx, o)
+    result = None
+    if not compiled.PURE:  # (``_score_compiled``, inlined: this is the hot path)
+        t = _TABLES.get(o) or _compiled_table(o)
+        result = t.score_in(h, tile, ctx)
+        if result is False:
+            _compiled_context(t, ctx, o)
+            result = t.score_in(h, tile, ctx)
+    if result is None:
+        result = _evaluate(h, tile, ctx, o)
     if key is not None:
         if len(_RESULTS) > _CACHE_LIMIT:
             _RESULTS.clear()
