@@ -214,9 +214,9 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
             f.add("dragon_pair")
         elif r.pair >= 27:
             f.add("wind_pair")
-        if any(s.tile == 27 + seat_wind for s in pungs):
+        if seat_wind >= 0 and any(s.tile == 27 + seat_wind for s in pungs):
             f.add("seat_wind_pung")
-        if any(s.tile == 27 + round_wind for s in pungs):
+        if round_wind >= 0 and any(s.tile == 27 + round_wind for s in pungs):
             f.add("round_wind_pung")
     elif r.shape.startswith("qidui"):
         f.add("qidui")

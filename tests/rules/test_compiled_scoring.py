@@ -1,0 +1,240 @@
+"""Compiled scoring (docs/rules.md, "Compiled scoring") against its Python twin.
+
+* the C readings are the Python readings (``common.readings.readings``), in the same order;
+* the C features of each reading are what ``common.compiled.features_of`` states in Python;
+* each table row's ``when`` condition holds exactly where its Python predicate does, row by
+  row, on every reading of a seeded sample;
+* the compiled ``score`` equals the Python path on every field, on every worked case and on a
+  seeded sample over presets, options and contexts (``MJ_CROSSCHECK_N`` hands).
+
+``make test`` also runs the Sichuan scoring tests a second time with ``MJ_PURE_SCORING=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mjcore import Hand, MahjongError, Meld
+from mjcore._core import _c_readings
+from mjcore.rules import resolve_options
+from mjcore.rules.common import compiled
+from mjcore.rules.common import patterns as P
+from mjcore.rules.common.readings import readings
+from mjcore.rules.sichuan import scoring as sichuan
+from mjcore.rules.sichuan import table as sichuan_table
+
+N = max(500, int(os.environ.get("MJ_CROSSCHECK_N", "20000")) // 4)
+CASES = Path(__file__).resolve().parents[1] / "cases" / "sichuan.jsonl"
+_KINDS = {0: "chow", 1: "pung", 2: "kong"}
+_MELDS = {0: "", 1: "chi", 2: "peng", 3: "gang", 4: "angang", 5: "bugang"}
+
+
+def sichuan_hand(rng: random.Random) -> tuple[Hand, int]:
+    """A random winning hand of one or two suits (standard or 七对, melds sometimes)."""
+    while True:
+        suits = rng.sample((0, 1, 2), rng.choice((1, 2, 2)))
+        counts = [0] * 34
+        melds: list[Meld] = []
+        if rng.random() < 0.15:
+            for _ in range(7):
+                counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        else:
+            for _ in range(4):
+                s = rng.choice(suits)
+                x = rng.random()
+                if x < 0.5:
+                    r = rng.randrange(7)
+                    for k in range(3):
+                        counts[s * 9 + r + k] += 1
+                elif x < 0.8:
+                    counts[s * 9 + rng.randrange(9)] += 3
+                else:
+                    t = s * 9 + rng.randrange(9)
+                    kind = rng.choice(("peng", "gang", "angang", "bugang"))
+                    melds.append(Meld(kind, (t,) * (3 if kind == "peng" else 4)))
+            counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        held = counts[:]
+        for m in melds:
+            held[m.tiles[0]] += len(m.tiles)
+        if max(held) <= 4:
+            return Hand(counts, melds), rng.choice([t for t in range(34) if counts[t]])
+
+
+def _sichuan_reading(r: Any) -> sichuan_table.Reading:
+    """Sichuan's compact reading of one common reading, from the common predicates."""
+    qidui = r.shape == "qidui"
+    concealed = list(r.held)
+    for s in r.sets:
+        if s.meld:
+            concealed[s.tile] -= 4 if s.kind == "kong" else 3
+    return sichuan_table.Reading(qidui, P.qingyise(r), P.all_pungs(r),
+                                 P.each_set_has_terminal(r), P.all_pungs(r) and P.all_258(r),
+                                 qidui and any(c == 4 for c in concealed))
+
+
+def _flags(names: set[str]) -> int:
+    out = 0
+    for i, name in enumerate(compiled.FEATURES):
+        if name in names:
+            out |= 1 << i
+    return out
+
+
+def test_c_readings_and_features_are_the_python_ones() -> None:
+    rng = random.Random(11)
+    for _ in range(N):
+        hand, win = sichuan_hand(rng)
+        py = readings(hand, win, ("standard", "qidui"))
+        c = _c_readings(hand)
+        assert len(c) == len(py), hand
+        for r, (shape, pair, sets, bits, counts) in zip(py, c, strict=True):
+            assert shape == r.shape and pair == r.pair, hand
+            assert [(_KINDS[k], t, bool(cc), _MELDS[m]) for k, t, cc, m, in sets] == [
+                (s.kind, s.tile, s.concealed, s.meld) for s in r.sets], hand
+            names, count = compiled.features_of(r)
+            assert bits == _flags(names), (hand, r)
+            assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, r)
+
+
+class _Ctx:
+    """A Sichuan context as the table's predicates read it (attribute access)."""
+
+    def __init__(self, **flags: Any) -> None:
+        self.self_drawn = self.after_kong = self.after_kong_discard = False
+        self.robbing_kong = self.last_tile = self.heavenly = self.earthly = False
+        self.kong_feeder = -1
+        self.__dict__.update(flags)
+
+
+_CONTEXTS = [_Ctx(), _Ctx(self_drawn=True), _Ctx(self_drawn=True, after_kong=True),
+             _Ctx(self_drawn=True, after_kong=True, kong_feeder=2),
+             _Ctx(after_kong_discard=True), _Ctx(robbing_kong=True),
+             _Ctx(self_drawn=True, last_tile=True), _Ctx(last_tile=True),
+             _Ctx(self_drawn=True, heavenly=True), _Ctx(self_drawn=True, earthly=True)]
+
+
+def test_sichuan_conditions_are_the_predicates_row_by_row() -> None:
+    """Every row's ``when`` against its predicate, on every reading and context."""
+    table = sichuan_table.TABLE
+    options = [resolve_options("sichuan"), resolve_options("sichuan", {"zimo_bonus": "fan"}),
+               resolve_options("sichuan", {"zimo_bonus": "fan", "dian_gang_hua": "zimo"})]
+    rng = random.Random(12)
+    for _ in range(N // 10):
+        hand, win = sichuan_hand(rng)
+        for r in readings(hand, win, ("standard", "qidui")):
+            names, counts = compiled.features_of(r)
+            sr = _sichuan_reading(r)
+            facts = sichuan._shared(sichuan.hand_profile(hand), hand.melds)
+            for ctx in _CONTEXTS:
+                for o in options:
+                    ctx_names = {n for n in sichuan._CTX_FLAGS if getattr(ctx, n)}
+                    if sichuan_table._zimo_count(None, ctx, o):
+                        ctx_names.add("zimo_fan")
+                    feats = names | ctx_names
+                    for p in table.patterns:
+                        assert compiled.holds(p.when or (), feats, counts) == bool(
+                            p.predicate(sr, ctx, o)), (p.id, hand, r)
+                    for e in table.extras:
+                        n = counts[e.times] if e.times else int(
+                            compiled.holds(e.when or (), feats, counts))
+                        assert n == e.count(facts, ctx, o), (e.id, hand, r)
+
+
+def _both(hand: Any, win: Any, self_drawn: bool, context: dict[str, Any] | None,
+          o: Any) -> tuple[Any, Any]:
+    """(Python path, compiled path) answers: a ScoreResult or the error's (code, text)."""
+    out = []
+    for fn in (sichuan._evaluate, sichuan._score_compiled):
+        try:
+            h = hand if isinstance(hand, Hand) else Hand.parse(hand)
+            tile = win if isinstance(win, int) else sichuan._tile(win)
+            ctx = sichuan._parse_context(context, self_drawn)
+            out.append(fn(h, tile, ctx, o))
+        except MahjongError as exc:
+            out.append((exc.code, str(exc)))
+    return out[0], out[1]
+
+
+def _same(a: Any, b: Any) -> None:
+    assert a == b
+    if hasattr(a, "decomposition"):  # "qidui" is a str, a decomposition a tuple: both kinds
+        assert type(a.decomposition) is type(b.decomposition)
+        assert [type(h) for h in a.patterns] == [type(h) for h in b.patterns]
+        assert type(a) is type(b)
+
+
+@pytest.mark.parametrize("case", [json.loads(x) for x in CASES.read_text("utf-8").splitlines()
+                                  if x.strip()], ids=lambda c: c["id"])
+def test_sichuan_cases_on_both_paths(case: dict[str, Any]) -> None:
+    options = dict(case["options"])
+    preset = options.pop("preset", None)
+    try:
+        o = resolve_options("sichuan", options or None, preset)
+    except MahjongError:
+        return  # an options error: no scoring path runs
+    a, b = _both(case["hand"], case["win_tile"], case["self_drawn"], case["context"] or None, o)
+    _same(a, b)
+
+
+def test_sichuan_sample_on_both_paths() -> None:
+    opts = [resolve_options("sichuan", preset=p) for p in (None, "modern", "chengdu_points")]
+    opts += [resolve_options("sichuan", {"menqing": True, "zhongzhang": True, "cap_fan": 4,
+                                         "zimo_bonus": "fan", "jingoudiao": True,
+                                         "haidilaoyue": True, "haidipao": True,
+                                         "longqidui_fan": 3, "tiandihu": False}),
+             resolve_options("sichuan", {"scoring": "points", "cap_fan": 2, "base": 3})]
+    contexts: list[tuple[bool, dict[str, Any]]] = [
+        (False, {}), (True, {}), (True, {"after_kong": True}), (True, {"heavenly": True}),
+        (True, {"earthly": True, "winner": 2}), (False, {"last_tile": True, "discarder": 1}),
+        (True, {"last_tile": True, "active_seats": [0, 2, 3]}),
+        (False, {"robbing_kong": True, "discarder": 3}),
+        (False, {"after_kong_discard": True, "discarder": 1}),
+        (True, {"after_kong": True, "kong_feeder": 1}), (False, {"missing_suit": "p"}),
+        (True, {"missing_suit": "s", "winner": 1, "active_seats": [1, 2]})]
+    rng = random.Random(13)
+    compiled_answers = 0
+    for _ in range(N):
+        hand, win = sichuan_hand(rng)
+        if rng.random() < 0.05:  # a hand that is not a win, or not Sichuan's
+            counts = list(hand.counts)
+            counts[rng.randrange(34)] += 1
+            counts[win] -= 1
+            try:
+                hand = Hand(counts, hand.melds)
+            except MahjongError:  # a fifth copy
+                continue
+        sd, ctx = rng.choice(contexts)
+        o = rng.choice(opts)
+        a, b = _both(hand, win, sd, ctx, o)
+        _same(a, b)
+        compiled_answers += not isinstance(a, tuple) or hasattr(a, "value")
+    assert compiled_answers > N // 2  # most hands are wins: the compiled path was exercised
+
+
+def test_the_compiled_path_answers_a_never_seen_hand_itself() -> None:
+    """The core answers a win (no fall back to Python): the table and context are compiled."""
+    o = resolve_options("sichuan")
+    t = sichuan._TABLES.get(o) or sichuan._compiled_table(o)
+    ctx = sichuan._parse_context(None, True)
+    if t.score_in(Hand.parse("11122233344455m"), 4, ctx) is False:
+        sichuan._compiled_context(t, ctx, o)
+    got = t.score_in(Hand.parse("11122233344455m"), 4, ctx)
+    assert got is not None and got.patterns[0].id == "qingdui"
+    assert t.score_in(Hand.parse("11122233344457m"), 4, ctx) is None  # not a win: Python's
+
+
+def test_unknown_features_are_refused() -> None:
+    from mjcore.rules.common.table import ExtraSpec, FanTable, PatternSpec, Policy
+
+    row = PatternSpec("x", "x", 1, "x", lambda r, c, o: True, when=("no_such_feature",))
+    with pytest.raises(ValueError, match="unknown feature"):
+        FanTable(Policy("additive"), (row,))
+    extra = ExtraSpec("y", "y", 1, "y", lambda r, c, o: 0, times="nothing")
+    with pytest.raises(ValueError, match="unknown counted feature"):
+        FanTable(Policy("additive"), (), (extra,))
