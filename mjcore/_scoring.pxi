@@ -298,7 +298,7 @@ cdef class CompiledTable:
     cdef int policy, cap, floor_value, hand_tiles, max_suits
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
-    cdef object result_type, decomposition_type, name, unit
+    cdef object result_type, decomposition_type, wait_type, name, unit
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
@@ -345,6 +345,7 @@ cdef class CompiledTable:
         self.floor_hits = list(t["floor_hits"])
         self.result_type = t["result_type"]
         self.decomposition_type = t["decomposition_type"]
+        self.wait_type = t["wait_type"]
         self.name = t["name"]
         self.unit = t["unit"]
         self.contexts = {}
@@ -607,6 +608,74 @@ cdef class CompiledTable:
         _put(out, 11, -1)
         PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
         return out
+
+    cdef int _value_plus(self, const Packed* h, const MeldInfo* mi, int tile, CompiledContext c,
+                         CReading* rs, Valued_* best, int* flat) noexcept nogil:
+        """``_best`` of the hand with one more concealed ``tile``; -1 when that is no win
+        (or one the rule set refuses), -2 when the Python path must answer."""
+        cdef Packed x = h[0]
+        cdef int s = t_suit(tile)
+        x.cnt[tile] += 1
+        x.key[s] += P5[tile - s * 9]
+        x.ncon += 1
+        if x.cnt[tile] + 4 - x.cap[tile] == 4:
+            x.four |= (<uint64_t> 1) << tile
+        cdef uint64_t held = _held_mask(&x)
+        s = _suits_of(held)
+        if __builtin_popcountll(s) > self.max_suits or (
+                c.missing_suit >= 0 and s >> c.missing_suit & 1):
+            return -1
+        return self._best(&x, mi, held, c, rs, best, flat)
+
+    def valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
+                     visible=None):
+        """The ``ValuedWait`` of every winning tile of a ready hand (the standard and 七对
+        waits), valued in the two contexts; None when the Python path must answer (a
+        refusal, or a hand past the core's bounds). ``visible``: 34 counts of tiles seen
+        elsewhere, or None."""
+        if not isinstance(hand, HandBase):
+            return None
+        cdef HandBase h = <HandBase> hand
+        cdef const Packed* p = &h.p
+        cdef MeldInfo mi
+        cdef CReading rs[RD_MAX]
+        cdef Valued_ vd, vs
+        cdef int fd, fs, bd, bs, t, unseen
+        if p.ncon + 3 * len(h.melds) != self.hand_tiles - 1:
+            return None
+        if h.melds and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
+            return None
+        if not h.melds:
+            mi.n = 0
+        if self.no_honours and _held_mask(p) & M_HON:
+            return None
+        cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0), 0)
+        out = []
+        while mask:
+            t = __builtin_ctzll(mask)
+            mask &= mask - 1
+            bd = self._value_plus(p, &mi, t, discard, rs, &vd, &fd)
+            bs = self._value_plus(p, &mi, t, self_drawn, rs, &vs, &fs)
+            if bd == -2 or bs == -2 or (bd < 0) != (bs < 0) or vd.value >= CT_FANS:
+                return None
+            if bd < 0:
+                continue
+            unseen = 4 - (p.cnt[t] + 4 - p.cap[t]) - (0 if visible is None else visible[t])
+            w = mj_tuple_of(self.wait_type, 7)
+            _put(w, 0, (<tuple> _wait_objects[t])[0])
+            _put(w, 1, t)
+            _put(w, 2, vd.value)
+            _put(w, 3, vs.value)
+            _put(w, 4, unseen if unseen > 0 else 0)
+            _put(w, 5, self._hits(&vd, fd))
+            _put(w, 6, self._hits(&vs, fs))
+            PyObject_GC_UnTrack(w)
+            out.append(w)
+        return tuple(out)
+
+
+cdef inline int t_suit(int t) noexcept nogil:
+    return t // 9 if t < 27 else 3
 
 
 def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint objects=True):

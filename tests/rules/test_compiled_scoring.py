@@ -238,3 +238,43 @@ def test_unknown_features_are_refused() -> None:
     extra = ExtraSpec("y", "y", 1, "y", lambda r, c, o: 0, times="nothing")
     with pytest.raises(ValueError, match="unknown counted feature"):
         FanTable(Policy("additive"), (), (extra,))
+
+
+def test_sichuan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``valued_waits`` gives the same tuple on the compiled and the Python path."""
+    opts = [resolve_options("sichuan"), resolve_options("sichuan", preset="modern"),
+            resolve_options("sichuan", {"zimo_bonus": "fan", "menqing": True,
+                                        "zhongzhang": True, "scoring": "points"})]
+    contexts: list[dict[str, Any] | None] = [
+        None, {"missing_suit": "m"}, {"last_tile": True, "winner": 1, "discarder": 2},
+        {"after_kong": True, "kong_feeder": 3}, {"heavenly": True}]
+    rng = random.Random(14)
+    asked = answered = 0
+    for _ in range(N // 8):
+        hand, win = sichuan_hand(rng)
+        counts = list(hand.counts)
+        counts[win] -= 1
+        ready = Hand(counts, hand.melds)
+        o = rng.choice(opts)
+        ctx = rng.choice(contexts)
+        visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            sichuan.clear_caches()
+            try:
+                got.append(sichuan.valued_waits(ready, ctx, o, visible))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        assert got[0] == got[1], (ready, ctx)
+        asked += 1
+        answered += bool(got[0]) and not isinstance(got[0][0], str)
+    assert answered > asked // 2
+    o = resolve_options("sichuan")
+    t = sichuan._TABLES.get(o) or sichuan._compiled_table(o)
+    cd = t.context(sichuan._DEFAULT_CTX[False]) or sichuan._compiled_context(
+        t, sichuan._DEFAULT_CTX[False], o)
+    cs = t.context(sichuan._DEFAULT_CTX[True]) or sichuan._compiled_context(
+        t, sichuan._DEFAULT_CTX[True], o)
+    waits = t.valued_waits(Hand.parse("1112345678999m"), cd, cs)  # the core answers itself
+    assert waits is not None and [w.id for w in waits] == list(range(9))

@@ -30,7 +30,7 @@ from mjcore._core import (
     CompiledTable,
 )
 from mjcore.hand import Decomposition
-from mjcore.rules.common.results import PatternHit, ScoreResult
+from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
 __all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledTable", "check_terms",
            "compile_table", "context_bits", "features_of", "holds"]
@@ -154,6 +154,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
                        for e in extras],
         "floor_hits": [PatternHit(f.id, f.name, 0) for f in floors],
         "result_type": ScoreResult, "decomposition_type": Decomposition,
+        "wait_type": ValuedWait,
         "name": name, "unit": unit,
     })
 

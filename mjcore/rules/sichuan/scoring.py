@@ -650,14 +650,22 @@ def valued_waits(
     else:
         dctx = _DEFAULT_CTX[False]
         sctx = _DEFAULT_CTX[True]
-    allc = h.all_counts()
     profile = hand_profile(h)
     if profile & PROFILE_HONOURS:
         raise MahjongError("bad_tile", "sichuan uses only the m, p and s suits (no honours)")
     suits = (profile >> PROFILE_SUITS) & 7
     out: list[ValuedWait] = []
     ms = dctx.missing_suit
-    if suits != 7 and not (ms >= 0 and (suits >> ms) & 1):
+    got = None
+    if suits != 7 and not (ms >= 0 and (suits >> ms) & 1) and not compiled.PURE:
+        table = _TABLES.get(o) or _compiled_table(o)
+        got = table.valued_waits(h, table.context(dctx) or _compiled_context(table, dctx, o),
+                                 table.context(sctx) or _compiled_context(table, sctx, o),
+                                 None if visible is None else vis)
+    if got is not None:
+        out = list(got)
+    elif suits != 7 and not (ms >= 0 and (suits >> ms) & 1):
+        allc = h.all_counts()
         melds = h.melds
         meld_key = _meld_bits(melds) if melds else _NO_MELDS
         for w in _core_waits(h):
