@@ -51,6 +51,7 @@ test-long: lint
 	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
 
 bench: setup
+	$(BIN)/pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sichuan.py
 	$(BIN)/python bench/bench_guangdong.py
