@@ -25,6 +25,7 @@ cdef enum:
 
     RS_STANDARD = 0
     RS_QIDUI = 1
+    RS_SHISANYAO = 2
 
 
 cdef struct RSet:
@@ -156,10 +157,12 @@ cdef int _suit_split_list(const Packed* p, int s, Split* out) noexcept nogil:
     return got
 
 
-cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* out) noexcept nogil:
+cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* out,
+                   bint shisanyao=0) noexcept nogil:
     """Every reading of the packed hand plus its declared melds: the standard decompositions in
-    ``decompose`` order, then 七对 (only without melds, when ``qidui``). The count, or -1 when
-    there are more than RD_MAX (the caller falls back to the Python readings)."""
+    ``decompose`` order, then 七对 (only without melds, when ``qidui``), then 十三幺 (when
+    ``shisanyao``; its pair is the tile held twice). The count, or -1 when there are more than
+    RD_MAX (the caller falls back to the Python readings)."""
     cdef Split splits[4][RD_SPLITS]
     cdef int ns[4]
     cdef int idx[4]
@@ -167,7 +170,17 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
     cdef CReading* r
     cdef const Split* sp
     cdef bint standard = 1
-    for s in range(4):
+    cdef int pairs = 0, total
+    for s in range(4):  # sets and one pair: one suit holds 3n+2 tiles, the others 3n
+        total = 0
+        for j in range(9 if s < 3 else 7):
+            total += p.cnt[s * 9 + j]
+        if total % 3 == 1:
+            standard = 0
+        pairs += total % 3 == 2
+    if pairs != 1:
+        standard = 0
+    for s in range(4 if standard else 0):
         ns[s] = _suit_split_list(p, s, splits[s])
         if ns[s] < 0:
             return -1
@@ -218,6 +231,19 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
         r = &out[nout]
         r.shape = RS_QIDUI
         r.pair = -1
+        r.nsets = 0
+        r.nwilds = 0
+        nout += 1
+    if shisanyao and mi.n == 0 and _shisanyao_win(p, 0):
+        if nout == RD_MAX:
+            return -1
+        r = &out[nout]
+        r.shape = RS_SHISANYAO
+        r.pair = -1
+        for j in range(34):
+            if p.cnt[j] >= 2:
+                r.pair = j
+                break
         r.nsets = 0
         r.nwilds = 0
         nout += 1

@@ -30,6 +30,7 @@ cdef enum:
     F_SEAT_WIND_PUNG = 17
     F_ROUND_WIND_PUNG = 18
     F_MELDS4 = 19
+    F_SHISANYAO = 20
     F_CONTEXT = 32       # bits 32-63: the rule set's own context features, in its order
     # counted features
     C_GEN = 0
@@ -47,9 +48,13 @@ cdef enum:
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
 
+_SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
+_KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by F_PUNG | F_CHOW
+
 FEATURES = ("standard", "qidui", "qing", "hun", "zi", "pung", "chow", "yaojiu", "only258",
             "long", "terminals_honours", "terminals_only", "nine_gates", "concealed", "has19",
-            "dragon_pair", "wind_pair", "seat_wind_pung", "round_wind_pung", "melds4")
+            "dragon_pair", "wind_pair", "seat_wind_pung", "round_wind_pung", "melds4",
+            "shisanyao")
 COUNTED = ("gen", "melds", "dragon_pungs", "wind_pungs")
 CONTEXT_BIT = F_CONTEXT
 POLICY_CODES = {"highest_plus_extras": POL_HIGHEST, "capped_base": POL_CAPPED_BASE}
@@ -243,6 +248,8 @@ cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
             out |= (<uint64_t> 1) << F_WIND_PAIR
     elif r.shape == RS_QIDUI:
         out |= (<uint64_t> 1) << F_QIDUI
+    elif r.shape == RS_SHISANYAO:
+        out |= (<uint64_t> 1) << F_SHISANYAO
     counts[C_DRAGON_PUNGS] = dragons
     counts[C_WIND_PUNGS] = winds
     return out
@@ -296,7 +303,7 @@ cdef class CompiledTable:
     cdef CExtra extra[CT_EXTRAS]
     cdef Cond floor[CT_FLOORS]
     cdef int policy, cap, floor_value, hand_tiles, max_suits
-    cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui
+    cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef dict contexts
@@ -336,6 +343,7 @@ cdef class CompiledTable:
         self.max_suits = t["max_suits"]
         self.no_honours = t["no_honours"]
         self.qidui = t["qidui"]
+        self.shisanyao = t["shisanyao"]
         self.pattern_hits = list(t["pattern_hits"])
         self.alone_hits = [(h,) for h in self.pattern_hits]  # the usual answer: one pattern
         self.extra_hits = [list(h) for h in t["extra_hits"]]
@@ -359,6 +367,41 @@ cdef class CompiledTable:
             self.contexts.clear()
         self.contexts[key] = c
         return c
+
+    def evaluate(self, hand, int tile, CompiledContext c):
+        """The best reading's (value, total before the cap, hits, decomposition or shape id,
+        kind: ``pung``/``chow``/``mixed`` for a standard reading, else its shape), for a rule
+        set that settles the rest itself; None when the Python path must answer."""
+        if not isinstance(hand, HandBase) or tile < 0 or tile >= 34:
+            return None
+        cdef HandBase h = <HandBase> hand
+        cdef const Packed* p = &h.p
+        cdef MeldInfo mi
+        cdef CReading rs[RD_MAX]
+        cdef Valued_ best
+        cdef int bi, flat, s
+        cdef uint64_t held, bits
+        if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
+            return None
+        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
+            return None
+        if not h.melds:
+            mi.n = 0
+        held = _held_mask(p)
+        s = _suits_of(held)
+        if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits:
+            return None
+        bi = self._best(p, &mi, held, c, rs, &best, &flat)
+        if bi < 0:
+            return None
+        cdef int counts[NCOUNTED]
+        if rs[bi].shape != RS_STANDARD:
+            kind = _SHAPE_OF[rs[bi].shape]
+        else:
+            bits = _reading_bits(&rs[bi], -1, -1, counts)
+            kind = _KIND_OF[(bits >> F_PUNG & 1) | (bits >> F_CHOW & 1) << 1]
+        return (best.value, best.raw, self._hits(&best, flat), self._decomposition(&rs[bi]),
+                kind)
 
     def score_in(self, hand, int tile, key):
         """``score`` in the compiled context stored under ``key`` (a rule set's parsed
@@ -477,8 +520,8 @@ cdef class CompiledTable:
         return out
 
     cdef object _decomposition(self, const CReading* r):
-        if r.shape == RS_QIDUI:
-            return "qidui"
+        if r.shape != RS_STANDARD:
+            return _SHAPE_OF[r.shape]
         cdef int j, nch = 0, npu = 0
         for j in range(r.nsets):
             if r.sets[j].meld == MK_NONE:
@@ -513,7 +556,7 @@ cdef class CompiledTable:
         """The best reading's index (its value in ``best``, a replacing flat pattern in
         ``flat``); -1 when no reading holds, -2 when the Python path must answer."""
         cdef int counts[NCOUNTED]
-        cdef int nr = _readings(p, mi, self.qidui, rs), i, bi = -1, f
+        cdef int nr = _readings(p, mi, self.qidui, rs, self.shisanyao), i, bi = -1, f
         cdef Valued_ v
         cdef uint64_t hand, bits
         if nr < 0:
@@ -601,7 +644,7 @@ cdef class CompiledTable:
         _put(out, 4, mult)
         _put(out, 5, self._hits(&best, flat))
         _put(out, 6, self._decomposition(&rs[bi]))
-        _put(out, 7, "qidui" if rs[bi].shape == RS_QIDUI else "standard")
+        _put(out, 7, _SHAPE_OF[rs[bi].shape])
         _put(out, 8, c.self_drawn)
         _put(out, 9, pays)
         _put(out, 10, "")

@@ -201,7 +201,7 @@ def test_sichuan_sample_on_both_paths() -> None:
     compiled_answers = 0
     for _ in range(N):
         hand, win = sichuan_hand(rng)
-        if rng.random() < 0.05:  # a hand that is not a win, or not Sichuan's
+        if rng.random() < 0.15:  # a hand that is not a win, or not Sichuan's
             counts = list(hand.counts)
             counts[rng.randrange(34)] += 1
             counts[win] -= 1
@@ -278,3 +278,144 @@ def test_sichuan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> 
         t, sichuan._DEFAULT_CTX[True], o)
     waits = t.valued_waits(Hand.parse("1112345678999m"), cd, cs)  # the core answers itself
     assert waits is not None and [w.id for w in waits] == list(range(9))
+
+
+# --------------------------------------------------------------------------- Guangdong
+
+_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def guangdong_hand(rng: random.Random) -> tuple[Hand, int]:
+    """A random Guangdong winning hand: honours, melds, 七对 and 十三幺 now and then."""
+    while True:
+        counts = [0] * 34
+        melds: list[Meld] = []
+        x = rng.random()
+        if x < 0.03:
+            for t in _ORPHANS:
+                counts[t] += 1
+            counts[rng.choice(_ORPHANS)] += 1
+        elif x < 0.1:
+            kinds = rng.sample(range(34), 7) if rng.random() < 0.5 else [
+                rng.choice((27, 31, 0)) + rng.randrange(3) for _ in range(7)]
+            for t in kinds:
+                counts[t] += 2
+        else:
+            suits = rng.sample((0, 1, 2), rng.choice((1, 1, 2, 3)))
+            n_melds = rng.choice((0, 0, 1, 2, 3, 4))
+            for k in range(4):
+                if rng.random() < 0.3:
+                    t, chow = 27 + rng.randrange(7), False
+                else:
+                    s = rng.choice(suits)
+                    chow = rng.random() < 0.5
+                    t = s * 9 + rng.randrange(7 if chow else 9)
+                if k < n_melds:
+                    kind = "chi" if chow else rng.choice(("peng", "gang", "angang", "bugang"))
+                    tiles = (t, t + 1, t + 2) if chow else (t,) * (3 if kind == "peng" else 4)
+                    melds.append(Meld(kind, tiles))
+                elif chow:
+                    for d in range(3):
+                        counts[t + d] += 1
+                else:
+                    counts[t] += 3
+            counts[27 + rng.randrange(7) if rng.random() < 0.3 else
+                   rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        try:
+            hand = Hand(counts, melds)
+        except MahjongError:
+            continue
+        return hand, rng.choice([t for t in range(34) if counts[t]])
+
+
+def test_guangdong_conditions_are_the_predicates_row_by_row() -> None:
+    from mjcore.rules.guangdong import scoring as gd
+    from mjcore.rules.guangdong import table as gd_table
+
+    table = gd_table.TABLE
+    options = [resolve_options("guangdong"), resolve_options("guangdong", {
+        "menqing_fan": 1, "hunyise_pinghu_stack": True, "qidui": True,
+        "sanxiang_min_winners": 2})]
+    facts = [gd_table.WinFacts(sd, sd or qg, seat, rnd, qg, gsk, fed, hd, winners, flat)
+             for sd, qg, gsk, fed, hd, winners, flat in (
+                 (False, False, False, False, False, 1, ""),
+                 (True, False, True, True, True, 1, "tianhe"),
+                 (True, False, True, False, False, 1, "dihe"),
+                 (False, True, False, False, False, 1, ""),
+                 (False, False, False, False, True, 3, "renhe"))
+             for seat, rnd in ((0, 0), (1, 2), (3, 1))]
+    rng = random.Random(21)
+    for _ in range(N // 10):
+        hand, win = guangdong_hand(rng)
+        for r in readings(hand, win, ("standard", "qidui", "shisanyao")):
+            for f in facts:
+                for o in options:
+                    names, counts = compiled.features_of(r, f.seat_wind, f.round_wind)
+                    ctx_names = {n for n in gd._FACT_FLAGS if getattr(f, n)}
+                    if f.winners >= o.sanxiang_min_winners:
+                        ctx_names.add("sanxiang")
+                    if f.flat:
+                        ctx_names.add(f.flat)
+                    feats = names | ctx_names
+                    for p in table.patterns:
+                        assert compiled.holds(p.when or (), feats, counts) == bool(
+                            p.predicate(r, f, o)), (p.id, hand, r)
+                    for e in table.extras:
+                        n = counts[e.times] if e.times else int(
+                            compiled.holds(e.when or (), feats, counts))
+                        assert n == e.count(r, f, o), (e.id, hand, r)
+                    for fl in table.floors:
+                        assert compiled.holds(fl.when or (), feats, counts) == bool(
+                            fl.holds(r, f, o)), (fl.id, hand, r)
+
+
+def test_guangdong_c_features_are_the_python_ones() -> None:
+    rng = random.Random(22)
+    for _ in range(N // 2):
+        hand, win = guangdong_hand(rng)
+        py = readings(hand, win, ("standard", "qidui", "shisanyao"))
+        c = _c_readings(hand, 1, 2)
+        c = [x for x in c if x[0] != "qidui" or any(r.shape == "qidui" for r in py)]
+        py_c = [r for r in py if r.shape != "shisanyao"]  # (_c_readings lists no 十三幺)
+        assert len(c) == len(py_c), hand
+        for r, (shape, pair, sets, bits, counts) in zip(py_c, c, strict=True):
+            assert shape == r.shape and pair == r.pair, hand
+            names, count = compiled.features_of(r, 1, 2)
+            assert bits == _flags(names), (hand, r)
+            assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, r)
+
+
+def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcore.rules.guangdong import scoring as gd
+
+    opts = [resolve_options("guangdong"),
+            resolve_options("guangdong", {"menqing_fan": 1, "hunyise_pinghu_stack": True,
+                                          "qidui": True, "baohu_cap": 5}),
+            resolve_options("guangdong", {"qidui": True, "min_fan": 1,
+                                          "discard_payment": "discarder_pays_three"})]
+    winds = {"seat_wind": "2z", "round_wind": "1z"}
+    contexts: list[tuple[bool, dict[str, Any]]] = [
+        (False, {**winds, "discarder": "left"}), (True, winds),
+        (True, {"seat_wind": "1z", "round_wind": "1z", "tianhe": True}),
+        (True, {**winds, "gang_shang_kai_hua": True}),
+        (True, {**winds, "hai_di_lao_yue": True, "winner": 2}),
+        (False, {**winds, "qiang_gang": True, "robbed": "right"}),
+        (False, {"seat_wind": "3z", "round_wind": "4z", "discarder": "across",
+                 "winners_on_discard": 3})]
+    rng = random.Random(23)
+    answered = 0
+    for i in range(N // 2):
+        hand, win = guangdong_hand(rng)
+        sd, ctx = rng.choice(contexts)
+        o = rng.choice(opts)
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            gd.clear_caches()
+            try:
+                got.append(gd.score(hand, win, sd, ctx, o))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        _same(got[0], got[1])
+        answered += hasattr(got[0], "value")
+    assert answered > N // 8

@@ -94,6 +94,7 @@ def context_bits(table: Any, names: tuple[str, ...] | list[str]) -> int:
 
 def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles: int = 14,
                   max_suits: int = 3, no_honours: bool = False, qidui: bool = True,
+                  shisanyao: bool = False,
                   tie_by_value: bool = False, flat_after: bool = False,
                   mult_pow2: bool = False, hand_extras_first: bool = False,
                   ) -> CompiledTable | None:
@@ -102,7 +103,8 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
 
     The knobs say what the rule set's scoring does beyond ``FanTable.evaluate``:
     ``tie_by_value``: readings of equal value and total go to the higher main pattern (else
-    the earlier in table order), then the first listed; ``flat_after``: a flat pattern is
+    the earlier in table order), then the first listed; ``qidui``/``shisanyao``: the special
+    readings listed after the standard ones; ``flat_after``: a flat pattern is
     weighed after the best reading, against its total before the cap, and is then capped
     (else it replaces each reading whose capped value it reaches); ``mult_pow2``: the
     multiplier is ``2**value`` (else the value); ``hand_extras_first``: extras that depend on
@@ -148,7 +150,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "floor_value": int(getattr(options, policy.floor_option or "", 0) or 0),
         "tie_by_value": tie_by_value, "flat_after": flat_after, "mult_pow2": mult_pow2,
         "hand_tiles": hand_tiles, "max_suits": max_suits, "no_honours": no_honours,
-        "qidui": qidui,
+        "qidui": qidui, "shisanyao": shisanyao,
         "pattern_hits": [PatternHit(p.id, p.name, p.value(options)) for p in rows],
         "extra_hits": [[PatternHit(e.id, e.name, n * e.value(options)) for n in range(_TIMES)]
                        for e in extras],
@@ -221,6 +223,8 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
             f.add("round_wind_pung")
     elif r.shape.startswith("qidui"):
         f.add("qidui")
+    elif r.shape == "shisanyao":
+        f.add("shisanyao")
     counts = {
         "gen": sum(1 for c in held if c == 4),
         "melds": len(melds),
