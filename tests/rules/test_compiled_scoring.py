@@ -380,6 +380,8 @@ def test_guangdong_c_features_are_the_python_ones() -> None:
         assert len(c) == len(py_c), hand
         for r, (shape, pair, sets, bits, counts) in zip(py_c, c, strict=True):
             assert shape == r.shape and pair == r.pair, hand
+            assert [(_KINDS[k], t, bool(cc), _MELDS[m]) for k, t, cc, m, in sets] == [
+                (s.kind, s.tile, s.concealed, s.meld) for s in r.sets], hand
             names, count = compiled.features_of(r, 1, 2)
             assert bits == _flags(names), (hand, r)
             assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, r)
@@ -404,7 +406,7 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
                  "winners_on_discard": 3})]
     rng = random.Random(23)
     answered = 0
-    for i in range(N // 2):
+    for _ in range(N // 2):
         hand, win = guangdong_hand(rng)
         sd, ctx = rng.choice(contexts)
         o = rng.choice(opts)

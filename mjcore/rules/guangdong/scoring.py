@@ -652,6 +652,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         t = _TABLES.get(o) or _compiled_table(o)
         got = t.evaluate(h, tile, t.context(f) or _compiled_context(t, f, o))
     dec: object = None
+    e: _Eval | None
     if got is not None:
         e = _eval_of(got[0], got[1], got[2], got[4], o)
         dec = got[3]
