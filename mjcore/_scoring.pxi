@@ -73,6 +73,14 @@ cdef extern from *:
     object mj_tuple_of(object type, Py_ssize_t n)
 
 
+cdef extern from *:
+    """
+    /* (the batch's meld rows are copied once, like its counts: see mj_snapshot) */
+    static inline void mj_barrier(void) { __asm__ __volatile__("" ::: "memory"); }
+    """
+    void mj_barrier() noexcept nogil
+
+
 cdef inline void _put(object tup, Py_ssize_t i, object item):
     Py_INCREF(item)
     PyTuple_SET_ITEM(tup, i, item)
@@ -402,6 +410,104 @@ cdef class CompiledTable:
             kind = _KIND_OF[(bits >> F_PUNG & 1) | (bits >> F_CHOW & 1) << 1]
         return (best.value, best.raw, self._hits(&best, flat), self._decomposition(&rs[bi]),
                 kind)
+
+    def score_batch(self, counts, wins, melds, CompiledContext c):
+        """Score N hands given as buffers, with the GIL released and no Python object per
+        hand: ``counts`` N*34 uint8 (the concealed tiles, winning tile included), ``wins`` N
+        uint8 (the winning tile ids), ``melds`` N*8 uint8 or None (per hand four (kind,
+        lowest tile) pairs: kind 0 none, 1 chi, 2 peng, 3 gang, 4 angang, 5 bugang), all in
+        one context ``c``. Returns (value, raw, main, status) as bytes: int16 value and total
+        before the cap, int8 main pattern (its table position among the enabled rows; see
+        ``pattern_ids``), uint8 status: 0 scored, 1 no win here (or one the Python path must
+        answer: ask ``score`` for that hand's error), 2 bad input (counts over 4, wrong
+        size, a win tile not held). Objects on demand: ``score`` one hand."""
+        cdef _Buffer cb = _Buffer(counts)
+        cdef _Buffer wb = _Buffer(wins, 1)
+        cdef _Buffer mb
+        cdef bint has_melds = melds is not None
+        if has_melds:
+            mb = _Buffer(melds, 8)
+        if wb.n != cb.n or (has_melds and mb.n != cb.n):
+            raise MahjongError("bad_argument", "counts, wins and melds must describe as many "
+                               "hands")
+        cdef Py_ssize_t n = cb.n, i
+        cdef bytearray values = bytearray(2 * n), raws = bytearray(2 * n)
+        cdef bytearray mains = bytearray(n), status = bytearray(n)
+        cdef int16_t* v = <int16_t*> (<uint8_t*> values)
+        cdef int16_t* r = <int16_t*> (<uint8_t*> raws)
+        cdef int8_t* mn = <int8_t*> (<uint8_t*> mains)
+        cdef uint8_t* st = <uint8_t*> status
+        cdef const uint8_t* mrow = NULL
+        with nogil:
+            for i in range(n):
+                if has_melds:
+                    mrow = mb.data + i * 8
+                st[i] = self._batch_one(cb.data + i * 34, wb.data[i], mrow, c,
+                                        &v[i], &r[i], &mn[i])
+        return bytes(values), bytes(raws), bytes(mains), bytes(status)
+
+    cdef uint8_t _batch_one(self, const uint8_t* src, int tile, const uint8_t* mrow,
+                            CompiledContext c, int16_t* value, int16_t* raw,
+                            int8_t* main) noexcept nogil:
+        cdef uint8_t cnt[34]
+        cdef uint8_t m[8]
+        cdef uint8_t held[34]
+        cdef Packed p
+        cdef MeldInfo mi
+        cdef CReading rs[RD_MAX]
+        cdef Valued_ best
+        cdef int t, j, k, kind, nmelds = 0, flat, bi, s
+        cdef uint64_t four = 0, hm
+        value[0] = raw[0] = -1
+        main[0] = -1
+        mj_snapshot(cnt, src)
+        if mrow != NULL:
+            memcpy(m, mrow, 8)
+            mj_barrier()
+        memcpy(held, cnt, 34)
+        mi.n = 0
+        for j in range(4 if mrow != NULL else 0):
+            kind = m[2 * j]
+            t = m[2 * j + 1]
+            if kind == MK_NONE:
+                continue
+            if kind > MK_BUGANG or t >= 34 or (kind == MK_CHI and (t >= 27 or t % 9 > 6)):
+                return 2
+            for k in range(3 if kind == MK_CHI or kind == MK_PENG else 4):
+                held[t + k if kind == MK_CHI else t] += 1
+            mi.sets[mi.n].kind = SET_CHOW if kind == MK_CHI else SET_PUNG if kind == MK_PENG \
+                else SET_KONG
+            mi.sets[mi.n].tile = t
+            mi.sets[mi.n].concealed = kind == MK_ANGANG
+            mi.sets[mi.n].meld = kind
+            mi.n += 1
+        for t in range(34):
+            if held[t] > 4:
+                return 2
+            if held[t] == 4:
+                four |= (<uint64_t> 1) << t
+        if tile >= 34 or _pack(&p, cnt, mi.n, four) >= 0 or cnt[tile] == 0 or \
+                p.ncon + 3 * mi.n != self.hand_tiles:
+            return 2
+        for t in range(34):
+            if held[t] > cnt[t]:
+                p.cap[t] = 4 - (held[t] - cnt[t])
+        hm = _held_mask(&p)
+        s = _suits_of(hm)
+        if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
+                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
+            return 1
+        bi = self._best(&p, &mi, hm, c, rs, &best, &flat)
+        if bi < 0:
+            return 1
+        value[0] = best.value
+        raw[0] = best.raw
+        main[0] = flat if flat >= 0 else best.main
+        return 0
+
+    def pattern_ids(self):
+        """The ids of the enabled rows, by the position ``score_batch`` reports."""
+        return tuple(h.id for h in self.pattern_hits)
 
     def score_in(self, hand, int tile, key):
         """``score`` in the compiled context stored under ``key`` (a rule set's parsed

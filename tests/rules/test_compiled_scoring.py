@@ -421,3 +421,86 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
         _same(got[0], got[1])
         answered += hasattr(got[0], "value")
     assert answered > N // 8
+
+
+# --------------------------------------------------------------------------- batch
+
+
+def _batch_input(hands: list[tuple[Hand, int]]) -> tuple[bytes, bytes, bytes]:
+    kinds = {"chi": 1, "peng": 2, "gang": 3, "angang": 4, "bugang": 5}
+    melds = bytearray(8 * len(hands))
+    for i, (h, _) in enumerate(hands):
+        for j, m in enumerate(h.melds):
+            melds[8 * i + 2 * j] = kinds[m.kind]
+            melds[8 * i + 2 * j + 1] = m.tiles[0]
+    return (bytes(x for h, _ in hands for x in h.counts), bytes(w for _, w in hands),
+            bytes(melds))
+
+
+def test_score_batch_is_score_hand_by_hand() -> None:
+    import array
+    import threading
+
+    o = resolve_options("sichuan", preset="modern")
+    t = sichuan._compiled_table(o)
+    ctx = sichuan._parse_context({"winner": 1}, True)
+    c = t.context(ctx) or sichuan._compiled_context(t, ctx, o)
+    rng = random.Random(31)
+    hands = []
+    for _ in range(N // 4):
+        hand, win = sichuan_hand(rng)
+        if rng.random() < 0.1:  # not a win
+            counts = list(hand.counts)
+            counts[win] -= 1
+            counts[rng.randrange(27)] += 1
+            try:
+                hand = Hand(counts, hand.melds)
+            except MahjongError:
+                continue
+            win = next(t for t in range(34) if counts[t])
+        hands.append((hand, win))
+    counts, wins, melds = _batch_input(hands)
+    value, raw, main, status = t.score_batch(counts, wins, melds, c)
+    value_a, raw_a = array.array("h", value), array.array("h", raw)
+    ids = t.pattern_ids()
+    for i, (hand, win) in enumerate(hands):
+        got = t.score(hand, win, c)
+        if got is None:
+            assert status[i] == 1 and value_a[i] == -1
+        else:
+            assert status[i] == 0
+            assert (value_a[i], raw_a[i]) == (got.value, got.value_uncapped)
+            assert ids[main[i]] == got.patterns[0].id
+    # the GIL is released: two threads on the two halves give the same answers
+    half = len(hands) // 2
+    parts: dict[int, tuple[bytes, ...]] = {}
+
+    def run(k: int, a: int, b: int) -> None:
+        parts[k] = t.score_batch(counts[34 * a:34 * b], wins[a:b], melds[8 * a:8 * b], c)
+
+    threads = [threading.Thread(target=run, args=(0, 0, half)),
+               threading.Thread(target=run, args=(1, half, len(hands)))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert parts[0][0] + parts[1][0] == value and parts[0][3] + parts[1][3] == status
+
+
+def test_score_batch_refuses_bad_input() -> None:
+    o = resolve_options("sichuan")
+    t = sichuan._compiled_table(o)
+    ctx = sichuan._DEFAULT_CTX[False]
+    c = t.context(ctx) or sichuan._compiled_context(t, ctx, o)
+    good = bytes(Hand.parse("11122233344455m").counts)
+    five = bytearray(good)
+    five[0] = 5
+    _, _, _, status = t.score_batch(good + bytes(five) + good, bytes([4, 0, 33]), None, c)
+    assert list(status) == [0, 2, 2]  # a fifth copy; a winning tile not held
+    bad_meld = bytes([2, 0] + [0] * 6)  # a peng of 1m beside three concealed 1m: five copies
+    assert t.score_batch(good, bytes([4]), bad_meld, c)[3] == b"\x02"
+    with pytest.raises(MahjongError) as err:
+        t.score_batch(good, bytes([4, 4]), None, c)
+    assert err.value.code == "bad_argument"
+    with pytest.raises(MahjongError):
+        t.score_batch(good[:33], bytes([4]), None, c)
