@@ -1,12 +1,14 @@
-# Included from _core.pyx: the standard readings of a hand holding wild tiles, in C.
+# Included from _core.pyx after _reading.pxi: the standard readings of a hand holding wild
+# tiles, in C, as C readings (``CReading``: the sets, the pair, and per wild what it stands for).
 #
 # The same search as the Python twin ``mjcore.rules.common.wilds._natural_groups`` /
 # ``_wild_only`` (the tests hold the two equal), in the same order: the natural tiles are
 # placed lowest kind first, each into a pair, a pung or a sequence that covers it, wilds filling
 # the missing tiles; the wilds left over then form the pair and at most one set on their own,
-# standing for every kind. Each complete placement is a row of groups in a C buffer; the
-# Python-facing function turns the rows into (sets, pair, wilds) once, dropping repeats and,
-# when asked, placements that need a fifth copy of a kind.
+# standing for every kind. Each complete placement becomes one ``CReading`` (declared melds
+# first when given, then the concealed sets in search order; the stand-ins sorted). The
+# Python-facing function turns them into (sets, pair, wilds) once, dropping repeats and, when
+# asked, placements that need a fifth copy of a kind.
 
 from libc.stdlib cimport realloc
 
@@ -14,47 +16,78 @@ cdef enum:
     WG_PAIR = 0
     WG_PUNG = 1
     WG_CHOW = 2
-    WG_MAX = 8            # groups in a row: at most 5 sets and the pair (17 tiles), with room
-    WILD_RAW_MAX = 200000  # rows before repeats are dropped (4 wilds make a few thousand)
+    WG_MAX = RD_SETS + 1  # groups of one placement: the sets and the pair
+    WILD_RAW_MAX = 200000  # placements before repeats are dropped (4 wilds make a few thousand)
 
-cdef struct WGroup:
-    uint8_t kind
+cdef struct WGroup:       # one group of the search's stack
+    uint8_t kind          # WG_*
     uint8_t tile
     uint8_t nstood        # how many wilds the group holds
     uint8_t stood[3]      # the kinds they stand for
 
 cdef struct WildSearch:
     uint8_t n[34]         # natural tiles not yet placed
+    int wild
+    const MeldInfo* melds  # declared sets put first in every reading (NULL: none)
     WGroup stack[WG_MAX]
     int depth
-    WGroup* rows          # nrows x WG_MAX groups
-    uint8_t* sizes        # groups in each row
+    CReading* rows
     int nrows, cap
-    int error             # 1: out of memory or too many rows, 2: two sets of wilds alone
+    int error             # 1: out of memory or too many placements, 2: two sets of wilds alone
 
 
 cdef void _wild_emit(WildSearch* w) noexcept nogil:
-    cdef int cap
-    cdef WGroup* rows
-    cdef uint8_t* sizes
+    """The stack as one more C reading."""
+    cdef int cap, i, j, k, nm = w.melds.n if w.melds != NULL else 0
+    cdef uint8_t v
+    cdef CReading* rows
+    cdef CReading* r
+    cdef WGroup* g
     if w.nrows == w.cap:
         cap = w.cap * 2 if w.cap else 64
         if cap > WILD_RAW_MAX:
             w.error = 1
             return
-        rows = <WGroup*> realloc(w.rows, cap * WG_MAX * sizeof(WGroup))
+        rows = <CReading*> realloc(w.rows, cap * sizeof(CReading))
         if rows == NULL:
             w.error = 1
             return
         w.rows = rows
-        sizes = <uint8_t*> realloc(w.sizes, cap)
-        if sizes == NULL:
-            w.error = 1
-            return
-        w.sizes = sizes
         w.cap = cap
-    memcpy(w.rows + w.nrows * WG_MAX, w.stack, w.depth * sizeof(WGroup))
-    w.sizes[w.nrows] = w.depth
+    r = &w.rows[w.nrows]
+    r.shape = RS_STANDARD
+    r.pair = -1
+    r.nsets = nm
+    r.nwilds = 0
+    for i in range(nm):
+        r.sets[i] = w.melds.sets[i]
+    for i in range(w.depth):
+        g = &w.stack[i]
+        if g.kind == WG_PAIR:
+            r.pair = g.tile
+        else:
+            if r.nsets == RD_SETS:
+                w.error = 1
+                return
+            r.sets[r.nsets].kind = SET_CHOW if g.kind == WG_CHOW else SET_PUNG
+            r.sets[r.nsets].tile = g.tile
+            r.sets[r.nsets].concealed = 1
+            r.sets[r.nsets].meld = MK_NONE
+            r.nsets += 1
+        for j in range(g.nstood):
+            if r.nwilds == RD_WILDS:
+                w.error = 1
+                return
+            r.wild_kind[r.nwilds] = w.wild
+            r.wild_as[r.nwilds] = g.stood[j]
+            r.nwilds += 1
+    for i in range(1, r.nwilds):  # the stand-ins sorted: one order for equal placements
+        v = r.wild_as[i]
+        k = i - 1
+        while k >= 0 and r.wild_as[k] > v:
+            r.wild_as[k + 1] = r.wild_as[k]
+            k -= 1
+        r.wild_as[k + 1] = v
     w.nrows += 1
 
 
@@ -150,100 +183,96 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                     w.n[taken[i]] += 1
 
 
+cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets, bint pair,
+                      const MeldInfo* melds) noexcept nogil:
+    """Every placement of the naturals and the wilds (the copies of ``wild`` in ``counts``)
+    into ``nsets`` sets and, with ``pair``, the pair: ``w.rows[:w.nrows]``, repeats included
+    (the caller drops them), the declared ``melds`` first in each. 0, or ``w.error``. The
+    caller frees ``w.rows``."""
+    memset(w, 0, sizeof(WildSearch))
+    memcpy(w.n, counts, 34)
+    w.wild = wild
+    w.melds = melds
+    w.n[wild] = 0
+    _wild_natural(w, counts[wild], nsets, pair, 0)
+    return w.error
+
+
 def wild_standard_readings(counts, int wild, int nsets, bint pair, held, tuple pung_sets,
                            tuple chow_sets, tuple stand_ins):
     """The standard readings of ``counts`` (34 concealed counts) with the copies of ``wild``
     as wilds: ``nsets`` sets and, with ``pair``, the pair. A list of ``(sets, pair, wilds)``,
-    repeats (the same sets, pair and stand-ins) dropped: ``sets`` the groups in search order
-    as objects from ``pung_sets`` / ``chow_sets`` (indexed by first tile), ``pair`` its tile
-    (-1 without), ``wilds`` the sorted objects of ``stand_ins`` (indexed by the kind stood
-    for). With ``held`` (34 counts over every tile held) a row making a fifth copy of a kind
-    is dropped. The engine of ``common.wilds.wild_readings``."""
+    repeats (the same sets, pair and stand-ins) dropped: ``sets`` the concealed sets in search
+    order as objects from ``pung_sets`` / ``chow_sets`` (indexed by first tile), ``pair`` its
+    tile (-1 without), ``wilds`` the sorted objects of ``stand_ins`` (indexed by the kind stood
+    for). With ``held`` (34 counts over every tile held) a reading making a fifth copy of a
+    kind is dropped. The engine of ``common.wilds.wild_readings``."""
     cdef WildSearch w
-    cdef int t, i, j, g, npair, nst, c, x
-    cdef uint8_t key[2 * WG_MAX + 4 + 3 * WG_MAX]
-    cdef int stood[3 * WG_MAX]
-    cdef int order[WG_MAX]
+    cdef uint8_t cnt[34]
+    cdef int t, i, j, c, nst
+    cdef uint8_t key[RD_SETS + 2 + RD_WILDS]
+    cdef int order[RD_SETS]
+    cdef int stood[RD_WILDS]
     cdef int lim[34]
-    cdef WGroup* row
-    cdef WGroup* gr
+    cdef CReading* r
     cdef list out = []
     cdef set seen = set()
     cdef bint limit = held is not None
-    if len(counts) != 34 or not 0 <= wild < 34 or not 0 <= nsets <= WG_MAX - 2:
+    if len(counts) != 34 or not 0 <= wild < 34 or not 0 <= nsets <= RD_SETS:
         raise MahjongError("bad_argument", "wild readings need 34 counts, a wild kind 0..33 "
-                                           "and at most 6 sets")
+                                           f"and at most {RD_SETS} sets")
     if len(pung_sets) != 34 or len(chow_sets) != 34 or len(stand_ins) != 34:
         raise MahjongError("bad_argument", "wild readings need 34 objects per table")
-    memset(&w, 0, sizeof(w))
     for t in range(34):
         c = counts[t]
         if not 0 <= c <= 4:
             raise MahjongError("bad_argument", f"tile count {c!r} outside 0..4")
-        w.n[t] = c
+        cnt[t] = c
         lim[t] = 99
     if limit:
         for t in range(34):
             lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
-    x = w.n[wild]
-    w.n[wild] = 0
     with nogil:
-        _wild_natural(&w, x, nsets, pair, 0)
+        _wild_search(&w, cnt, wild, nsets, pair, NULL)
     try:
         if w.error == 2:
             raise ValueError("more than one set of wilds alone")
         if w.error:
             raise MahjongError("too_complex", "too many wild readings")
         for i in range(w.nrows):
-            row = w.rows + i * WG_MAX
-            g = w.sizes[i]
-            # the key: sets sorted, the pair, the stand-ins sorted (as the twin's)
-            npair = -1
-            nst = 0
-            j = 0
-            for t in range(g):
-                gr = &row[t]
-                for c in range(gr.nstood):
-                    stood[nst] = gr.stood[c]
-                    nst += 1
-                if gr.kind == WG_PAIR:
-                    npair = gr.tile
-                else:
-                    order[j] = gr.kind * 64 + gr.tile
-                    j += 1
+            r = &w.rows[i]
+            nst = r.nwilds
+            for j in range(nst):
+                stood[j] = r.wild_as[j]
             if limit and not _within_copies(stood, nst, lim):
                 continue
-            _isort(order, j)
-            _isort(stood, nst)
-            for t in range(j):
-                key[t] = order[t]
-            key[j] = 255
-            key[j + 1] = <uint8_t> (npair + 1)
-            for t in range(nst):
-                key[j + 2 + t] = stood[t]
-            k = (<char*> key)[:j + 2 + nst]
+            # the key: sets sorted, the pair, the stand-ins (sorted already), as the twin's
+            for j in range(r.nsets):
+                order[j] = r.sets[j].kind * 64 + r.sets[j].tile
+            _isort(order, r.nsets)
+            for j in range(r.nsets):
+                key[j] = order[j]
+            key[r.nsets] = 255
+            key[r.nsets + 1] = <uint8_t> (r.pair + 1)
+            for j in range(nst):
+                key[r.nsets + 2 + j] = stood[j]
+            k = (<char*> key)[:r.nsets + 2 + nst]
             if k in seen:
                 continue
             seen.add(k)
-            sets = PyTuple_New(g - (npair >= 0))
-            j = 0
-            for t in range(g):
-                gr = &row[t]
-                if gr.kind == WG_PAIR:
-                    continue
-                o = (chow_sets if gr.kind == WG_CHOW else pung_sets)[gr.tile]
+            sets = PyTuple_New(r.nsets)
+            for j in range(r.nsets):
+                o = (chow_sets if r.sets[j].kind == SET_CHOW else pung_sets)[r.sets[j].tile]
                 Py_INCREF(o)
                 PyTuple_SET_ITEM(sets, j, o)
-                j += 1
             wl = PyTuple_New(nst)
-            for t in range(nst):
-                o = stand_ins[stood[t]]
+            for j in range(nst):
+                o = stand_ins[stood[j]]
                 Py_INCREF(o)
-                PyTuple_SET_ITEM(wl, t, o)
-            out.append((sets, npair, wl))
+                PyTuple_SET_ITEM(wl, j, o)
+            out.append((sets, r.pair, wl))
     finally:
         free(w.rows)
-        free(w.sizes)
     return out
 
 
