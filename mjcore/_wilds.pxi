@@ -5,8 +5,9 @@
 # ``_wild_only`` (the tests hold the two equal), in the same order: the natural tiles are
 # placed lowest kind first, each into a pair, a pung or a sequence that covers it, wilds filling
 # the missing tiles; the wilds left over then form the pair and at most one set on their own,
-# standing for every kind. Each complete placement becomes one ``CReading`` (declared melds
-# first when given, then the concealed sets in search order; the stand-ins sorted). The
+# standing for every kind. Each complete placement becomes one ``CReading`` (the concealed
+# sets in search order, the pair, the stand-ins sorted; a caller with declared melds puts
+# them first, as ``_readings`` does). The
 # Python-facing function turns them into (sets, pair, wilds) once, dropping repeats and, when
 # asked, placements that need a fifth copy of a kind.
 
@@ -28,7 +29,6 @@ cdef struct WGroup:       # one group of the search's stack
 cdef struct WildSearch:
     uint8_t n[34]         # natural tiles not yet placed
     int wild
-    const MeldInfo* melds  # declared sets put first in every reading (NULL: none)
     WGroup stack[WG_MAX]
     int depth
     CReading* rows
@@ -38,7 +38,7 @@ cdef struct WildSearch:
 
 cdef void _wild_emit(WildSearch* w) noexcept nogil:
     """The stack as one more C reading."""
-    cdef int cap, i, j, k, nm = w.melds.n if w.melds != NULL else 0
+    cdef int cap, i, j, k
     cdef uint8_t v
     cdef CReading* rows
     cdef CReading* r
@@ -57,10 +57,8 @@ cdef void _wild_emit(WildSearch* w) noexcept nogil:
     r = &w.rows[w.nrows]
     r.shape = RS_STANDARD
     r.pair = -1
-    r.nsets = nm
+    r.nsets = 0
     r.nwilds = 0
-    for i in range(nm):
-        r.sets[i] = w.melds.sets[i]
     for i in range(w.depth):
         g = &w.stack[i]
         if g.kind == WG_PAIR:
@@ -183,16 +181,14 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                     w.n[taken[i]] += 1
 
 
-cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets, bint pair,
-                      const MeldInfo* melds) noexcept nogil:
+cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets,
+                      bint pair) noexcept nogil:
     """Every placement of the naturals and the wilds (the copies of ``wild`` in ``counts``)
     into ``nsets`` sets and, with ``pair``, the pair: ``w.rows[:w.nrows]``, repeats included
-    (the caller drops them), the declared ``melds`` first in each. 0, or ``w.error``. The
-    caller frees ``w.rows``."""
+    (the caller drops them). 0, or ``w.error``. The caller frees ``w.rows``."""
     memset(w, 0, sizeof(WildSearch))
     memcpy(w.n, counts, 34)
     w.wild = wild
-    w.melds = melds
     w.n[wild] = 0
     _wild_natural(w, counts[wild], nsets, pair, 0)
     return w.error
@@ -233,7 +229,7 @@ def wild_standard_readings(counts, int wild, int nsets, bint pair, held, tuple p
         for t in range(34):
             lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
     with nogil:
-        _wild_search(&w, cnt, wild, nsets, pair, NULL)
+        _wild_search(&w, cnt, wild, nsets, pair)
     try:
         if w.error == 2:
             raise ValueError("more than one set of wilds alone")
