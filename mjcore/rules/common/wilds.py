@@ -113,24 +113,7 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
     form sets only, no pair (``Reading.pair`` is -1): what is left of a hand once a known pair
     is taken out, e.g. Hangzhou's 爆头 (the drawn tile and a wild). The standard readings come
     from the core's search (``_core.wild_standard_readings``)."""
-    if "qidui" in shapes or not 0 <= wild < 34:
-        return _wild_readings(hand, win_tile, wild, shapes, meld_from, copy_limit, pair, True)
-    # standard only (the common call): the core's rows straight into readings
-    counts = hand.counts
-    size = sum(counts)
-    nmelds = len(hand.melds)
-    fixed = meld_sets(hand, meld_from) if nmelds else ()
-    pair_tiles = 2 if pair else 0
-    nsets = 4 - len(fixed) if size + 3 * len(fixed) == 12 + pair_tiles else (size - pair_tiles) // 3
-    if "standard" not in shapes or size != 3 * nsets + pair_tiles:
-        return ()
-    held = hand.all_counts()
-    rows = wild_standard_readings(counts, wild, nsets, pair, held if copy_limit else None,
-                                  _PUNGS, _CHOWS, _STAND_INS[wild])
-    if len(rows) > MAX_READINGS:
-        raise MahjongError("too_complex", "too many wild readings")
-    return tuple([Reading("standard", fixed + sets, p, (), held, nmelds, win_tile, stood)
-                  for sets, p, stood in rows])
+    return _wild_readings(hand, win_tile, wild, shapes, meld_from, copy_limit, pair, True)
 
 
 def wild_readings_reference(hand: Hand, win_tile: int, wild: int,
@@ -148,13 +131,26 @@ def _wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str],
     if not 0 <= wild < 34:
         raise MahjongError("bad_tile", f"the wild kind must be a tile 0..33, got {wild!r}")
     held = hand.all_counts()
+    nmelds = len(hand.melds)
+    fixed = meld_sets(hand, meld_from) if nmelds else ()
+    size = sum(hand.counts)
+    pair_tiles = 2 if pair else 0
+    nsets = 4 - len(fixed) if size + 3 * len(fixed) == 12 + pair_tiles else (size - pair_tiles) // 3
+    standard = "standard" in shapes and size == 3 * nsets + pair_tiles
+    qidui = "qidui" in shapes and pair and not nmelds and size == 14
+    if in_core and not qidui:  # the common call: the core's rows straight into readings
+        if not standard:
+            return ()
+        rows = wild_standard_readings(hand.counts, wild, nsets, pair,
+                                      held if copy_limit else None, _PUNGS, _CHOWS,
+                                      _STAND_INS[wild])
+        if len(rows) > MAX_READINGS:
+            raise MahjongError("too_complex", "too many wild readings")
+        return tuple([Reading("standard", fixed + sets, p, (), held, nmelds, win_tile, stood)
+                      for sets, p, stood in rows])
     n = list(hand.counts)
     wilds = n[wild]
     n[wild] = 0
-    fixed = meld_sets(hand, meld_from)
-    pair_tiles = 2 if pair else 0
-    nsets = 4 - len(fixed) if sum(hand.counts) + 3 * len(fixed) == 12 + pair_tiles else (
-        (sum(hand.counts) - pair_tiles) // 3)
     seen: set[tuple[object, ...]] = set()
     out: list[Reading] = []
 
@@ -173,25 +169,20 @@ def _wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str],
         seen.add(key)
         if len(out) >= MAX_READINGS:
             raise MahjongError("too_complex", "too many wild readings")
-        out.append(Reading(shape, sets, pair, pairs, held, len(hand.melds), win_tile,
+        out.append(Reading(shape, sets, pair, pairs, held, nmelds, win_tile,
                            tuple((wild, k) for k in sorted(stood))))
 
-    if "standard" in shapes and sum(hand.counts) == 3 * nsets + pair_tiles and in_core:
-        nmelds = len(hand.melds)
-        rows = wild_standard_readings(hand.counts, wild, nsets, pair, held if copy_limit else None,
-                                      _PUNGS, _CHOWS, _STAND_INS[wild])
-        if len(rows) > MAX_READINGS:
-            raise MahjongError("too_complex", "too many wild readings")
-        out.extend(Reading("standard", fixed + sets, p, (), held, nmelds, win_tile, stood)
-                   for sets, p, stood in rows)
-    elif "standard" in shapes and sum(hand.counts) == 3 * nsets + pair_tiles:
+    if standard and in_core:
+        out.extend(_wild_readings(hand, win_tile, wild, ("standard",), meld_from, copy_limit,
+                                  pair, True))
+    elif standard:
         for groups, left, sets, need_pair in _natural_groups(n, wilds, nsets, pair, []):
             for extra in _wild_only(left, sets, need_pair, range(34)):
                 allg = groups + extra
                 sets_t = fixed + tuple(TileSet(g[0], g[1], True) for g in allg if g[0] != "pair")
                 pair_t = next((g[1] for g in allg if g[0] == "pair"), -1)
                 add("standard", sets_t, pair_t, (), tuple(k for g in allg for k in g[2]))
-    if "qidui" in shapes and pair and not hand.melds and sum(hand.counts) == 14:
+    if qidui:
         single = [k for k in range(34) if n[k] % 2]
         left = wilds - len(single)
         if left >= 0 and left % 2 == 0:
