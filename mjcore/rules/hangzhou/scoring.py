@@ -451,7 +451,7 @@ def claim_refusal(c: Ctx, win_tile: int, o: HangzhouOptions) -> MahjongError | N
 def liable(c: Ctx, o: HangzhouOptions) -> int:
     """The relative index (0 right, 1 across, 2 left) of the 承包 seat, or -1 (§8, §12: most
     claims; on equal claims the first of left, across, right)."""
-    if not o.chengbao_threshold:
+    if not o.chengbao_threshold or max(c.claims) < o.chengbao_threshold:  # the usual case
         return -1
     over = [(n, -order, i) for order, i in enumerate((2, 1, 0))
             if (n := c.claims[i]) >= o.chengbao_threshold]
