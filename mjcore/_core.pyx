@@ -42,6 +42,7 @@ cdef enum:
     NDIST = 12           # (MAXM + 1) * 2
     INF = 99
     MAX_JOKERS = 8
+    MAX_WILD_HAND = 17   # tiles of the longest complete hand (5 sets + a pair), wilds included
     WSTATES = 6 * 6 * 6 * 2 * 9   # (a, b, sets, pair, wilds over caps) of _dist_wild
 
 # shape bits
@@ -591,8 +592,8 @@ cdef void _dist_wild(const uint8_t* x, const uint8_t* cap, int n, bint runs, int
             b = (st // 108) % 6
             a = st // 648
             for k in range(min(kmax, maxsets - s) + 1):
-                # two pungs of one kind: wilds may stand for its 5th and 6th copies
-                for p in range(3):
+                # several pungs of one kind: wilds may stand for its 5th, 6th ... copies
+                for p in range(maxsets + 1):
                     if s + k + p > maxsets:
                         break
                     for q in range(2 - hh):
@@ -994,6 +995,15 @@ cdef inline void _need_count(HandBase h, int jokers, int residue, str what) exce
             "wrong_tile_count",
             f"{what} needs 3n+{residue} concealed tiles, the hand has {h.p.ncon}"
             + (f" and {jokers} jokers" if jokers else ""))
+    if _too_wild(h.p.ncon, jokers, residue):
+        raise MahjongError("wrong_tile_count", f"{h.p.ncon} tiles and {jokers} jokers: a hand "
+                           f"with wilds holds at most {MAX_WILD_HAND} tiles once complete")
+
+
+cdef inline bint _too_wild(int ncon, int jokers, int residue) noexcept nogil:
+    """More wilds than a hand can hold: with the tiles, past the longest complete hand (five
+    sets and a pair, 17 tiles). The tables would still answer, for a hand no game deals."""
+    return jokers > 0 and ncon + jokers + (residue == 1) > MAX_WILD_HAND
 
 
 def is_win(hand, *, shapes=None, jokers=0):
@@ -1524,7 +1534,8 @@ _UINT8_FORMATS = frozenset({"B", "@B", "=B", "<B", ">B", "!B"})
 
 
 cdef class _Buffer:
-    """A read-only view of a bytes-like object of N*34 uint8 counts.
+    """A read-only view of a bytes-like object of N rows of ``width`` uint8 (34 counts a hand
+    by default; the compiled batch scorer also reads win tiles and melds this way).
 
     The format is checked: a buffer of wider or signed items (array('H'), array('q'), int8)
     would otherwise be read byte by byte and answer for hands nobody asked about."""
@@ -1533,7 +1544,7 @@ cdef class _Buffer:
     cdef const uint8_t* data
     cdef Py_ssize_t n
 
-    def __cinit__(self, obj):
+    def __cinit__(self, obj, Py_ssize_t width=34):
         self.held = False
         try:
             PyObject_GetBuffer(obj, &self.view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
@@ -1546,11 +1557,12 @@ cdef class _Buffer:
             raise MahjongError("bad_argument",
                                f"batch input must hold uint8 counts (format 'B'), not items of "
                                f"format {fmt!r} and size {self.view.itemsize}")
-        if self.view.len % 34:
+        if self.view.len % width:
             raise MahjongError("bad_argument",
-                               f"batch buffer holds {self.view.len} bytes, not a multiple of 34")
+                               f"batch buffer holds {self.view.len} bytes, not a multiple of "
+                               f"{width}")
         self.data = <const uint8_t*> self.view.buf
-        self.n = self.view.len // 34
+        self.n = self.view.len // width
 
     def __dealloc__(self):
         if self.held:
@@ -1573,7 +1585,8 @@ cdef extern from *:
 cdef inline int _batch_pack(Packed* h, const uint8_t* cnt, int jokers, int residue,
                             Py_ssize_t i, Py_ssize_t* bad) noexcept nogil:
     """Pack one hand of the batch from its snapshot; 0 (and ``bad`` set) if it is invalid."""
-    if _pack(h, cnt, 0, 0) >= 0 or (h.ncon + jokers) % 3 != residue:
+    if (_pack(h, cnt, 0, 0) >= 0 or (h.ncon + jokers) % 3 != residue
+            or _too_wild(h.ncon, jokers, residue)):
         if bad[0] < 0:
             bad[0] = i
         return 0
@@ -1610,7 +1623,8 @@ cdef inline int _std_win_counts(const uint8_t* c) noexcept nogil:
 cdef void _batch_error(Py_ssize_t bad, int residue) except *:
     if bad >= 0:
         raise MahjongError("wrong_tile_count",
-                           f"hand {bad} of the batch has a count over 4 or not 3n+{residue} tiles")
+                           f"hand {bad} of the batch has a count over 4, not 3n+{residue} tiles, "
+                           f"or more than {MAX_WILD_HAND} tiles with the jokers")
 
 
 def is_win_batch(counts, *, shapes=None, jokers=0):
@@ -1702,3 +1716,11 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
                            f"hand {bad} of the batch has a count over 4, a size shanten can't take, "
                            "or none of the chosen shapes applies")
     return bytes(out)
+
+
+# ---------------------------------------------------------------- compiled scoring
+# (kept in their own files: the C reading, and the table evaluator that runs on it)
+include "_reading.pxi"
+include "_scoring.pxi"
+# readings of hands holding wild tiles (fills the C reading of _reading.pxi)
+include "_wilds.pxi"

@@ -587,7 +587,7 @@ def _group_overlap_all(group: tuple[int, ...], caps: tuple[int, ...], seq: bool,
             if seq and r + 2 < n:
                 max_a = min(limit - carried, lim[r + 1] - c1, lim[r + 2], kmax - k)
             for a in range(max_a + 1):
-                for b in range(3):
+                for b in range(kmax + 1):  # with wilds a kind may be needed 9+ times
                     if k + a + b > kmax:
                         break
                     for pr in range(2 - p):

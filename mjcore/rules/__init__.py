@@ -24,7 +24,14 @@ from mjcore.rules.common.results import (
     ScoreResult,
     ValuedWait,
 )
-from mjcore.rules.common.ruleset import Described, Ruleset, get_ruleset, list_rulesets, register
+from mjcore.rules.common.ruleset import (
+    _REGISTRY,
+    Described,
+    Ruleset,
+    get_ruleset,
+    list_rulesets,
+    register,
+)
 from mjcore.rules.common.table import ExtraSpec, FanTable, FloorSpec, PatternSpec, Policy
 from mjcore.table import HandStart, Kong, Move, TableView, WallEmpty, Win
 
@@ -67,7 +74,11 @@ def score(
 
     Raises ``MahjongError`` with ``not_a_win``, ``bad_context``, ``bad_option``,
     ``unknown_ruleset`` or the hand's notation/count codes."""
-    rs = get_ruleset(ruleset)
+    rs = _REGISTRY.get(ruleset) if type(ruleset) is str else None
+    if rs is None:
+        rs = get_ruleset(ruleset)  # (raises unknown_ruleset)
+    if options is None and preset is None:  # the common call: no option look-up at all
+        return rs.engine.score(hand, win_tile, self_drawn, context, rs.resolver.default)
     try:
         o = rs.resolver.resolve(options, preset)
     except MahjongError:

@@ -16,13 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mjcore._core import is_win
+from mjcore._core import has_wild_standard, wild_standard_readings
+from mjcore.errors import MahjongError
 from mjcore.hand import Hand
 from mjcore.rules.common.readings import Reading, TileSet, meld_sets
 
 MAX_READINGS = 20_000
 """A hand with four wilds has at most a few thousand readings; the bound keeps a hostile
 input from costing more."""
+
+# the objects the core's search hands back (one of each, shared by every reading)
+_PUNGS = tuple(TileSet("pung", t, True) for t in range(34))
+_CHOWS = tuple(TileSet("chow", t, True) for t in range(34))
+_STAND_INS = {w: tuple((w, k) for k in range(34)) for w in range(34)}
 
 # a group: (kind of set or "pair", first tile, tiles the wilds stand for in it)
 _Group = tuple[str, int, tuple[int, ...]]
@@ -95,7 +101,7 @@ def _wild_only(wilds: int, sets: int, pair: bool, kinds: range) -> Iterator[list
             for o in options:
                 yield p + [o]
     else:  # two or more wild-only sets cannot happen with four wilds of one kind
-        raise ValueError("more than one set of wilds alone")
+        raise ValueError("more than one set of wilds alone")  # the core's raises the same
 
 
 def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = ("standard",),
@@ -105,15 +111,46 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
     ``shapes`` (``standard``, ``qidui``). ``copy_limit``: a wild may not stand for a fifth copy
     of a kind (counting every tile held). ``pair=False``: the concealed tiles (3n of them)
     form sets only, no pair (``Reading.pair`` is -1): what is left of a hand once a known pair
-    is taken out, e.g. Hangzhou's 爆头 (the drawn tile and a wild)."""
+    is taken out, e.g. Hangzhou's 爆头 (the drawn tile and a wild). The standard readings come
+    from the core's search (``_core.wild_standard_readings``)."""
+    return _wild_readings(hand, win_tile, wild, shapes, meld_from, copy_limit, pair, True)
+
+
+def wild_readings_reference(hand: Hand, win_tile: int, wild: int,
+                            shapes: Sequence[str] = ("standard",),
+                            meld_from: Sequence[int | str | None] | None = None,
+                            copy_limit: bool = False, pair: bool = True) -> tuple[Reading, ...]:
+    """``wild_readings`` by the search written out in Python above: the twin the tests hold the
+    core's search equal to."""
+    return _wild_readings(hand, win_tile, wild, shapes, meld_from, copy_limit, pair, False)
+
+
+def _wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str],
+                   meld_from: Sequence[int | str | None] | None, copy_limit: bool, pair: bool,
+                   in_core: bool) -> tuple[Reading, ...]:
+    if not 0 <= wild < 34:
+        raise MahjongError("bad_tile", f"the wild kind must be a tile 0..33, got {wild!r}")
     held = hand.all_counts()
+    nmelds = len(hand.melds)
+    fixed = meld_sets(hand, meld_from) if nmelds else ()
+    size = sum(hand.counts)
+    pair_tiles = 2 if pair else 0
+    nsets = 4 - len(fixed) if size + 3 * len(fixed) == 12 + pair_tiles else (size - pair_tiles) // 3
+    standard = "standard" in shapes and size == 3 * nsets + pair_tiles
+    qidui = "qidui" in shapes and pair and not nmelds and size == 14
+    if in_core and not qidui:  # the common call: the core's rows straight into readings
+        if not standard:
+            return ()
+        rows = wild_standard_readings(hand.counts, wild, nsets, pair,
+                                      held if copy_limit else None, _PUNGS, _CHOWS,
+                                      _STAND_INS[wild])
+        if len(rows) > MAX_READINGS:
+            raise MahjongError("too_complex", "too many wild readings")
+        return tuple([Reading("standard", fixed + sets, p, (), held, nmelds, win_tile, stood)
+                      for sets, p, stood in rows])
     n = list(hand.counts)
     wilds = n[wild]
     n[wild] = 0
-    fixed = meld_sets(hand, meld_from)
-    pair_tiles = 2 if pair else 0
-    nsets = 4 - len(fixed) if sum(hand.counts) + 3 * len(fixed) == 12 + pair_tiles else (
-        (sum(hand.counts) - pair_tiles) // 3)
     seen: set[tuple[object, ...]] = set()
     out: list[Reading] = []
 
@@ -131,18 +168,21 @@ def wild_readings(hand: Hand, win_tile: int, wild: int, shapes: Sequence[str] = 
             return
         seen.add(key)
         if len(out) >= MAX_READINGS:
-            raise ValueError("too many readings")
-        out.append(Reading(shape, sets, pair, pairs, held, len(hand.melds), win_tile,
+            raise MahjongError("too_complex", "too many wild readings")
+        out.append(Reading(shape, sets, pair, pairs, held, nmelds, win_tile,
                            tuple((wild, k) for k in sorted(stood))))
 
-    if "standard" in shapes and sum(hand.counts) == 3 * nsets + pair_tiles:
+    if standard and in_core:
+        out.extend(_wild_readings(hand, win_tile, wild, ("standard",), meld_from, copy_limit,
+                                  pair, True))
+    elif standard:
         for groups, left, sets, need_pair in _natural_groups(n, wilds, nsets, pair, []):
             for extra in _wild_only(left, sets, need_pair, range(34)):
                 allg = groups + extra
                 sets_t = fixed + tuple(TileSet(g[0], g[1], True) for g in allg if g[0] != "pair")
                 pair_t = next((g[1] for g in allg if g[0] == "pair"), -1)
                 add("standard", sets_t, pair_t, (), tuple(k for g in allg for k in g[2]))
-    if "qidui" in shapes and pair and not hand.melds and sum(hand.counts) == 14:
+    if qidui:
         single = [k for k in range(34) if n[k] % 2]
         left = wilds - len(single)
         if left >= 0 and left % 2 == 0:
@@ -162,15 +202,10 @@ def has_wild_reading(counts: Sequence[int], wild: int, pair: bool = True) -> boo
     with the wilds as jokers exactly when the counts form sets: the two added tiles (never in
     a run) are the pair, or a pung with a wild (the pair elsewhere then makes a pung with
     that wild), or a pair and a pung with wilds (three wilds of the counts are then a set)."""
-    naturals = list(counts)
-    jokers = naturals[wild]
-    naturals[wild] = 0
-    if not pair:
-        free = [k for k in range(27, 34) if not naturals[k]]
-        if not free:  # every honour held: no split into sets of a hand this small
-            return bool(wild_readings(Hand(counts), -1, wild, pair=False))
-        naturals[free[0]] = 2
-    return bool(is_win(Hand(naturals), jokers=jokers, shapes=("standard",)))
+    found = has_wild_standard(counts, wild, pair)
+    if found is None:  # every honour held: no split into sets of a hand this small
+        return bool(wild_readings(Hand(counts), -1, wild, pair=False))
+    return bool(found)
 
 
 def _multisets(kinds: range, size: int) -> Iterator[tuple[int, ...]]:

@@ -328,6 +328,9 @@ def _qidui_groups(pairs: tuple[int, ...], nat: list[int], with_wild: bool) -> in
     return sum(1 for k in set(pairs) if nat[k] >= 4)
 
 
+_PARITY = bytes(n & 1 for n in range(256))
+
+
 def analyse(r: Roles, drawn: int, o: HangzhouOptions) -> tuple[tuple[Reading, ...],
                                                                 tuple[Reading, ...]]:
     """The table's readings of a hand in role coordinates (``drawn``: the winning tile's role
@@ -341,7 +344,6 @@ def analyse(r: Roles, drawn: int, o: HangzhouOptions) -> tuple[tuple[Reading, ..
     w = counts[BAIBAN]
     nat = list(counts)
     nat[BAIBAN] = 0
-    hand = Hand(counts) if limit or o.haohua_with_wild or o.qidui_baotou else None
     base: set[Reading] = set()
     selfs: set[Reading] = set()
     # standard. Without the copy limit, whether a reading exists is all the table needs: the
@@ -361,13 +363,14 @@ def analyse(r: Roles, drawn: int, o: HangzhouOptions) -> tuple[tuple[Reading, ..
                 for x in wild_readings(Hand(rest), drawn, BAIBAN, pair=False))):
             selfs.add(Reading("standard", 0, True))
     # 七对 (no melds): seven pairs exist when the wilds pair every odd kind, the rest in pairs
-    singles = [k for k in range(34) if nat[k] % 2] if not r.melds else []
-    if not r.melds and w >= len(singles) and (w - len(singles)) % 2 == 0:
-        if hand is None:
+    odd = bytes(nat).translate(_PARITY).count(1) if not r.melds else 0  # kinds held oddly
+    if not r.melds and w >= odd and (w - odd) % 2 == 0:
+        if not (limit or o.haohua_with_wild or o.qidui_baotou):
             # the 豪华 groups are the kinds of four naturals, whatever the wilds stand for
             base.add(Reading("qidui", nat.count(4), False))
         else:
-            _qidui_readings(hand, nat, singles, drawn, held, o, base, selfs)
+            singles = [k for k, n in enumerate(nat) if n & 1]
+            _qidui_readings(Hand(counts), nat, singles, drawn, held, o, base, selfs)
     out = (tuple(sorted(base)), tuple(sorted(base | selfs)))
     if len(_ANALYSES) >= _CACHE_LIMIT:
         _ANALYSES.clear()
@@ -448,7 +451,7 @@ def claim_refusal(c: Ctx, win_tile: int, o: HangzhouOptions) -> MahjongError | N
 def liable(c: Ctx, o: HangzhouOptions) -> int:
     """The relative index (0 right, 1 across, 2 left) of the 承包 seat, or -1 (§8, §12: most
     claims; on equal claims the first of left, across, right)."""
-    if not o.chengbao_threshold:
+    if not o.chengbao_threshold or max(c.claims) < o.chengbao_threshold:  # the usual case
         return -1
     over = [(n, -order, i) for order, i in enumerate((2, 1, 0))
             if (n := c.claims[i]) >= o.chengbao_threshold]

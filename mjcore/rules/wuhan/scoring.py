@@ -78,22 +78,41 @@ class WuhanResult(ScoreResult):
 _SHAPES: dict[tuple[object, ...], tuple[tuple[Shape, Any], ...]] = {}
 
 
+_NO_YISE = (False, False, False)
+
+
 def _shape_of(r: Reading, laizi: int,
-              tiles: dict[tuple[tuple[int, int], ...], tuple[bool, bool, bool]]) -> Shape:
+              tiles: dict[tuple[tuple[int, int], ...], tuple[bool, bool, bool]] | None) -> Shape:
     """A reading with every 赖子 placed, seen by the common predicates. ``tiles`` memoises
-    the 一色 predicates per placement of the 赖子 (every reading without them shares one)."""
-    yise = tiles.get(r.wilds)
+    the 一色 predicates per placement of the 赖子 (every reading without them shares one);
+    None when no placement can make any of them (see ``_yise_possible``)."""
+    yise = tiles.get(r.wilds) if tiles is not None else _NO_YISE
     if yise is None:
+        assert tiles is not None
         placed = r
         if r.wilds:
             held = list(r.held)
             held[laizi] -= len(r.wilds)
             for _, k in r.wilds:
                 held[k] += 1
-            placed = r._replace(held=tuple(held))
+            placed = Reading(r.shape, r.sets, r.pair, r.pairs, tuple(held), r.melds, r.win_tile,
+                             r.wilds)
         yise = tiles[r.wilds] = (qingyise(placed), ziyise(placed), all_258(placed))
     used = sum(1 for _, k in r.wilds if k != laizi)
     return Shape(r.shape, all_pungs(r), r.pair >= 0 and is_258(r.pair), used, *yise)
+
+
+def _yise_possible(core: Hand, laizi: int) -> bool:
+    """Whether some placement of the 赖子 may make 清一色, 字一色 or 将一色 true. Each holds
+    when every kind held has a property (one suit, honour, 2/5/8), so adding the kinds the
+    赖子 stand for never turns one true that the natural tiles alone make false: with a
+    natural tile held and all three false on the naturals, no reading needs them computed."""
+    nat = list(core.held)
+    nat[laizi] -= core.counts[laizi]
+    if not any(nat):
+        return True
+    one = Reading("standard", (), -1, (), tuple(nat), 0, -1)  # tiles only
+    return qingyise(one) or ziyise(one) or all_258(one)
 
 
 def _shapeless(core: Hand, laizi: int) -> list[Shape]:
@@ -141,7 +160,8 @@ def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Any], 
     else:
         found = wild_readings(core, -1, laizi, kinds) if core.counts[laizi] else readings(
             core, -1, kinds)
-        tiles: dict[tuple[tuple[int, int], ...], tuple[bool, bool, bool]] = {}
+        tiles: dict[tuple[tuple[int, int], ...], tuple[bool, bool, bool]] | None = (
+            {} if _yise_possible(core, laizi) else None)
         for r in found:
             out.setdefault(_shape_of(r, laizi, tiles), r)
     if o.yise_any_shape:
