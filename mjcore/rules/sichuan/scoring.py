@@ -532,6 +532,7 @@ def _score_compiled(h: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResu
         result = t.score_in(h, tile, c)
     return _evaluate(h, tile, c, o) if result is None else result
 
+
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
 _CONTEXTS: dict[tuple[object, ...], _Ctx] = {}  # (self-drawn, *context key) -> parsed context
 
