@@ -9,6 +9,9 @@ for ``mjcore.rules.score`` and ``valued_waits`` on N distinct random Sichuan han
          switched in-process), and the compiled core alone (``CompiledTable.score``, no API
          layer around it);
 * warm - the same loop again: answers memoised per input;
+* batch - ``CompiledTable.score_batch`` on the same hands as uint8 buffers (GIL released, no
+          Python object per hand): one core in CPU time, and one and two threads by the wall
+          clock (the two-thread figure needs the second core free);
 
 and, in the same run, two peers doing the same kind of work (decompose, find the patterns,
 value the hand) on the concealed hands of the same generator, under riichi rules (riichi
@@ -22,6 +25,7 @@ import argparse
 import os
 import platform
 import random
+import threading
 import time
 from collections.abc import Callable
 
@@ -141,6 +145,38 @@ def main() -> None:
             f(h, w, cctx)
         return n
 
+    # the batch entry point: the same hands as uint8 buffers, no Python object per hand
+    kinds = {"chi": 1, "peng": 2, "gang": 3, "angang": 4, "bugang": 5}
+    counts_buf = bytes(x for c, m, w in raw for x in c)
+    wins_buf = bytes(w for c, m, w in raw)
+    melds_ba = bytearray(8 * n)
+    for i, (_, m, _) in enumerate(raw):
+        for j, meld in enumerate(m):
+            melds_ba[8 * i + 2 * j] = kinds[meld.kind]
+            melds_ba[8 * i + 2 * j + 1] = meld.tiles[0]
+    melds_buf = bytes(melds_ba)
+
+    def batch_one_core() -> int:
+        table.score_batch(counts_buf, wins_buf, melds_buf, cctx)
+        return n
+
+    def batch_wall(threads: int) -> float:
+        """Hands per wall-clock second over ``threads`` threads (best of 5 passes)."""
+        cv, wv, mv = memoryview(counts_buf), memoryview(wins_buf), memoryview(melds_buf)
+        cuts = [n * k // threads for k in range(threads + 1)]
+        best = 0.0
+        for _ in range(5):
+            workers = [threading.Thread(target=table.score_batch, args=(
+                cv[34 * a:34 * b], wv[a:b], mv[8 * a:8 * b], cctx))
+                for a, b in zip(cuts, cuts[1:], strict=False)]
+            start = time.perf_counter()
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.join()
+            best = max(best, n / (time.perf_counter() - start))
+        return best
+
     # the peers: the concealed hands of the same generator, in their 136-tile form
     peer = [(TilesConverter.to_136_array(c), w) for c, m, w in raw if not m]
     peer = [(tiles, next(x for x in tiles if x // 4 == w)) for tiles, w in peer]
@@ -174,6 +210,9 @@ def main() -> None:
         ("score, cold, Python path", rate(python_path(score_cold), s)),
         ("score, compiled core alone (no API layer)", rate(core_only, s)),
         ("score, warm (memoised)", rate(score_all, s)),
+        ("score_batch, one core (CPU time)", rate(batch_one_core, s)),
+        ("score_batch, one thread (wall clock)", batch_wall(1)),
+        ("score_batch, two threads (wall clock)", batch_wall(2)),
         ("valued_waits, cold, compiled", rate(waits_cold, s)),
         ("valued_waits, cold, Python path", rate(python_path(waits_cold), s)),
         ("valued_waits, warm (memoised)", rate(waits_all, s)),

@@ -661,8 +661,15 @@ cdef class CompiledTable:
                    CReading* rs, Valued_* best, int* flat) noexcept nogil:
         """The best reading's index (its value in ``best``, a replacing flat pattern in
         ``flat``); -1 when no reading holds, -2 when the Python path must answer."""
+        return self._best_of(p, mi, held, c, rs, _readings(p, mi, self.qidui, rs,
+                                                           self.shisanyao), best, flat)
+
+    cdef int _best_of(self, const Packed* p, const MeldInfo* mi, uint64_t held,
+                      CompiledContext c, CReading* rs, int nr, Valued_* best,
+                      int* flat) noexcept nogil:
+        """``_best`` over the ``nr`` readings already listed in ``rs``."""
         cdef int counts[NCOUNTED]
-        cdef int nr = _readings(p, mi, self.qidui, rs, self.shisanyao), i, bi = -1, f
+        cdef int i, bi = -1, f
         cdef Valued_ v
         cdef uint64_t hand, bits
         if nr < 0:
@@ -758,12 +765,14 @@ cdef class CompiledTable:
         PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
         return out
 
-    cdef int _value_plus(self, const Packed* h, const MeldInfo* mi, int tile, CompiledContext c,
-                         CReading* rs, Valued_* best, int* flat) noexcept nogil:
-        """``_best`` of the hand with one more concealed ``tile``; -1 when that is no win
-        (or one the rule set refuses), -2 when the Python path must answer."""
+    cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, int tile,
+                          CompiledContext c1, CompiledContext c2, CReading* rs,
+                          Valued_* v1, int* f1, Valued_* v2, int* f2) noexcept nogil:
+        """``_best`` of the hand with one more concealed ``tile`` in two contexts (the readings
+        listed once): 0, or -1 when that is no win (or one the rule set refuses), -2 when the
+        Python path must answer."""
         cdef Packed x = h[0]
-        cdef int s = t_suit(tile)
+        cdef int s = t_suit(tile), nr, b1, b2
         x.cnt[tile] += 1
         x.key[s] += P5[tile - s * 9]
         x.ncon += 1
@@ -772,9 +781,15 @@ cdef class CompiledTable:
         cdef uint64_t held = _held_mask(&x)
         s = _suits_of(held)
         if __builtin_popcountll(s) > self.max_suits or (
-                c.missing_suit >= 0 and s >> c.missing_suit & 1):
+                c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
+                c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
             return -1
-        return self._best(&x, mi, held, c, rs, best, flat)
+        nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
+        b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
+        b2 = self._best_of(&x, mi, held, c2, rs, nr, v2, f2)
+        if b1 == -2 or b2 == -2 or (b1 < 0) != (b2 < 0):
+            return -2
+        return -1 if b1 < 0 else 0
 
     def valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
                      visible=None):
@@ -789,7 +804,7 @@ cdef class CompiledTable:
         cdef MeldInfo mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ vd, vs
-        cdef int fd, fs, bd, bs, t, unseen
+        cdef int fd, fs, bd, t, unseen
         if p.ncon + 3 * len(h.melds) != self.hand_tiles - 1:
             return None
         if h.melds and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
@@ -803,9 +818,8 @@ cdef class CompiledTable:
         while mask:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
-            bd = self._value_plus(p, &mi, t, discard, rs, &vd, &fd)
-            bs = self._value_plus(p, &mi, t, self_drawn, rs, &vs, &fs)
-            if bd == -2 or bs == -2 or (bd < 0) != (bs < 0) or vd.value >= CT_FANS:
+            bd = self._values_plus(p, &mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs)
+            if bd == -2:
                 return None
             if bd < 0:
                 continue

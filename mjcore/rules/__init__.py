@@ -100,8 +100,12 @@ def valued_waits(
     """The winning tiles of a ready hand, each with its value on a discard and self-drawn and
     how many copies are unseen (4 minus those in the hand/melds and in ``visible``: 34
     counts, a list of tiles or tiles text). A wait counts even when no copy is unseen."""
-    rs = get_ruleset(ruleset)
-    return rs.engine.valued_waits(hand, context, rs.resolver.resolve(options, preset), visible)
+    rs = _REGISTRY.get(ruleset) if type(ruleset) is str else None
+    if rs is None:
+        rs = get_ruleset(ruleset)  # (raises unknown_ruleset)
+    o = rs.resolver.default if options is None and preset is None else rs.resolver.resolve(
+        options, preset)
+    return rs.engine.valued_waits(hand, context, o, visible)
 
 
 def largest_wait(

@@ -387,6 +387,33 @@ def test_guangdong_c_features_are_the_python_ones() -> None:
             assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, r)
 
 
+GD_CASES = Path(__file__).resolve().parents[1] / "cases" / "guangdong.jsonl"
+
+
+@pytest.mark.parametrize("case", [json.loads(x) for x in GD_CASES.read_text("utf-8").splitlines()
+                                  if x.strip()], ids=lambda c: c["id"])
+def test_guangdong_cases_on_both_paths(case: dict[str, Any],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcore.rules.guangdong import scoring as gd
+
+    options = dict(case["options"])
+    preset = options.pop("preset", None)
+    try:
+        o = resolve_options("guangdong", options or None, preset)
+    except MahjongError:
+        return  # an options error: no scoring path runs
+    got = []
+    for pure in (True, False):
+        monkeypatch.setattr(compiled, "PURE", pure)
+        gd.clear_caches()
+        try:
+            got.append(gd.score(case["hand"], case["win_tile"], case["self_drawn"],
+                                case["context"] or None, o))
+        except MahjongError as exc:
+            got.append((exc.code, str(exc)))
+    _same(got[0], got[1])
+
+
 def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     from mjcore.rules.guangdong import scoring as gd
 

@@ -5,7 +5,8 @@ plus the win context), its extras (``ExtraSpec``: counted add-ons such as 根 or
 floors (``FloorSpec``: conditions that raise the value to a minimum without adding to it)
 and one ``Policy`` that says how they combine. Every field here is used by scoring, and
 ``describe()`` shows exactly these fields, so a client can show the table without
-hard-coding it.
+hard-coding it. Each row's ``when`` (and an extra's ``times``) states its predicate as data
+for compiled scoring (``common.compiled``; ``None``: the row is Python-only).
 
 Policies (``Policy.kind``):
 
@@ -115,6 +116,7 @@ class PatternSpec:
             "value_option": self.value_option, "enabled_by": self.enabled_by,
             "columns": dict(self.columns), "per_occurrence": self.each,
             "flat_option": self.flat_option, "supersedes_unless": self.supersedes_unless,
+            "when": None if self.when is None else list(self.when),
         }
 
 
@@ -164,6 +166,7 @@ class ExtraSpec:
             "enabled_by": self.enabled_by, "value_option": self.value_option,
             "per_occurrence": self.each, "depends_on_context": self.context,
             "columns": dict(self.columns),
+            "when": None if self.when is None else list(self.when), "times": self.times,
         }
 
 
@@ -183,7 +186,8 @@ class FloorSpec:
 
     def describe(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "description": self.description,
-                "enabled_by": self.enabled_by}
+                "enabled_by": self.enabled_by,
+                "when": None if self.when is None else list(self.when)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +295,7 @@ class FanTable:
     def describe(self) -> dict[str, Any]:
         return {
             "policy": self.policy.describe(),
+            "context_features": list(self.context_features),
             "patterns": [p.describe() for p in self.patterns],
             "extras": [e.describe() for e in self.extras],
             "floors": [f.describe() for f in self.floors],

@@ -506,6 +506,7 @@ def _compiled_table(o: SichuanOptions) -> compiled.CompiledTable:
     assert t is not None  # every row of the table has its ``when``
     if len(_TABLES) >= 4096:
         _TABLES.clear()
+        _WAIT_CONTEXTS.clear()
     _TABLES[o] = t
     return t
 
@@ -530,6 +531,7 @@ def _score_compiled(h: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResu
         _compiled_context(t, c, o)
         result = t.score_in(h, tile, c)
     return _evaluate(h, tile, c, o) if result is None else result
+
 
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
 _CONTEXTS: dict[tuple[object, ...], _Ctx] = {}  # (self-drawn, *context key) -> parsed context
@@ -612,6 +614,19 @@ _DISCARD_ONLY = frozenset(("after_kong_discard", "robbing_kong", "discarder"))
 
 _WAITS: dict[tuple[object, ...], tuple[ValuedWait, ...]] = {}
 _NO_VISIBLE = (0,) * 34
+# per options: the compiled (discard, self-drawn) contexts of a context-free wait question
+_WAIT_CONTEXTS: dict[SichuanOptions, tuple[compiled.CompiledContext, compiled.CompiledContext]] = {}
+
+
+def _default_wait_contexts(table: compiled.CompiledTable, o: SichuanOptions,
+                           ) -> tuple[compiled.CompiledContext, compiled.CompiledContext]:
+    pair = (table.context(_DEFAULT_CTX[False]) or
+            _compiled_context(table, _DEFAULT_CTX[False], o),
+            table.context(_DEFAULT_CTX[True]) or _compiled_context(table, _DEFAULT_CTX[True], o))
+    if len(_WAIT_CONTEXTS) >= 4096:
+        _WAIT_CONTEXTS.clear()
+    _WAIT_CONTEXTS[o] = pair
+    return pair
 
 
 def valued_waits(
@@ -650,21 +665,22 @@ def valued_waits(
     else:
         dctx = _DEFAULT_CTX[False]
         sctx = _DEFAULT_CTX[True]
-    profile = hand_profile(h)
+    got = None
+    if not compiled.PURE:  # the core answers, or hands back what the Python path raises
+        table = _TABLES.get(o) or _compiled_table(o)
+        if context:
+            cd = table.context(dctx) or _compiled_context(table, dctx, o)
+            cs = table.context(sctx) or _compiled_context(table, sctx, o)
+        else:
+            cd, cs = _WAIT_CONTEXTS.get(o) or _default_wait_contexts(table, o)
+        got = table.valued_waits(h, cd, cs, None if visible is None else vis)
+    profile = hand_profile(h) if got is None else 0
     if profile & PROFILE_HONOURS:
         raise MahjongError("bad_tile", "sichuan uses only the m, p and s suits (no honours)")
     suits = (profile >> PROFILE_SUITS) & 7
     out: list[ValuedWait] = []
     ms = dctx.missing_suit
-    got = None
-    if suits != 7 and not (ms >= 0 and (suits >> ms) & 1) and not compiled.PURE:
-        table = _TABLES.get(o) or _compiled_table(o)
-        got = table.valued_waits(h, table.context(dctx) or _compiled_context(table, dctx, o),
-                                 table.context(sctx) or _compiled_context(table, sctx, o),
-                                 None if visible is None else vis)
-    if got is not None:
-        out = list(got)
-    elif suits != 7 and not (ms >= 0 and (suits >> ms) & 1):
+    if got is None and suits != 7 and not (ms >= 0 and (suits >> ms) & 1):
         allc = h.all_counts()
         melds = h.melds
         meld_key = _meld_bits(melds) if melds else _NO_MELDS
@@ -686,7 +702,7 @@ def valued_waits(
             unseen = 4 - allc[t] - vis[t]
             out.append(_untrack(_new(ValuedWait, (w.tile, t, rd[0], rs[0],
                                                   unseen if unseen > 0 else 0, rd[3], rs[3]))))
-    result = tuple(out)
+    result = tuple(out) if got is None else got
     if key is not None:
         if len(_WAITS) > _CACHE_LIMIT:
             _WAITS.clear()
