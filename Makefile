@@ -34,16 +34,24 @@ lint: setup
 	$(BIN)/ruff check mjcore service tests bench
 	$(BIN)/mypy mjcore service tests/typecheck_api.py
 
+# The scoring tests once more on the Python path (the compiled one's twin; docs/rules.md)
+PURE_TESTS := tests/rules/sichuan/test_sichuan_cases.py tests/rules/sichuan/test_sichuan_scoring.py \
+	tests/rules/sichuan/test_sichuan_reference.py tests/rules/sichuan/test_sichuan_waits.py \
+	tests/rules/sichuan/test_sichuan_points.py
+
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
 
 test-long: MJ_CROSSCHECK_N = 200000
 test-long: MJ_FUZZ_N = 100000
 test-long: MJ_SELFPLAY_HANDS = 2000
 test-long: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
 
 bench: setup
+	$(BIN)/pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sichuan.py
 	$(BIN)/python bench/bench_guangdong.py

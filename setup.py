@@ -66,7 +66,7 @@ extensions = [
 setup(
     packages=find_packages(include=["mjcore", "mjcore.*"]) + service_packages,
     package_dir={DIST: SRC},
-    package_data={"mjcore": ["*.pyi", "*.pyx", "py.typed"], DIST: ["*.pyi", "*.pyx"]},
+    package_data={"mjcore": ["*.pyi", "*.pyx", "*.pxi", "py.typed"], DIST: ["*.pyi", "*.pyx"]},
     exclude_package_data={"": ["*.c"]},  # Cython's output: the wheel has the compiled module
     cmdclass={"build_py": BuildPy},
     ext_modules=cythonize(

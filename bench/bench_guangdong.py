@@ -9,6 +9,8 @@ hands (honours, melds, self-drawn and discard wins, contexts with meld sources):
                 rule set cleared first (so the per-hand memo never answers; the table of hand
                 signatures fills as the loop goes, and its size is printed);
 * batch warm  - the same loop again (answers memoised per hand and context);
+* the cold loop on the Python path too (``MJ_PURE_SCORING=1``'s, switched in-process), and
+  ``valued_waits`` cold (compiled, Python) and warm on the same hands less the winning tile;
 
 and, in the same run, PyMahjongGB's ``MahjongFanCalculator`` (the Chinese Official rules'
 fan calculator, C++: decompose, find fans, value the hand) on the same hands, as a ratio. If
@@ -27,7 +29,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mjcore import Hand, Meld
-from mjcore.rules import score
+from mjcore.rules import score, valued_waits
+from mjcore.rules.common import compiled
 from mjcore.rules.guangdong import clear_caches
 from mjcore.rules.guangdong.scoring import _SHARED
 
@@ -201,11 +204,41 @@ def main() -> None:
     s = args.seconds
     peer_name, peer_batch, peer_one = peer(raw)
     peer_rate, peer_one_rate = rate(peer_batch, s)[1], rate(peer_one, s)[1]
+    def python_path(fn: Callable[[], int]) -> Callable[[], int]:
+        def run() -> int:
+            compiled.PURE = True
+            try:
+                return fn()
+            finally:
+                compiled.PURE = False
+        return run
+
+    ready = []
+    for hand, win, _, ctx in items:
+        counts = list(hand.counts)
+        counts[win] -= 1
+        ready.append((Hand(counts, hand.melds), {k: v for k, v in ctx.items()
+                                                 if k != "discarder"}))
+
+    def waits_batch() -> int:
+        for hand, ctx in ready:
+            valued_waits(hand, context=ctx, ruleset="guangdong")
+        return n
+
+    def waits_cold() -> int:
+        clear_caches()
+        return waits_batch()
+
     rows: list[tuple[str, tuple[float, float], float]] = [
             ("score: per call (same prepared hand)", rate(score_one, s), peer_one_rate),
-            ("score: batch loop, cold (never-seen hands)", rate(score_cold, s), peer_rate)]
+            ("score: batch loop, cold, Python path", rate(python_path(score_cold), s),
+             peer_rate)]
     signatures = len(_SHARED)
-    rows.append(("score: batch loop, warm (memoised)", rate(score_batch, s), peer_rate))
+    rows += [("score: batch loop, cold (never-seen hands)", rate(score_cold, s), peer_rate),
+             ("score: batch loop, warm (memoised)", rate(score_batch, s), peer_rate),
+             ("valued_waits: cold, compiled", rate(waits_cold, s), peer_rate),
+             ("valued_waits: cold, Python path", rate(python_path(waits_cold), s), peer_rate),
+             ("valued_waits: warm (memoised)", rate(waits_batch, s), peer_rate)]
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load average "
           f"{os.getloadavg()[0]:.1f} at the end")
     print(f"{n} distinct random Guangdong winning hands (seed {args.seed}), {signatures} "

@@ -1524,7 +1524,8 @@ _UINT8_FORMATS = frozenset({"B", "@B", "=B", "<B", ">B", "!B"})
 
 
 cdef class _Buffer:
-    """A read-only view of a bytes-like object of N*34 uint8 counts.
+    """A read-only view of a bytes-like object of N rows of ``width`` uint8 (34 counts a hand
+    by default; the compiled batch scorer also reads win tiles and melds this way).
 
     The format is checked: a buffer of wider or signed items (array('H'), array('q'), int8)
     would otherwise be read byte by byte and answer for hands nobody asked about."""
@@ -1533,7 +1534,7 @@ cdef class _Buffer:
     cdef const uint8_t* data
     cdef Py_ssize_t n
 
-    def __cinit__(self, obj):
+    def __cinit__(self, obj, Py_ssize_t width=34):
         self.held = False
         try:
             PyObject_GetBuffer(obj, &self.view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
@@ -1546,11 +1547,12 @@ cdef class _Buffer:
             raise MahjongError("bad_argument",
                                f"batch input must hold uint8 counts (format 'B'), not items of "
                                f"format {fmt!r} and size {self.view.itemsize}")
-        if self.view.len % 34:
+        if self.view.len % width:
             raise MahjongError("bad_argument",
-                               f"batch buffer holds {self.view.len} bytes, not a multiple of 34")
+                               f"batch buffer holds {self.view.len} bytes, not a multiple of "
+                               f"{width}")
         self.data = <const uint8_t*> self.view.buf
-        self.n = self.view.len // 34
+        self.n = self.view.len // width
 
     def __dealloc__(self):
         if self.held:
@@ -1702,3 +1704,9 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
                            f"hand {bad} of the batch has a count over 4, a size shanten can't take, "
                            "or none of the chosen shapes applies")
     return bytes(out)
+
+
+# ---------------------------------------------------------------- compiled scoring
+# (kept in their own files: the C reading, and the table evaluator that runs on it)
+include "_reading.pxi"
+include "_scoring.pxi"

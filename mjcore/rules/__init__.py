@@ -24,7 +24,14 @@ from mjcore.rules.common.results import (
     ScoreResult,
     ValuedWait,
 )
-from mjcore.rules.common.ruleset import Described, Ruleset, get_ruleset, list_rulesets, register
+from mjcore.rules.common.ruleset import (
+    _REGISTRY,
+    Described,
+    Ruleset,
+    get_ruleset,
+    list_rulesets,
+    register,
+)
 from mjcore.rules.common.table import ExtraSpec, FanTable, FloorSpec, PatternSpec, Policy
 from mjcore.table import HandStart, Kong, Move, TableView, WallEmpty, Win
 
@@ -67,7 +74,11 @@ def score(
 
     Raises ``MahjongError`` with ``not_a_win``, ``bad_context``, ``bad_option``,
     ``unknown_ruleset`` or the hand's notation/count codes."""
-    rs = get_ruleset(ruleset)
+    rs = _REGISTRY.get(ruleset) if type(ruleset) is str else None
+    if rs is None:
+        rs = get_ruleset(ruleset)  # (raises unknown_ruleset)
+    if options is None and preset is None:  # the common call: no option look-up at all
+        return rs.engine.score(hand, win_tile, self_drawn, context, rs.resolver.default)
     try:
         o = rs.resolver.resolve(options, preset)
     except MahjongError:
@@ -89,8 +100,12 @@ def valued_waits(
     """The winning tiles of a ready hand, each with its value on a discard and self-drawn and
     how many copies are unseen (4 minus those in the hand/melds and in ``visible``: 34
     counts, a list of tiles or tiles text). A wait counts even when no copy is unseen."""
-    rs = get_ruleset(ruleset)
-    return rs.engine.valued_waits(hand, context, rs.resolver.resolve(options, preset), visible)
+    rs = _REGISTRY.get(ruleset) if type(ruleset) is str else None
+    if rs is None:
+        rs = get_ruleset(ruleset)  # (raises unknown_ruleset)
+    o = rs.resolver.default if options is None and preset is None else rs.resolver.resolve(
+        options, preset)
+    return rs.engine.valued_waits(hand, context, o, visible)
 
 
 def largest_wait(

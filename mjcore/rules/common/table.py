@@ -87,6 +87,9 @@ class PatternSpec:
     each: bool = False
     flat_option: str | None = None
     supersedes_unless: str | None = None
+    # the predicate as data, for compiled scoring (``common.compiled``): named features that
+    # must hold (``"qing"``), must not (``"!has19"``) or counted ones (``"dragon_pungs==2"``)
+    when: tuple[str, ...] | None = None
 
     def value(self, options: Any) -> int:
         return _value(self, options)
@@ -144,6 +147,10 @@ class ExtraSpec:
     each: bool = False
     context: bool = True
     columns: tuple[tuple[str, int], ...] = ()
+    # ``count`` as data (compiled scoring): it applies once when ``when`` holds, or ``times``
+    # (a counted feature, e.g. ``"gen"``) times
+    when: tuple[str, ...] | None = None
+    times: str | None = None
 
     def value(self, options: Any) -> int:
         return _value(self, options)
@@ -169,6 +176,7 @@ class FloorSpec:
     description: str
     holds: Callable[[Any, Any, Any], bool]
     enabled_by: str | None = None
+    when: tuple[str, ...] | None = None  # ``holds`` as data (compiled scoring)
 
     def enabled(self, options: Any) -> bool:
         return self.enabled_by is None or bool(getattr(options, self.enabled_by))
@@ -234,6 +242,8 @@ class FanTable:
     patterns: tuple[PatternSpec, ...]
     extras: tuple[ExtraSpec, ...] = ()
     floors: tuple[FloorSpec, ...] = ()
+    # the rule set's own context features the ``when`` conditions may name (compiled scoring)
+    context_features: tuple[str, ...] = ()
     # per options object: (ordinary, flat) enabled patterns with their table positions
     _active: dict[Any, tuple[tuple[tuple[int, PatternSpec], ...], ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
@@ -248,6 +258,10 @@ class FanTable:
                 raise ValueError(f"{p.id} supersedes unknown patterns {sorted(unknown)}")
             if p.klass not in ("inside", "special"):
                 raise ValueError(f"{p.id}: class must be inside or special")
+        from mjcore.rules.common.compiled import check_terms  # (it imports this module)
+
+        for spec in (*self.patterns, *self.extras, *self.floors):
+            check_terms(spec, self.context_features)
 
     def active(self, options: Any) -> tuple[tuple[tuple[int, PatternSpec], ...], ...]:
         """(ordinary, flat) patterns enabled under ``options``, with their table positions;

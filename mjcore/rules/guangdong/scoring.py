@@ -28,6 +28,7 @@ from mjcore._core import (
 from mjcore._core import waits as _core_waits
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
+from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
 from mjcore.rules.common.inputs import hand_of as _hand_of
 from mjcore.rules.common.inputs import plus_tile as _plus
@@ -488,18 +489,7 @@ def _evaluate(a: _Analysis, facts: WinFacts, key: int, o: GuangdongOptions) -> _
     if best is None:
         return None
     v, kind = best
-    main = v.hits[0].id
-    if main in SPECIAL_IDS:  # specials and first-turn wins are not capped
-        before_floors = v.raw
-    else:
-        before_floors = min(v.raw, o.baohu_cap)
-    claim = before_floors
-    if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in v.hits):
-        claim = max(claim, o.baohu_cap)
-    p = o.base_points * o.fan_points[v.value]
-    got = _Eval(v.value, v.raw, tuple(_hit(h) for h in v.hits), claim, kind, main,
-                "standard" if kind in ("pung", "chow", "mixed") else kind, p,
-                3 * p if o.discard_payment == "discarder_pays_three" else p)
+    got = _eval_of(v.value, v.raw, tuple(_hit(h) for h in v.hits), kind, o)
     if len(a.values) >= 256:
         a.values.clear()
     a.values[key] = got
@@ -507,6 +497,54 @@ def _evaluate(a: _Analysis, facts: WinFacts, key: int, o: GuangdongOptions) -> _
 
 
 _FLOOR_IDS = frozenset(f.id for f in TABLE.floors)
+
+
+def _eval_of(value: int, raw: int, hits: tuple[PatternHit, ...], kind: str,
+             o: GuangdongOptions) -> _Eval:
+    """The best reading's value (``kind``: pung, chow, mixed, qidui, shisanyao) with what the
+    payments and min_fan need (§9 step 5, §10)."""
+    main = hits[0].id
+    if main in SPECIAL_IDS:  # specials and first-turn wins are not capped
+        claim = raw
+    else:
+        claim = min(raw, o.baohu_cap)
+    if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in hits):
+        claim = max(claim, o.baohu_cap)
+    p = o.base_points * o.fan_points[value]
+    return _Eval(value, raw, hits, claim, kind, main,
+                 "standard" if kind in ("pung", "chow", "mixed") else kind, p,
+                 3 * p if o.discard_payment == "discarder_pays_three" else p)
+
+
+# --------------------------------------------------------------------------- compiled path
+# The table's value in one core call (``_core.CompiledTable.evaluate``, from its ``when``
+# data): readings, features, patterns, extras, floors, the best reading and its decomposition.
+# The payments and liabilities stay here. ``MJ_PURE_SCORING=1``: the Python path only.
+
+_TABLES: dict[GuangdongOptions, compiled.CompiledTable] = {}
+_FACT_FLAGS = ("self_drawn", "zimo", "qiang_gang", "gang_shang_kai_hua", "gang_fed",
+               "hai_di_lao_yue")
+
+
+def _compiled_table(o: GuangdongOptions) -> compiled.CompiledTable:
+    t = compiled.compile_table(TABLE, o, name=NAME, unit="fan", qidui=o.qidui, shisanyao=True)
+    assert t is not None  # every row of the table has its ``when``
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()
+    _TABLES[o] = t
+    return t
+
+
+def _compiled_context(t: compiled.CompiledTable, f: WinFacts,
+                      o: GuangdongOptions) -> compiled.CompiledContext:
+    names = [n for n in _FACT_FLAGS if getattr(f, n)]
+    if f.winners >= o.sanxiang_min_winners:
+        names.append("sanxiang")
+    if f.flat:
+        names.append(f.flat)
+    return t.add_context(f, compiled.CompiledContext(
+        compiled.context_bits(TABLE, names), f.self_drawn, None, seat_wind=f.seat_wind,
+        round_wind=f.round_wind, no_melds=bool(f.flat)))
 _HITS: dict[PatternHit, PatternHit] = {}
 
 
@@ -609,12 +647,22 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     f = c.facts
     if f.winners > 1 and o.multi_ron == "first_only":
         raise _bad("with multi_ron first_only only one player wins on a discard")
-    sig, seq = _signature(h, mand, mor)
-    a = _SHARED.get(sig)
-    if a is None:
-        a = _analysis(h, sig, tile)
-    vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
-    e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
+    got = None
+    if not compiled.PURE:
+        t = _TABLES.get(o) or _compiled_table(o)
+        got = t.evaluate(h, tile, t.context(f) or _compiled_context(t, f, o))
+    dec: object = None
+    e: _Eval | None
+    if got is not None:
+        e = _eval_of(got[0], got[1], got[2], got[4], o)
+        dec = got[3]
+    else:
+        sig, seq = _signature(h, mand, mor)
+        a = _SHARED.get(sig)
+        if a is None:
+            a = _analysis(h, sig, tile)
+        vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
+        e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
     if e is None:
         if sig & _S_QIDUI and not o.qidui:
             raise MahjongError("not_a_win", "七对 is not a winning shape unless option qidui is on")
@@ -644,8 +692,10 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         payments = _PAYMENTS.get(pkey) or _payments_of(pkey, (c.discarder,), w,
                                                        e.discard_amount)
     shape = e.shape
-    if shape == "pung":
-        dec: object = decomposition_for(h, 0b0101)
+    if dec is not None:
+        pass  # the compiled path's
+    elif shape == "pung":
+        dec = decomposition_for(h, 0b0101)
     elif shape == "chow":
         dec = seq
     elif shape == "mixed":

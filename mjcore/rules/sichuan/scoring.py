@@ -28,6 +28,7 @@ from mjcore._core import (
 from mjcore._core import waits as _core_waits
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
+from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
 from mjcore.rules.common.inputs import hand_of as _hand
 from mjcore.rules.common.inputs import plus_tile as _plus
@@ -38,7 +39,7 @@ from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import PatternSpec
 from mjcore.rules.sichuan.options import SichuanOptions
-from mjcore.rules.sichuan.table import TABLE, Reading
+from mjcore.rules.sichuan.table import TABLE, Reading, _zimo_count
 
 SUITS: tuple[str, ...] = ("m", "p", "s")
 NAME = "sichuan"
@@ -422,6 +423,13 @@ def _in_context(a: _Analysis, value: _Value, c: _Ctx, o: SichuanOptions) -> tupl
             total = o.pattern_fan[flat.id]
     fan = total if o.cap_fan is None or total <= o.cap_fan else o.cap_fan
     mult = fan if o.scoring == "points" else 1 << fan  # points are paid as they are
+    amount, payments = _payments(c, o, mult)
+    return (fan, total, mult, hits_t, amount, payments, value)
+
+
+def _payments(c: _Ctx, o: SichuanOptions, mult: int,
+              ) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """(amount, payments) of a win paid ``mult`` times the base in context ``c``."""
     base = o.base
     winner = c.winner
     payments: tuple[tuple[int, int, int], ...]
@@ -434,7 +442,7 @@ def _in_context(a: _Analysis, value: _Value, c: _Ctx, o: SichuanOptions) -> tupl
     else:
         amount = base * mult
         payments = ((c.discarder, winner, amount),) if c.discarder >= 0 else ()
-    return (fan, total, mult, hits_t, amount, payments, value)
+    return amount, payments
 
 
 def _result(a: _Analysis, c: _Ctx, o: SichuanOptions, hand: Hand | None,
@@ -482,6 +490,48 @@ def _evaluate(hand: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
                               value[2], c.self_drawn, payments, "", -1))
 
 
+# --------------------------------------------------------------------------- compiled path
+# The whole cold path in one core call (``_core.CompiledTable.score``, from the table's
+# ``when`` data); ``MJ_PURE_SCORING=1`` keeps everything on the Python path above.
+
+_TABLES: dict[SichuanOptions, compiled.CompiledTable] = {}
+_CTX_FLAGS = ("self_drawn", "after_kong", "after_kong_discard", "robbing_kong", "last_tile",
+              "heavenly", "earthly")
+
+
+def _compiled_table(o: SichuanOptions) -> compiled.CompiledTable:
+    t = compiled.compile_table(TABLE, o, name=NAME, unit=o.scoring, max_suits=2,
+                               no_honours=True, tie_by_value=True, flat_after=True,
+                               mult_pow2=o.scoring != "points", hand_extras_first=True)
+    assert t is not None  # every row of the table has its ``when``
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()
+        _WAIT_CONTEXTS.clear()
+    _TABLES[o] = t
+    return t
+
+
+def _compiled_context(t: compiled.CompiledTable, c: _Ctx,
+                      o: SichuanOptions) -> compiled.CompiledContext:
+    names = [n for n in _CTX_FLAGS if getattr(c, n)]
+    if _zimo_count(None, c, o):
+        names.append("zimo_fan")
+    return t.add_context(c, compiled.CompiledContext(
+        compiled.context_bits(TABLE, names), c.self_drawn,
+        lambda fan, mult: _untrack(_payments(c, o, mult)[1]),
+        missing_suit=c.missing_suit, no_melds=c.heavenly or c.earthly))
+
+
+def _score_compiled(h: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResult:
+    """``_evaluate`` in one core call; the Python path answers what the core leaves (every
+    refusal, and hands past the core's bounds)."""
+    t = _TABLES.get(o) or _compiled_table(o)
+    result = t.score_in(h, tile, c)
+    if result is False:
+        _compiled_context(t, c, o)
+        result = t.score_in(h, tile, c)
+    return _evaluate(h, tile, c, o) if result is None else result
+
 _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
 _CONTEXTS: dict[tuple[object, ...], _Ctx] = {}  # (self-drawn, *context key) -> parsed context
 
@@ -522,7 +572,15 @@ def score(
                 _CONTEXTS.clear()
             _CONTEXTS[ctx_key] = known
         ctx = known
-    result = _evaluate(h, tile, ctx, o)
+    result = None
+    if not compiled.PURE:  # (``_score_compiled``, inlined: this is the hot path)
+        t = _TABLES.get(o) or _compiled_table(o)
+        result = t.score_in(h, tile, ctx)
+        if result is False:
+            _compiled_context(t, ctx, o)
+            result = t.score_in(h, tile, ctx)
+    if result is None:
+        result = _evaluate(h, tile, ctx, o)
     if key is not None:
         if len(_RESULTS) > _CACHE_LIMIT:
             _RESULTS.clear()
@@ -555,6 +613,19 @@ _DISCARD_ONLY = frozenset(("after_kong_discard", "robbing_kong", "discarder"))
 
 _WAITS: dict[tuple[object, ...], tuple[ValuedWait, ...]] = {}
 _NO_VISIBLE = (0,) * 34
+# per options: the compiled (discard, self-drawn) contexts of a context-free wait question
+_WAIT_CONTEXTS: dict[SichuanOptions, tuple[compiled.CompiledContext, compiled.CompiledContext]] = {}
+
+
+def _default_wait_contexts(table: compiled.CompiledTable, o: SichuanOptions,
+                           ) -> tuple[compiled.CompiledContext, compiled.CompiledContext]:
+    pair = (table.context(_DEFAULT_CTX[False]) or
+            _compiled_context(table, _DEFAULT_CTX[False], o),
+            table.context(_DEFAULT_CTX[True]) or _compiled_context(table, _DEFAULT_CTX[True], o))
+    if len(_WAIT_CONTEXTS) >= 4096:
+        _WAIT_CONTEXTS.clear()
+    _WAIT_CONTEXTS[o] = pair
+    return pair
 
 
 def valued_waits(
@@ -593,14 +664,23 @@ def valued_waits(
     else:
         dctx = _DEFAULT_CTX[False]
         sctx = _DEFAULT_CTX[True]
-    allc = h.all_counts()
-    profile = hand_profile(h)
+    got = None
+    if not compiled.PURE:  # the core answers, or hands back what the Python path raises
+        table = _TABLES.get(o) or _compiled_table(o)
+        if context:
+            cd = table.context(dctx) or _compiled_context(table, dctx, o)
+            cs = table.context(sctx) or _compiled_context(table, sctx, o)
+        else:
+            cd, cs = _WAIT_CONTEXTS.get(o) or _default_wait_contexts(table, o)
+        got = table.valued_waits(h, cd, cs, None if visible is None else vis)
+    profile = hand_profile(h) if got is None else 0
     if profile & PROFILE_HONOURS:
         raise MahjongError("bad_tile", "sichuan uses only the m, p and s suits (no honours)")
     suits = (profile >> PROFILE_SUITS) & 7
     out: list[ValuedWait] = []
     ms = dctx.missing_suit
-    if suits != 7 and not (ms >= 0 and (suits >> ms) & 1):
+    if got is None and suits != 7 and not (ms >= 0 and (suits >> ms) & 1):
+        allc = h.all_counts()
         melds = h.melds
         meld_key = _meld_bits(melds) if melds else _NO_MELDS
         for w in _core_waits(h):
@@ -621,7 +701,7 @@ def valued_waits(
             unseen = 4 - allc[t] - vis[t]
             out.append(_untrack(_new(ValuedWait, (w.tile, t, rd[0], rs[0],
                                                   unseen if unseen > 0 else 0, rd[3], rs[3]))))
-    result = tuple(out)
+    result = tuple(out) if got is None else got
     if key is not None:
         if len(_WAITS) > _CACHE_LIMIT:
             _WAITS.clear()

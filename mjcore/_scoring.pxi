@@ -1,0 +1,871 @@
+# ---------------------------------------------------------------- compiled scoring
+#
+# A rule set's fan table run in C from its data (docs/rules.md, "Compiled scoring"). The
+# table compiler (mjcore/rules/common/compiled.py) turns each pattern's, extra's and floor's
+# declarative condition (``when=``: named features that must hold or not, counted features
+# with a threshold) into the arrays of a ``CompiledTable``, one per options object. One
+# generic evaluator then runs every reading of a hand: features -> matching patterns ->
+# policy -> value -> hits, and builds the ``ScoreResult``. Nothing here knows a rule set.
+# Included by _core.pyx (it reads the packed hand and the C readings of _reading.pxi).
+
+cdef enum:
+    # boolean features of one reading, hand and context (bit numbers; names in FEATURES)
+    F_STANDARD = 0
+    F_QIDUI = 1
+    F_QING = 2
+    F_HUN = 3
+    F_ZI = 4
+    F_PUNG = 5
+    F_CHOW = 6
+    F_YAOJIU = 7
+    F_ONLY258 = 8
+    F_LONG = 9
+    F_TERM_HON = 10
+    F_TERM_ONLY = 11
+    F_NINE_GATES = 12
+    F_CONCEALED = 13
+    F_HAS19 = 14
+    F_DRAGON_PAIR = 15
+    F_WIND_PAIR = 16
+    F_SEAT_WIND_PUNG = 17
+    F_ROUND_WIND_PUNG = 18
+    F_MELDS4 = 19
+    F_SHISANYAO = 20
+    F_CONTEXT = 32       # bits 32-63: the rule set's own context features, in its order
+    # counted features
+    C_GEN = 0
+    C_MELDS = 1
+    C_DRAGON_PUNGS = 2
+    C_WIND_PUNGS = 3
+    NCOUNTED = 4
+    # table sizes
+    CT_PATTERNS = 64
+    CT_EXTRAS = 32
+    CT_FLOORS = 16
+    CT_TIMES = 9         # an extra's hit objects for 0..8 times; more: the Python path
+    CT_FANS = 64         # payments kept per context, by value
+    # policies
+    POL_HIGHEST = 0      # highest_plus_extras
+    POL_CAPPED_BASE = 1  # capped_base
+
+_SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
+_KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by F_PUNG | F_CHOW
+
+FEATURES = ("standard", "qidui", "qing", "hun", "zi", "pung", "chow", "yaojiu", "only258",
+            "long", "terminals_honours", "terminals_only", "nine_gates", "concealed", "has19",
+            "dragon_pair", "wind_pair", "seat_wind_pung", "round_wind_pung", "melds4",
+            "shisanyao")
+COUNTED = ("gen", "melds", "dragon_pungs", "wind_pungs")
+CONTEXT_BIT = F_CONTEXT
+POLICY_CODES = {"highest_plus_extras": POL_HIGHEST, "capped_base": POL_CAPPED_BASE}
+
+
+cdef extern from *:
+    """
+    /* An empty instance of a tuple subclass (a NamedTuple) of n items, filled by the caller
+       with PyTuple_SET_ITEM: what tuple.__new__(cls, items) does, without the items tuple
+       and the method look-up. */
+    static PyObject* mj_tuple_of(PyObject* type, Py_ssize_t n) {
+        PyTypeObject* tp = (PyTypeObject*) type;
+        return tp->tp_alloc(tp, n);
+    }
+    """
+    object mj_tuple_of(object type, Py_ssize_t n)
+
+
+cdef extern from *:
+    """
+    /* (the batch's meld rows are copied once, like its counts: see mj_snapshot) */
+    static inline void mj_barrier(void) { __asm__ __volatile__("" ::: "memory"); }
+    """
+    void mj_barrier() noexcept nogil
+
+
+cdef inline void _put(object tup, Py_ssize_t i, object item):
+    Py_INCREF(item)
+    PyTuple_SET_ITEM(tup, i, item)
+
+
+cdef struct Cond:
+    uint64_t on          # features that must hold
+    uint64_t off         # features that must not
+    int8_t cnt[2]        # counted features compared (-1: none)
+    int8_t ge[2]         # 1: at least k; 0: exactly k
+    int8_t k[2]
+
+
+cdef struct CPat:
+    Cond cond
+    int value
+    uint64_t supersedes  # table positions it drops when both hold
+    uint8_t flat
+    uint8_t cap_exempt
+    uint8_t special
+    int8_t absorb        # extra it already holds (-1: none), and how many times
+    int8_t absorb_n
+
+
+cdef struct CExtra:
+    Cond cond
+    int8_t times         # counted feature giving how many times (-1: once when cond holds)
+    int value
+
+
+cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
+    int value
+    int raw
+    int rank
+    int main             # main pattern's table position
+    int mainval
+    int nextra
+    int8_t extra_idx[CT_EXTRAS]
+    int8_t extra_n[CT_EXTRAS]
+    uint32_t floors      # floors that hold
+    int flat             # a flat pattern that replaced the value (-1: none)
+
+
+cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
+    if (bits & c.on) != c.on or (bits & c.off):
+        return 0
+    cdef int j, v
+    for j in range(2):
+        if c.cnt[j] >= 0:
+            v = counts[c.cnt[j]]
+            if v < c.k[j] or (not c.ge[j] and v != c.k[j]):
+                return 0
+    return 1
+
+
+cdef inline bint _term(int t) noexcept nogil:
+    return t < 27 and (t % 9 == 0 or t % 9 == 8)
+
+
+# tile masks (bit t: tile id t)
+cdef uint64_t M_SUIT[3]
+M_SUIT[0] = 0x1FF
+M_SUIT[1] = 0x1FF << 9
+M_SUIT[2] = (<uint64_t> 0x1FF) << 18
+cdef uint64_t M_HON = (<uint64_t> 0x7F) << 27
+cdef uint64_t M_TERM = 0
+cdef uint64_t M_258 = 0
+for _t in range(27):
+    if _t % 9 == 0 or _t % 9 == 8:
+        M_TERM |= (<uint64_t> 1) << _t
+    if _t % 3 == 1:
+        M_258 |= (<uint64_t> 1) << _t
+
+
+cdef inline uint64_t _held_mask(const Packed* p) noexcept nogil:
+    """Bit t: some copy of tile t is held (concealed or in a meld)."""
+    cdef uint64_t m = 0
+    cdef int t
+    for t in range(34):
+        m |= (<uint64_t> (p.cnt[t] + 4 - p.cap[t] != 0)) << t
+    return m
+
+
+cdef inline int _suits_of(uint64_t held) noexcept nogil:
+    return ((held & M_SUIT[0]) != 0) | ((held & M_SUIT[1]) != 0) << 1 | \
+        ((held & M_SUIT[2]) != 0) << 2
+
+
+cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
+                         int* counts) noexcept nogil:
+    """The features of the whole hand (every reading shares them), and its counted ones;
+    ``held``: the ``_held_mask``."""
+    cdef int t, s, suits = _suits_of(held)
+    cdef bint hon = (held & M_HON) != 0, term = (held & M_TERM) != 0
+    cdef uint64_t out = 0
+    if suits == 1 or suits == 2 or suits == 4:
+        out |= (<uint64_t> 1) << (F_HUN if hon else F_QING)
+    if suits == 0 and hon:
+        out |= (<uint64_t> 1) << F_ZI
+    if not (held & ~M_258):
+        out |= (<uint64_t> 1) << F_ONLY258
+    for t in range(34):
+        if p.cnt[t] == 4:
+            out |= (<uint64_t> 1) << F_LONG
+            break
+    if not (held & ~M_TERM):
+        out |= (<uint64_t> 1) << F_TERM_ONLY
+    if not (held & ~(M_TERM | M_HON)) and term and hon:
+        out |= (<uint64_t> 1) << F_TERM_HON
+    if term:
+        out |= (<uint64_t> 1) << F_HAS19
+    cdef bint concealed = 1
+    for t in range(mi.n):
+        if mi.sets[t].meld != MK_ANGANG:
+            concealed = 0
+    if concealed:
+        out |= (<uint64_t> 1) << F_CONCEALED
+    if mi.n == 4:
+        out |= (<uint64_t> 1) << F_MELDS4
+    cdef bint nine
+    if mi.n == 0 and (out >> F_QING) & 1:
+        s = 0 if suits == 1 else 1 if suits == 2 else 2
+        nine = p.cnt[s * 9] >= 3 and p.cnt[s * 9 + 8] >= 3
+        for t in range(1, 8):
+            if p.cnt[s * 9 + t] < 1:
+                nine = 0
+        if nine:
+            out |= (<uint64_t> 1) << F_NINE_GATES
+    counts[C_GEN] = __builtin_popcountll(p.four)
+    counts[C_MELDS] = mi.n
+    return out
+
+
+cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
+                            int* counts) noexcept nogil:
+    """The features of one reading (beside the hand's), and its counted ones."""
+    cdef uint64_t out = 0
+    cdef int j, t, dragons = 0, winds = 0
+    cdef bint pung = 1, chow = 1, yj = 1
+    cdef const RSet* s
+    if r.shape == RS_STANDARD:
+        out |= (<uint64_t> 1) << F_STANDARD
+        if not _term(r.pair):
+            yj = 0
+        for j in range(r.nsets):
+            s = &r.sets[j]
+            t = s.tile
+            if s.kind == SET_CHOW:
+                pung = 0
+                if t % 9 != 0 and t % 9 != 6:
+                    yj = 0
+            else:
+                chow = 0
+                if not _term(t):
+                    yj = 0
+                if t >= 31:
+                    dragons += 1
+                elif t >= 27:
+                    winds += 1
+                    if t - 27 == seat_wind:
+                        out |= (<uint64_t> 1) << F_SEAT_WIND_PUNG
+                    if t - 27 == round_wind:
+                        out |= (<uint64_t> 1) << F_ROUND_WIND_PUNG
+        if pung:
+            out |= (<uint64_t> 1) << F_PUNG
+        if chow:
+            out |= (<uint64_t> 1) << F_CHOW
+        if yj:
+            out |= (<uint64_t> 1) << F_YAOJIU
+        if r.pair >= 31:
+            out |= (<uint64_t> 1) << F_DRAGON_PAIR
+        elif r.pair >= 27:
+            out |= (<uint64_t> 1) << F_WIND_PAIR
+    elif r.shape == RS_QIDUI:
+        out |= (<uint64_t> 1) << F_QIDUI
+    elif r.shape == RS_SHISANYAO:
+        out |= (<uint64_t> 1) << F_SHISANYAO
+    counts[C_DRAGON_PUNGS] = dragons
+    counts[C_WIND_PUNGS] = winds
+    return out
+
+
+cdef class CompiledContext:
+    """One win context as the compiled table sees it: its feature bits (the rule set's own
+    context features), the winds, and the payments per value (filled on first use)."""
+
+    cdef uint64_t bits
+    cdef int seat_wind, round_wind, missing_suit
+    cdef bint no_melds
+    cdef object self_drawn
+    cdef object pay          # pay(value, multiplier) -> payments tuple
+    cdef list payments
+
+    def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
+                 int round_wind=-1, int missing_suit=-1, bint no_melds=False):
+        self.bits = bits
+        self.self_drawn = bool(self_drawn)
+        self.pay = pay
+        self.seat_wind = seat_wind
+        self.round_wind = round_wind
+        self.missing_suit = missing_suit
+        self.no_melds = no_melds
+        self.payments = [None] * CT_FANS
+
+
+cdef int _fill_cond(Cond* c, tuple spec) except -1:
+    """spec: (on mask, off mask, ((counted index, at_least, k), ...))"""
+    c.on = spec[0]
+    c.off = spec[1]
+    c.cnt[0] = c.cnt[1] = -1
+    c.ge[0] = c.ge[1] = 0
+    c.k[0] = c.k[1] = 0
+    if len(spec[2]) > 2:
+        raise ValueError("a compiled condition compares at most two counted features")
+    for j, (idx, ge, k) in enumerate(spec[2]):
+        c.cnt[j] = idx
+        c.ge[j] = ge
+        c.k[j] = k
+    return 0
+
+
+cdef class CompiledTable:
+    """A fan table under one options object, as arrays (built by
+    ``mjcore.rules.common.compiled.compile_table``; see there for the fields)."""
+
+    cdef int npat, nextra, nfloor
+    cdef CPat pat[CT_PATTERNS]
+    cdef CExtra extra[CT_EXTRAS]
+    cdef Cond floor[CT_FLOORS]
+    cdef int policy, cap, floor_value, hand_tiles, max_suits
+    cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
+    cdef list pattern_hits, extra_hits, floor_hits, alone_hits
+    cdef object result_type, decomposition_type, wait_type, name, unit
+    cdef dict contexts
+    cdef object last_key         # the context key asked last, and its compiled context
+    cdef CompiledContext last
+
+    def __init__(self, dict t):
+        cdef int i, n
+        patterns, extras, floors = t["patterns"], t["extras"], t["floors"]
+        if len(patterns) > CT_PATTERNS or len(extras) > CT_EXTRAS or len(floors) > CT_FLOORS:
+            raise ValueError("table too large to compile")
+        self.npat = len(patterns)
+        for i, p in enumerate(patterns):
+            _fill_cond(&self.pat[i].cond, p["when"])
+            self.pat[i].value = p["value"]
+            self.pat[i].supersedes = p["supersedes"]
+            self.pat[i].flat = p["flat"]
+            self.pat[i].cap_exempt = p["cap_exempt"]
+            self.pat[i].special = p["special"]
+            self.pat[i].absorb = p["absorb"][0]
+            self.pat[i].absorb_n = p["absorb"][1]
+        self.nextra = len(extras)
+        for i, e in enumerate(extras):
+            _fill_cond(&self.extra[i].cond, e["when"])
+            self.extra[i].times = e["times"]
+            self.extra[i].value = e["value"]
+        self.nfloor = len(floors)
+        for i, f in enumerate(floors):
+            _fill_cond(&self.floor[i], f["when"])
+        self.policy = t["policy"]
+        self.cap = -1 if t["cap"] is None else t["cap"]
+        self.floor_value = t["floor_value"]
+        self.tie_by_value = t["tie_by_value"]
+        self.flat_after = t["flat_after"]
+        self.mult_pow2 = t["mult_pow2"]
+        self.hand_tiles = t["hand_tiles"]
+        self.max_suits = t["max_suits"]
+        self.no_honours = t["no_honours"]
+        self.qidui = t["qidui"]
+        self.shisanyao = t["shisanyao"]
+        self.pattern_hits = list(t["pattern_hits"])
+        self.alone_hits = [(h,) for h in self.pattern_hits]  # the usual answer: one pattern
+        self.extra_hits = [list(h) for h in t["extra_hits"]]
+        for h in self.extra_hits:
+            if len(h) != CT_TIMES:
+                raise ValueError("an extra lists its hits for 0..8 times")
+        self.floor_hits = list(t["floor_hits"])
+        self.result_type = t["result_type"]
+        self.decomposition_type = t["decomposition_type"]
+        self.wait_type = t["wait_type"]
+        self.name = t["name"]
+        self.unit = t["unit"]
+        self.contexts = {}
+
+    def context(self, key):
+        """The compiled context stored under ``key`` (None if none)."""
+        return self.contexts.get(key)
+
+    def add_context(self, key, CompiledContext c):
+        if len(self.contexts) >= 4096:  # bounded: contexts are few, but keys come from input
+            self.contexts.clear()
+        self.contexts[key] = c
+        return c
+
+    def evaluate(self, hand, int tile, CompiledContext c):
+        """The best reading's (value, total before the cap, hits, decomposition or shape id,
+        kind: ``pung``/``chow``/``mixed`` for a standard reading, else its shape), for a rule
+        set that settles the rest itself; None when the Python path must answer."""
+        if not isinstance(hand, HandBase) or tile < 0 or tile >= 34:
+            return None
+        cdef HandBase h = <HandBase> hand
+        cdef const Packed* p = &h.p
+        cdef MeldInfo mi
+        cdef CReading rs[RD_MAX]
+        cdef Valued_ best
+        cdef int bi, flat, s
+        cdef uint64_t held, bits
+        if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
+            return None
+        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
+            return None
+        if not h.melds:
+            mi.n = 0
+        held = _held_mask(p)
+        s = _suits_of(held)
+        if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits:
+            return None
+        bi = self._best(p, &mi, held, c, rs, &best, &flat)
+        if bi < 0:
+            return None
+        cdef int counts[NCOUNTED]
+        if rs[bi].shape != RS_STANDARD:
+            kind = _SHAPE_OF[rs[bi].shape]
+        else:
+            bits = _reading_bits(&rs[bi], -1, -1, counts)
+            kind = _KIND_OF[(bits >> F_PUNG & 1) | (bits >> F_CHOW & 1) << 1]
+        return (best.value, best.raw, self._hits(&best, flat), self._decomposition(&rs[bi]),
+                kind)
+
+    def score_batch(self, counts, wins, melds, CompiledContext c):
+        """Score N hands given as buffers, with the GIL released and no Python object per
+        hand: ``counts`` N*34 uint8 (the concealed tiles, winning tile included), ``wins`` N
+        uint8 (the winning tile ids), ``melds`` N*8 uint8 or None (per hand four (kind,
+        lowest tile) pairs: kind 0 none, 1 chi, 2 peng, 3 gang, 4 angang, 5 bugang), all in
+        one context ``c``. Returns (value, raw, main, status) as bytes: int16 value and total
+        before the cap, int8 main pattern (its table position among the enabled rows; see
+        ``pattern_ids``), uint8 status: 0 scored, 1 no win here (or one the Python path must
+        answer: ask ``score`` for that hand's error), 2 bad input (counts over 4, wrong
+        size, a win tile not held). Objects on demand: ``score`` one hand."""
+        cdef _Buffer cb = _Buffer(counts)
+        cdef _Buffer wb = _Buffer(wins, 1)
+        cdef _Buffer mb
+        cdef bint has_melds = melds is not None
+        if has_melds:
+            mb = _Buffer(melds, 8)
+        if wb.n != cb.n or (has_melds and mb.n != cb.n):
+            raise MahjongError("bad_argument", "counts, wins and melds must describe as many "
+                               "hands")
+        cdef Py_ssize_t n = cb.n, i
+        cdef bytearray values = bytearray(2 * n), raws = bytearray(2 * n)
+        cdef bytearray mains = bytearray(n), status = bytearray(n)
+        cdef int16_t* v = <int16_t*> (<uint8_t*> values)
+        cdef int16_t* r = <int16_t*> (<uint8_t*> raws)
+        cdef int8_t* mn = <int8_t*> (<uint8_t*> mains)
+        cdef uint8_t* st = <uint8_t*> status
+        cdef const uint8_t* mrow = NULL
+        with nogil:
+            for i in range(n):
+                if has_melds:
+                    mrow = mb.data + i * 8
+                st[i] = self._batch_one(cb.data + i * 34, wb.data[i], mrow, c,
+                                        &v[i], &r[i], &mn[i])
+        return bytes(values), bytes(raws), bytes(mains), bytes(status)
+
+    cdef uint8_t _batch_one(self, const uint8_t* src, int tile, const uint8_t* mrow,
+                            CompiledContext c, int16_t* value, int16_t* raw,
+                            int8_t* main) noexcept nogil:
+        cdef uint8_t cnt[34]
+        cdef uint8_t m[8]
+        cdef uint8_t held[34]
+        cdef Packed p
+        cdef MeldInfo mi
+        cdef CReading rs[RD_MAX]
+        cdef Valued_ best
+        cdef int t, j, k, kind, nmelds = 0, flat, bi, s
+        cdef uint64_t four = 0, hm
+        value[0] = raw[0] = -1
+        main[0] = -1
+        mj_snapshot(cnt, src)
+        if mrow != NULL:
+            memcpy(m, mrow, 8)
+            mj_barrier()
+        memcpy(held, cnt, 34)
+        mi.n = 0
+        for j in range(4 if mrow != NULL else 0):
+            kind = m[2 * j]
+            t = m[2 * j + 1]
+            if kind == MK_NONE:
+                continue
+            if kind > MK_BUGANG or t >= 34 or (kind == MK_CHI and (t >= 27 or t % 9 > 6)):
+                return 2
+            for k in range(3 if kind == MK_CHI or kind == MK_PENG else 4):
+                held[t + k if kind == MK_CHI else t] += 1
+            mi.sets[mi.n].kind = SET_CHOW if kind == MK_CHI else SET_PUNG if kind == MK_PENG \
+                else SET_KONG
+            mi.sets[mi.n].tile = t
+            mi.sets[mi.n].concealed = kind == MK_ANGANG
+            mi.sets[mi.n].meld = kind
+            mi.n += 1
+        for t in range(34):
+            if held[t] > 4:
+                return 2
+            if held[t] == 4:
+                four |= (<uint64_t> 1) << t
+        if tile >= 34 or _pack(&p, cnt, mi.n, four) >= 0 or cnt[tile] == 0 or \
+                p.ncon + 3 * mi.n != self.hand_tiles:
+            return 2
+        for t in range(34):
+            if held[t] > cnt[t]:
+                p.cap[t] = 4 - (held[t] - cnt[t])
+        hm = _held_mask(&p)
+        s = _suits_of(hm)
+        if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
+                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
+            return 1
+        bi = self._best(&p, &mi, hm, c, rs, &best, &flat)
+        if bi < 0:
+            return 1
+        value[0] = best.value
+        raw[0] = best.raw
+        main[0] = flat if flat >= 0 else best.main
+        return 0
+
+    def pattern_ids(self):
+        """The ids of the enabled rows, by the position ``score_batch`` reports."""
+        return tuple(h.id for h in self.pattern_hits)
+
+    def score_in(self, hand, int tile, key):
+        """``score`` in the compiled context stored under ``key`` (a rule set's parsed
+        context); False when there is none yet (``add_context`` it, then ask again)."""
+        cdef CompiledContext c
+        if key is self.last_key:
+            c = self.last
+        else:
+            got = self.contexts.get(key)
+            if got is None:
+                return False
+            c = <CompiledContext> got
+            self.last_key = key
+            self.last = c
+        return self.score(hand, tile, c)
+
+    cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
+        """One reading's value under the policy; 0 when no pattern holds."""
+        cdef uint64_t found = 0, dropped = 0
+        cdef int i, n, best = -1, bnet = 0, net, add, j
+        cdef const CPat* p
+        for i in range(self.npat):
+            p = &self.pat[i]
+            if not p.flat and _cond(&p.cond, bits, counts):
+                found |= (<uint64_t> 1) << i
+                dropped |= p.supersedes
+        found &= ~dropped
+        if not found:
+            return 0
+        cdef bint alone = 0
+        if self.policy == POL_CAPPED_BASE:
+            for i in range(self.npat):
+                if found >> i & 1 and self.pat[i].special and (
+                        best < 0 or self.pat[i].value > self.pat[best].value):
+                    best = i
+            alone = best >= 0
+            if best < 0:
+                for i in range(self.npat):
+                    if found >> i & 1 and (best < 0 or self.pat[i].value > self.pat[best].value):
+                        best = i
+        else:
+            for i in range(self.npat):
+                if found >> i & 1:
+                    p = &self.pat[i]
+                    net = p.value - p.absorb_n
+                    if best < 0 or net > bnet or (net == bnet and p.value > self.pat[best].value):
+                        best = i
+                        bnet = net
+        p = &self.pat[best]
+        v.main = best
+        v.rank = best
+        v.mainval = p.value
+        v.raw = p.value
+        v.nextra = 0
+        v.floors = 0
+        if not alone:
+            for j in range(self.nextra):
+                if not _cond(&self.extra[j].cond, bits, counts):
+                    continue
+                n = 1 if self.extra[j].times < 0 else counts[self.extra[j].times]
+                if p.absorb == j:
+                    n -= p.absorb_n
+                if n <= 0 or self.extra[j].value == 0:
+                    continue
+                if n >= CT_TIMES:
+                    return -1
+                v.extra_idx[v.nextra] = j
+                v.extra_n[v.nextra] = n
+                v.nextra += 1
+                v.raw += n * self.extra[j].value
+        v.value = v.raw if self.cap < 0 or p.cap_exempt or alone or v.raw <= self.cap else self.cap
+        if self.policy == POL_CAPPED_BASE:
+            for j in range(self.nfloor):
+                if _cond(&self.floor[j], bits, counts):
+                    v.floors |= 1u << j
+            if v.floors and v.value < self.floor_value:
+                v.value = self.floor_value
+        return 1
+
+    cdef int _flat(self, uint64_t bits, const int* counts, Valued_* v, bint have) noexcept nogil:
+        """A flat pattern that replaces the value: its table position, else -1."""
+        cdef int i, cmp
+        for i in range(self.npat):
+            if self.pat[i].flat and _cond(&self.pat[i].cond, bits, counts):
+                cmp = v.raw if self.flat_after else v.value
+                if not have or self.pat[i].value >= cmp:
+                    return i
+        return -1
+
+    cdef object _hits(self, const Valued_* v, int flat):
+        cdef int j, n = 0, k = 0
+        if flat >= 0:
+            return self.alone_hits[flat]
+        if v.nextra == 0 and v.floors == 0:
+            return self.alone_hits[v.main]
+        cdef uint32_t f = v.floors
+        while f:
+            n += 1
+            f &= f - 1
+        cdef tuple out = PyTuple_New(1 + v.nextra + n)
+        o = self.pattern_hits[v.main]
+        Py_INCREF(o)
+        PyTuple_SET_ITEM(out, 0, o)
+        for j in range(v.nextra):
+            o = (<list> self.extra_hits[v.extra_idx[j]])[v.extra_n[j]]
+            Py_INCREF(o)
+            PyTuple_SET_ITEM(out, 1 + j, o)
+        k = 1 + v.nextra
+        for j in range(self.nfloor):
+            if v.floors >> j & 1:
+                o = self.floor_hits[j]
+                Py_INCREF(o)
+                PyTuple_SET_ITEM(out, k, o)
+                k += 1
+        PyObject_GC_UnTrack(out)
+        return out
+
+    cdef object _decomposition(self, const CReading* r):
+        if r.shape != RS_STANDARD:
+            return _SHAPE_OF[r.shape]
+        cdef int j, nch = 0, npu = 0
+        for j in range(r.nsets):
+            if r.sets[j].meld == MK_NONE:
+                if r.sets[j].kind == SET_CHOW:
+                    nch += 1
+                else:
+                    npu += 1
+        cdef tuple chows = PyTuple_New(nch)
+        cdef tuple pungs = PyTuple_New(npu)
+        nch = npu = 0
+        for j in range(r.nsets):
+            if r.sets[j].meld == MK_NONE:
+                o = <int> r.sets[j].tile
+                Py_INCREF(o)
+                if r.sets[j].kind == SET_CHOW:
+                    PyTuple_SET_ITEM(chows, nch, o)
+                    nch += 1
+                else:
+                    PyTuple_SET_ITEM(pungs, npu, o)
+                    npu += 1
+        PyObject_GC_UnTrack(chows)
+        PyObject_GC_UnTrack(pungs)
+        dec = mj_tuple_of(self.decomposition_type, 3)
+        _put(dec, 0, <int> r.pair)
+        _put(dec, 1, chows)
+        _put(dec, 2, pungs)
+        PyObject_GC_UnTrack(dec)
+        return dec
+
+    cdef int _best(self, const Packed* p, const MeldInfo* mi, uint64_t held, CompiledContext c,
+                   CReading* rs, Valued_* best, int* flat) noexcept nogil:
+        """The best reading's index (its value in ``best``, a replacing flat pattern in
+        ``flat``); -1 when no reading holds, -2 when the Python path must answer."""
+        return self._best_of(p, mi, held, c, rs, _readings(p, mi, self.qidui, rs,
+                                                           self.shisanyao), best, flat)
+
+    cdef int _best_of(self, const Packed* p, const MeldInfo* mi, uint64_t held,
+                      CompiledContext c, CReading* rs, int nr, Valued_* best,
+                      int* flat) noexcept nogil:
+        """``_best`` over the ``nr`` readings already listed in ``rs``."""
+        cdef int counts[NCOUNTED]
+        cdef int i, bi = -1, f
+        cdef Valued_ v
+        cdef uint64_t hand, bits
+        if nr < 0:
+            return -2
+        flat[0] = -1
+        if nr == 0:
+            return -1
+        hand = _hand_bits(p, mi, held, counts) | c.bits
+        for i in range(nr):
+            bits = hand | _reading_bits(&rs[i], c.seat_wind, c.round_wind, counts)
+            v.flat = -1
+            f = self._value(bits, counts, &v)
+            if f < 0:
+                return -2
+            if not self.flat_after:  # FanTable: a flat pattern replaces this reading's value
+                v.flat = self._flat(bits, counts, &v, f)
+                if v.flat >= 0:
+                    v.value = v.raw = v.mainval = self.pat[v.flat].value
+                    v.rank = v.main = v.flat
+                    v.nextra = 0
+                    v.floors = 0
+                elif not f:
+                    continue
+            elif not f:
+                continue
+            if bi < 0 or v.value > best.value or v.value == best.value and (
+                    v.raw > best.raw or v.raw == best.raw and (
+                        v.mainval > best.mainval if self.tie_by_value else v.rank < best.rank)):
+                bi = i
+                best[0] = v
+        flat[0] = best.flat if bi >= 0 else -1
+        if bi >= 0 and self.flat_after:  # Sichuan: after the best reading, against its total
+            bits = hand | _reading_bits(&rs[bi], c.seat_wind, c.round_wind, counts)
+            f = self._flat(bits, counts, best, 1)
+            if f >= 0:
+                flat[0] = f
+                best.raw = self.pat[f].value
+                best.value = best.raw if self.cap < 0 or self.pat[f].cap_exempt or \
+                    best.raw <= self.cap else self.cap
+        return bi
+
+    def score(self, hand, int tile, CompiledContext c):
+        """The ``ScoreResult`` of a winning hand, or None when the Python path must answer
+        (every refusal: the Python path raises the error it always raised)."""
+        if not isinstance(hand, HandBase) or tile < 0 or tile >= 34:
+            return None
+        cdef HandBase h = <HandBase> hand
+        cdef const Packed* p = &h.p
+        cdef MeldInfo mi
+        cdef CReading rs[RD_MAX]
+        cdef Valued_ best
+        cdef int bi, flat, s, t, mult, fan
+        cdef uint64_t held
+        if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
+            return None
+        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
+            return None
+        if not h.melds:
+            mi.n = 0
+        held = _held_mask(p)
+        s = _suits_of(held)
+        if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits or (
+                c.missing_suit >= 0 and s >> c.missing_suit & 1):
+            return None
+        bi = self._best(p, &mi, held, c, rs, &best, &flat)
+        if bi < 0:
+            return None
+        fan = best.value
+        if fan < 0 or fan >= CT_FANS:
+            return None
+        if self.mult_pow2:
+            if fan > 30:
+                return None
+            mult = 1 << fan
+        else:
+            mult = fan
+        pays = c.payments[fan]
+        if pays is None:
+            pays = c.payments[fan] = c.pay(fan, mult)
+        out = mj_tuple_of(self.result_type, 12)
+        _put(out, 0, self.name)
+        _put(out, 1, self.unit)
+        _put(out, 2, fan)
+        _put(out, 3, best.raw)
+        _put(out, 4, mult)
+        _put(out, 5, self._hits(&best, flat))
+        _put(out, 6, self._decomposition(&rs[bi]))
+        _put(out, 7, _SHAPE_OF[rs[bi].shape])
+        _put(out, 8, c.self_drawn)
+        _put(out, 9, pays)
+        _put(out, 10, "")
+        _put(out, 11, -1)
+        PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
+        return out
+
+    cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, int tile,
+                          CompiledContext c1, CompiledContext c2, CReading* rs,
+                          Valued_* v1, int* f1, Valued_* v2, int* f2) noexcept nogil:
+        """``_best`` of the hand with one more concealed ``tile`` in two contexts (the readings
+        listed once): 0, or -1 when that is no win (or one the rule set refuses), -2 when the
+        Python path must answer."""
+        cdef Packed x = h[0]
+        cdef int s = t_suit(tile), nr, b1, b2
+        x.cnt[tile] += 1
+        x.key[s] += P5[tile - s * 9]
+        x.ncon += 1
+        if x.cnt[tile] + 4 - x.cap[tile] == 4:
+            x.four |= (<uint64_t> 1) << tile
+        cdef uint64_t held = _held_mask(&x)
+        s = _suits_of(held)
+        if __builtin_popcountll(s) > self.max_suits or (
+                c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
+                c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
+            return -1
+        nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
+        b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
+        b2 = self._best_of(&x, mi, held, c2, rs, nr, v2, f2)
+        if b1 == -2 or b2 == -2 or (b1 < 0) != (b2 < 0):
+            return -2
+        return -1 if b1 < 0 else 0
+
+    def valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
+                     visible=None):
+        """The ``ValuedWait`` of every winning tile of a ready hand (the standard and 七对
+        waits), valued in the two contexts; None when the Python path must answer (a
+        refusal, or a hand past the core's bounds). ``visible``: 34 counts of tiles seen
+        elsewhere, or None."""
+        if not isinstance(hand, HandBase):
+            return None
+        cdef HandBase h = <HandBase> hand
+        cdef const Packed* p = &h.p
+        cdef MeldInfo mi
+        cdef CReading rs[RD_MAX]
+        cdef Valued_ vd, vs
+        cdef int fd, fs, bd, t, unseen
+        if p.ncon + 3 * len(h.melds) != self.hand_tiles - 1:
+            return None
+        if h.melds and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
+            return None
+        if not h.melds:
+            mi.n = 0
+        if self.no_honours and _held_mask(p) & M_HON:
+            return None
+        cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0), 0)
+        out = []
+        while mask:
+            t = __builtin_ctzll(mask)
+            mask &= mask - 1
+            bd = self._values_plus(p, &mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs)
+            if bd == -2:
+                return None
+            if bd < 0:
+                continue
+            unseen = 4 - (p.cnt[t] + 4 - p.cap[t]) - (0 if visible is None else visible[t])
+            w = mj_tuple_of(self.wait_type, 7)
+            _put(w, 0, (<tuple> _wait_objects[t])[0])
+            _put(w, 1, t)
+            _put(w, 2, vd.value)
+            _put(w, 3, vs.value)
+            _put(w, 4, unseen if unseen > 0 else 0)
+            _put(w, 5, self._hits(&vd, fd))
+            _put(w, 6, self._hits(&vs, fs))
+            PyObject_GC_UnTrack(w)
+            out.append(w)
+        return tuple(out)
+
+
+cdef inline int t_suit(int t) noexcept nogil:
+    return t // 9 if t < 27 else 3
+
+
+def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint objects=True):
+    """The C readings of a winning hand with their features, for the tests that hold them
+    against ``common.readings`` and ``common.compiled.features_of``: a list of
+    (shape, pair, sets as (kind, tile, concealed, meld kind), feature bits, counted
+    features); with ``objects=False`` only their number (to time the C part alone)."""
+    cdef HandBase h = _as_hand(hand)
+    cdef MeldInfo mi
+    cdef CReading rs[RD_MAX]
+    cdef int counts[NCOUNTED]
+    cdef int n, i, j
+    cdef uint64_t bits
+    mi.n = 0
+    if h.melds and _meld_info(h.melds, &mi) < 0:
+        raise MahjongError("bad_meld", "a meld the C readings do not take")
+    n = _readings(&h.p, &mi, qidui, rs)
+    if not objects:
+        return n
+    if n < 0:
+        raise MahjongError("internal", "too many readings")
+    out = []
+    for i in range(n):
+        bits = _hand_bits(&h.p, &mi, _held_mask(&h.p), counts)
+        bits |= _reading_bits(&rs[i], seat_wind, round_wind, counts)
+        out.append(("qidui" if rs[i].shape == RS_QIDUI else "standard", rs[i].pair,
+                    tuple((rs[i].sets[j].kind, rs[i].sets[j].tile, rs[i].sets[j].concealed,
+                           rs[i].sets[j].meld) for j in range(rs[i].nsets)),
+                    bits, tuple(counts[j] for j in range(NCOUNTED))))
+    return out

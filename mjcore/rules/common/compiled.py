@@ -1,0 +1,251 @@
+"""Compiled scoring: a fan table's declarative conditions turned into the arrays that the
+core's one generic evaluator runs (``_core.CompiledTable``; docs/rules.md, "Compiled scoring").
+
+Each pattern, extra and floor says *as data* when it holds (``when=``), beside its Python
+predicate: a tuple of terms, all of which must hold. A term is a feature name (``"qing"``),
+a negated one (``"!has19"``) or a counted feature with a threshold (``"dragon_pungs==2"``,
+``"wind_pungs>=3"``). The features are the core's (``FEATURES``: of the reading and the hand;
+``COUNTED``) and the rule set's own context features (``FanTable.context_features``, whose
+bits the rule set computes per win context). ``compile_table`` resolves everything the
+options decide (enabled rows, values, supersedes, flat, the cap) once per options object.
+
+The Python predicates stay as the obviously correct twin: ``MJ_PURE_SCORING=1`` in the
+environment (read once at import) makes every rule set score on its Python path, and
+``features_of`` / ``holds`` are the Python statement of what the C features mean, which the
+tests hold against both the C features and the predicates.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from mjcore._core import (
+    CONTEXT_BIT,
+    COUNTED,
+    FEATURES,
+    POLICY_CODES,
+    CompiledContext,
+    CompiledTable,
+)
+from mjcore.hand import Decomposition
+from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
+
+__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledTable", "check_terms",
+           "compile_table", "context_bits", "features_of", "holds"]
+
+PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
+"""``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
+
+_COUNTED_TERM = re.compile(r"^([a-z0-9_]+)(==|>=)(\d)$")
+_TIMES = 9  # an extra's hits are made for 0..8 times (more: the Python path answers)
+
+
+def _parse(term: str, context: tuple[str, ...]) -> tuple[str, Any]:
+    """("on" | "off", bit) or ("count", (index, at_least, k)); ValueError if unknown."""
+    m = _COUNTED_TERM.match(term)
+    if m:
+        if m.group(1) not in COUNTED:
+            raise ValueError(f"unknown counted feature {m.group(1)!r} in {term!r}")
+        return "count", (COUNTED.index(m.group(1)), m.group(2) == ">=", int(m.group(3)))
+    name = term[1:] if term.startswith("!") else term
+    if name in FEATURES:
+        bit = FEATURES.index(name)
+    elif name in context:
+        bit = CONTEXT_BIT + context.index(name)
+    else:
+        raise ValueError(f"unknown feature {name!r} (known: {', '.join(FEATURES + context)})")
+    return ("off" if term.startswith("!") else "on"), bit
+
+
+def check_terms(spec: Any, context: tuple[str, ...]) -> None:
+    """Refuse a table row whose condition names an unknown feature (at table definition)."""
+    for term in spec.when or ():
+        _parse(term, context)
+    times = getattr(spec, "times", None)
+    if times is not None and times not in COUNTED:
+        raise ValueError(f"{spec.id}: unknown counted feature {times!r}")
+    if len(context) > 64 - CONTEXT_BIT:
+        raise ValueError("too many context features")
+
+
+def _cond(when: tuple[str, ...], context: tuple[str, ...]) -> tuple[int, int, tuple[Any, ...]]:
+    on = off = 0
+    counted = []
+    for term in when:
+        kind, arg = _parse(term, context)
+        if kind == "on":
+            on |= 1 << arg
+        elif kind == "off":
+            off |= 1 << arg
+        else:
+            counted.append(arg)
+    return on, off, tuple(counted)
+
+
+def context_bits(table: Any, names: tuple[str, ...] | list[str]) -> int:
+    """The bits of the rule set's context features ``names`` (those that hold)."""
+    out = 0
+    for n in names:
+        out |= 1 << (CONTEXT_BIT + table.context_features.index(n))
+    return out
+
+
+def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles: int = 14,
+                  max_suits: int = 3, no_honours: bool = False, qidui: bool = True,
+                  shisanyao: bool = False,
+                  tie_by_value: bool = False, flat_after: bool = False,
+                  mult_pow2: bool = False, hand_extras_first: bool = False,
+                  ) -> CompiledTable | None:
+    """The table under ``options`` as a ``CompiledTable``, or None when a row has no ``when``
+    or the policy has no compiled form (the Python path then scores).
+
+    The knobs say what the rule set's scoring does beyond ``FanTable.evaluate``:
+    ``tie_by_value``: readings of equal value and total go to the higher main pattern (else
+    the earlier in table order), then the first listed; ``qidui``/``shisanyao``: the special
+    readings listed after the standard ones; ``flat_after``: a flat pattern is
+    weighed after the best reading, against its total before the cap, and is then capped
+    (else it replaces each reading whose capped value it reaches); ``mult_pow2``: the
+    multiplier is ``2**value`` (else the value); ``hand_extras_first``: extras that depend on
+    the hand alone are listed before those of the context."""
+    policy = table.policy
+    if policy.kind not in POLICY_CODES:
+        return None
+    ctx = table.context_features
+    rows = [p for p in table.patterns if p.enabled(options)]
+    extras = [e for e in table.extras if e.enabled(options)]
+    if hand_extras_first:
+        extras = [e for e in extras if not e.context] + [e for e in extras if e.context]
+    floors = [f for f in table.floors if f.enabled(options)]
+    if any(r.when is None for r in (*rows, *floors)) or any(
+            e.when is None and e.times is None for e in extras):
+        return None
+    pos = {p.id: i for i, p in enumerate(rows)}
+    extra_pos = {e.id: i for i, e in enumerate(extras)}
+    patterns = []
+    for p in rows:
+        if len(p.absorbs) > 1 or p.each:
+            return None
+        absorb = (-1, 0)
+        for aid, n in p.absorbs:
+            absorb = (extra_pos.get(aid, -1), n)
+        sup = 0
+        for s in p.superseded(options):
+            if s in pos:
+                sup |= 1 << pos[s]
+        patterns.append({
+            "when": _cond(p.when or (), ctx), "value": p.value(options), "supersedes": sup,
+            "flat": p.is_flat(options), "cap_exempt": p.cap_exempt,
+            "special": p.klass == "special", "absorb": absorb})
+    cap = policy.cap(options)
+    return CompiledTable({
+        "patterns": patterns,
+        "extras": [{"when": _cond(e.when or (), ctx),
+                    "times": -1 if e.times is None else COUNTED.index(e.times),
+                    "value": e.value(options)} for e in extras],
+        "floors": [{"when": _cond(f.when or (), ctx)} for f in floors],
+        "policy": POLICY_CODES[policy.kind],
+        "cap": cap,
+        "floor_value": int(getattr(options, policy.floor_option or "", 0) or 0),
+        "tie_by_value": tie_by_value, "flat_after": flat_after, "mult_pow2": mult_pow2,
+        "hand_tiles": hand_tiles, "max_suits": max_suits, "no_honours": no_honours,
+        "qidui": qidui, "shisanyao": shisanyao,
+        "pattern_hits": [PatternHit(p.id, p.name, p.value(options)) for p in rows],
+        "extra_hits": [[PatternHit(e.id, e.name, n * e.value(options)) for n in range(_TIMES)]
+                       for e in extras],
+        "floor_hits": [PatternHit(f.id, f.name, 0) for f in floors],
+        "result_type": ScoreResult, "decomposition_type": Decomposition,
+        "wait_type": ValuedWait,
+        "name": name, "unit": unit,
+    })
+
+
+# --------------------------------------------------------------------------- the Python twin
+
+def _term(t: int) -> bool:
+    return t < 27 and t % 9 in (0, 8)
+
+
+def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
+                ) -> tuple[set[str], dict[str, int]]:
+    """What the C features say of one ``common.readings.Reading``, stated plainly: the names
+    of the boolean features that hold, and the counted ones."""
+    held = r.held
+    kinds = [t for t in range(34) if held[t]]
+    suits = {t // 9 for t in kinds if t < 27}
+    hon = any(t >= 27 for t in kinds)
+    melds = [s for s in r.sets if s.meld]
+    concealed_counts = list(held)
+    for s in melds:  # the concealed part: held less the declared sets
+        for k in range(3 if s.kind == "chow" else 3 if s.kind == "pung" else 4):
+            concealed_counts[s.tile + (k if s.kind == "chow" else 0)] -= 1
+    f: set[str] = set()
+    if len(suits) == 1:
+        f.add("hun" if hon else "qing")
+    if not suits and hon:
+        f.add("zi")
+    if all(t < 27 and t % 9 in (1, 4, 7) for t in kinds):
+        f.add("only258")
+    if any(c == 4 for c in concealed_counts):
+        f.add("long")
+    if all(_term(t) for t in kinds):
+        f.add("terminals_only")
+    if all(_term(t) or t >= 27 for t in kinds) and any(_term(t) for t in kinds) and hon:
+        f.add("terminals_honours")
+    if any(_term(t) for t in kinds):
+        f.add("has19")
+    if all(s.meld == "angang" for s in melds):
+        f.add("concealed")
+    if len(melds) == 4:
+        f.add("melds4")
+    if not melds and len(suits) == 1 and not hon:
+        c = concealed_counts[min(suits) * 9:min(suits) * 9 + 9]
+        if c[0] >= 3 and c[8] >= 3 and all(c[i] for i in range(1, 8)):
+            f.add("nine_gates")
+    pungs = [s for s in r.sets if s.kind != "chow"]
+    if r.shape == "standard":
+        f.add("standard")
+        if not any(s.kind == "chow" for s in r.sets):
+            f.add("pung")
+        if all(s.kind == "chow" for s in r.sets):
+            f.add("chow")
+        if _term(r.pair) and all(_term(s.tile) or s.kind == "chow" and s.tile % 9 == 6
+                                 for s in r.sets):
+            f.add("yaojiu")
+        if r.pair >= 31:
+            f.add("dragon_pair")
+        elif r.pair >= 27:
+            f.add("wind_pair")
+        if seat_wind >= 0 and any(s.tile == 27 + seat_wind for s in pungs):
+            f.add("seat_wind_pung")
+        if round_wind >= 0 and any(s.tile == 27 + round_wind for s in pungs):
+            f.add("round_wind_pung")
+    elif r.shape.startswith("qidui"):
+        f.add("qidui")
+    elif r.shape == "shisanyao":
+        f.add("shisanyao")
+    counts = {
+        "gen": sum(1 for c in held if c == 4),
+        "melds": len(melds),
+        "dragon_pungs": sum(1 for s in pungs if s.tile >= 31) if r.shape == "standard" else 0,
+        "wind_pungs": sum(1 for s in pungs if 27 <= s.tile < 31) if r.shape == "standard"
+        else 0,
+    }
+    return f, counts
+
+
+def holds(when: tuple[str, ...], features: set[str], counts: dict[str, int]) -> bool:
+    """Whether a ``when`` condition holds for these features (the Python statement)."""
+    for term in when:
+        m = _COUNTED_TERM.match(term)
+        if m:
+            v, k = counts[m.group(1)], int(m.group(3))
+            if v < k or (m.group(2) == "==" and v != k):
+                return False
+        elif term.startswith("!"):
+            if term[1:] in features:
+                return False
+        elif term not in features:
+            return False
+    return True

@@ -1,0 +1,506 @@
+"""Compiled scoring (docs/rules.md, "Compiled scoring") against its Python twin.
+
+* the C readings are the Python readings (``common.readings.readings``), in the same order;
+* the C features of each reading are what ``common.compiled.features_of`` states in Python;
+* each table row's ``when`` condition holds exactly where its Python predicate does, row by
+  row, on every reading of a seeded sample;
+* the compiled ``score`` equals the Python path on every field, on every worked case and on a
+  seeded sample over presets, options and contexts (``MJ_CROSSCHECK_N`` hands).
+
+``make test`` also runs the Sichuan scoring tests a second time with ``MJ_PURE_SCORING=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mjcore import Hand, MahjongError, Meld
+from mjcore._core import _c_readings
+from mjcore.rules import resolve_options
+from mjcore.rules.common import compiled
+from mjcore.rules.common import patterns as P
+from mjcore.rules.common.readings import readings
+from mjcore.rules.sichuan import scoring as sichuan
+from mjcore.rules.sichuan import table as sichuan_table
+
+N = max(500, int(os.environ.get("MJ_CROSSCHECK_N", "20000")) // 4)
+CASES = Path(__file__).resolve().parents[1] / "cases" / "sichuan.jsonl"
+_KINDS = {0: "chow", 1: "pung", 2: "kong"}
+_MELDS = {0: "", 1: "chi", 2: "peng", 3: "gang", 4: "angang", 5: "bugang"}
+
+
+def sichuan_hand(rng: random.Random) -> tuple[Hand, int]:
+    """A random winning hand of one or two suits (standard or 七对, melds sometimes)."""
+    while True:
+        suits = rng.sample((0, 1, 2), rng.choice((1, 2, 2)))
+        counts = [0] * 34
+        melds: list[Meld] = []
+        if rng.random() < 0.15:
+            for _ in range(7):
+                counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        else:
+            for _ in range(4):
+                s = rng.choice(suits)
+                x = rng.random()
+                if x < 0.5:
+                    r = rng.randrange(7)
+                    for k in range(3):
+                        counts[s * 9 + r + k] += 1
+                elif x < 0.8:
+                    counts[s * 9 + rng.randrange(9)] += 3
+                else:
+                    t = s * 9 + rng.randrange(9)
+                    kind = rng.choice(("peng", "gang", "angang", "bugang"))
+                    melds.append(Meld(kind, (t,) * (3 if kind == "peng" else 4)))
+            counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        held = counts[:]
+        for m in melds:
+            held[m.tiles[0]] += len(m.tiles)
+        if max(held) <= 4:
+            return Hand(counts, melds), rng.choice([t for t in range(34) if counts[t]])
+
+
+def _sichuan_reading(r: Any) -> sichuan_table.Reading:
+    """Sichuan's compact reading of one common reading, from the common predicates."""
+    qidui = r.shape == "qidui"
+    concealed = list(r.held)
+    for s in r.sets:
+        if s.meld:
+            concealed[s.tile] -= 4 if s.kind == "kong" else 3
+    return sichuan_table.Reading(qidui, P.qingyise(r), P.all_pungs(r),
+                                 P.each_set_has_terminal(r), P.all_pungs(r) and P.all_258(r),
+                                 qidui and any(c == 4 for c in concealed))
+
+
+def _flags(names: set[str]) -> int:
+    out = 0
+    for i, name in enumerate(compiled.FEATURES):
+        if name in names:
+            out |= 1 << i
+    return out
+
+
+def test_c_readings_and_features_are_the_python_ones() -> None:
+    rng = random.Random(11)
+    for _ in range(N):
+        hand, win = sichuan_hand(rng)
+        py = readings(hand, win, ("standard", "qidui"))
+        c = _c_readings(hand)
+        assert len(c) == len(py), hand
+        for r, (shape, pair, sets, bits, counts) in zip(py, c, strict=True):
+            assert shape == r.shape and pair == r.pair, hand
+            assert [(_KINDS[k], t, bool(cc), _MELDS[m]) for k, t, cc, m, in sets] == [
+                (s.kind, s.tile, s.concealed, s.meld) for s in r.sets], hand
+            names, count = compiled.features_of(r)
+            assert bits == _flags(names), (hand, r)
+            assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, r)
+
+
+class _Ctx:
+    """A Sichuan context as the table's predicates read it (attribute access)."""
+
+    def __init__(self, **flags: Any) -> None:
+        self.self_drawn = self.after_kong = self.after_kong_discard = False
+        self.robbing_kong = self.last_tile = self.heavenly = self.earthly = False
+        self.kong_feeder = -1
+        self.__dict__.update(flags)
+
+
+_CONTEXTS = [_Ctx(), _Ctx(self_drawn=True), _Ctx(self_drawn=True, after_kong=True),
+             _Ctx(self_drawn=True, after_kong=True, kong_feeder=2),
+             _Ctx(after_kong_discard=True), _Ctx(robbing_kong=True),
+             _Ctx(self_drawn=True, last_tile=True), _Ctx(last_tile=True),
+             _Ctx(self_drawn=True, heavenly=True), _Ctx(self_drawn=True, earthly=True)]
+
+
+def test_sichuan_conditions_are_the_predicates_row_by_row() -> None:
+    """Every row's ``when`` against its predicate, on every reading and context."""
+    table = sichuan_table.TABLE
+    options = [resolve_options("sichuan"), resolve_options("sichuan", {"zimo_bonus": "fan"}),
+               resolve_options("sichuan", {"zimo_bonus": "fan", "dian_gang_hua": "zimo"})]
+    rng = random.Random(12)
+    for _ in range(N // 10):
+        hand, win = sichuan_hand(rng)
+        for r in readings(hand, win, ("standard", "qidui")):
+            names, counts = compiled.features_of(r)
+            sr = _sichuan_reading(r)
+            facts = sichuan._shared(sichuan.hand_profile(hand), hand.melds)
+            for ctx in _CONTEXTS:
+                for o in options:
+                    ctx_names = {n for n in sichuan._CTX_FLAGS if getattr(ctx, n)}
+                    if sichuan_table._zimo_count(None, ctx, o):
+                        ctx_names.add("zimo_fan")
+                    feats = names | ctx_names
+                    for p in table.patterns:
+                        assert compiled.holds(p.when or (), feats, counts) == bool(
+                            p.predicate(sr, ctx, o)), (p.id, hand, r)
+                    for e in table.extras:
+                        n = counts[e.times] if e.times else int(
+                            compiled.holds(e.when or (), feats, counts))
+                        assert n == e.count(facts, ctx, o), (e.id, hand, r)
+
+
+def _both(hand: Any, win: Any, self_drawn: bool, context: dict[str, Any] | None,
+          o: Any) -> tuple[Any, Any]:
+    """(Python path, compiled path) answers: a ScoreResult or the error's (code, text)."""
+    out = []
+    for fn in (sichuan._evaluate, sichuan._score_compiled):
+        try:
+            h = hand if isinstance(hand, Hand) else Hand.parse(hand)
+            tile = win if isinstance(win, int) else sichuan._tile(win)
+            ctx = sichuan._parse_context(context, self_drawn)
+            out.append(fn(h, tile, ctx, o))
+        except MahjongError as exc:
+            out.append((exc.code, str(exc)))
+    return out[0], out[1]
+
+
+def _same(a: Any, b: Any) -> None:
+    assert a == b
+    if hasattr(a, "decomposition"):  # "qidui" is a str, a decomposition a tuple: both kinds
+        assert type(a.decomposition) is type(b.decomposition)
+        assert [type(h) for h in a.patterns] == [type(h) for h in b.patterns]
+        assert type(a) is type(b)
+
+
+@pytest.mark.parametrize("case", [json.loads(x) for x in CASES.read_text("utf-8").splitlines()
+                                  if x.strip()], ids=lambda c: c["id"])
+def test_sichuan_cases_on_both_paths(case: dict[str, Any]) -> None:
+    options = dict(case["options"])
+    preset = options.pop("preset", None)
+    try:
+        o = resolve_options("sichuan", options or None, preset)
+    except MahjongError:
+        return  # an options error: no scoring path runs
+    a, b = _both(case["hand"], case["win_tile"], case["self_drawn"], case["context"] or None, o)
+    _same(a, b)
+
+
+def test_sichuan_sample_on_both_paths() -> None:
+    opts = [resolve_options("sichuan", preset=p) for p in (None, "modern", "chengdu_points")]
+    opts += [resolve_options("sichuan", {"menqing": True, "zhongzhang": True, "cap_fan": 4,
+                                         "zimo_bonus": "fan", "jingoudiao": True,
+                                         "haidilaoyue": True, "haidipao": True,
+                                         "longqidui_fan": 3, "tiandihu": False}),
+             resolve_options("sichuan", {"scoring": "points", "cap_fan": 2, "base": 3})]
+    contexts: list[tuple[bool, dict[str, Any]]] = [
+        (False, {}), (True, {}), (True, {"after_kong": True}), (True, {"heavenly": True}),
+        (True, {"earthly": True, "winner": 2}), (False, {"last_tile": True, "discarder": 1}),
+        (True, {"last_tile": True, "active_seats": [0, 2, 3]}),
+        (False, {"robbing_kong": True, "discarder": 3}),
+        (False, {"after_kong_discard": True, "discarder": 1}),
+        (True, {"after_kong": True, "kong_feeder": 1}), (False, {"missing_suit": "p"}),
+        (True, {"missing_suit": "s", "winner": 1, "active_seats": [1, 2]})]
+    rng = random.Random(13)
+    compiled_answers = 0
+    for _ in range(N):
+        hand, win = sichuan_hand(rng)
+        if rng.random() < 0.15:  # a hand that is not a win, or not Sichuan's
+            counts = list(hand.counts)
+            counts[rng.randrange(34)] += 1
+            counts[win] -= 1
+            try:
+                hand = Hand(counts, hand.melds)
+            except MahjongError:  # a fifth copy
+                continue
+        sd, ctx = rng.choice(contexts)
+        o = rng.choice(opts)
+        a, b = _both(hand, win, sd, ctx, o)
+        _same(a, b)
+        compiled_answers += not isinstance(a, tuple) or hasattr(a, "value")
+    assert compiled_answers > N // 2  # most hands are wins: the compiled path was exercised
+
+
+def test_the_compiled_path_answers_a_never_seen_hand_itself() -> None:
+    """The core answers a win (no fall back to Python): the table and context are compiled."""
+    o = resolve_options("sichuan")
+    t = sichuan._TABLES.get(o) or sichuan._compiled_table(o)
+    ctx = sichuan._parse_context(None, True)
+    if t.score_in(Hand.parse("11122233344455m"), 4, ctx) is False:
+        sichuan._compiled_context(t, ctx, o)
+    got = t.score_in(Hand.parse("11122233344455m"), 4, ctx)
+    assert got is not None and got.patterns[0].id == "qingdui"
+    assert t.score_in(Hand.parse("11122233344457m"), 4, ctx) is None  # not a win: Python's
+
+
+def test_unknown_features_are_refused() -> None:
+    from mjcore.rules.common.table import ExtraSpec, FanTable, PatternSpec, Policy
+
+    row = PatternSpec("x", "x", 1, "x", lambda r, c, o: True, when=("no_such_feature",))
+    with pytest.raises(ValueError, match="unknown feature"):
+        FanTable(Policy("additive"), (row,))
+    extra = ExtraSpec("y", "y", 1, "y", lambda r, c, o: 0, times="nothing")
+    with pytest.raises(ValueError, match="unknown counted feature"):
+        FanTable(Policy("additive"), (), (extra,))
+
+
+def test_sichuan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``valued_waits`` gives the same tuple on the compiled and the Python path."""
+    opts = [resolve_options("sichuan"), resolve_options("sichuan", preset="modern"),
+            resolve_options("sichuan", {"zimo_bonus": "fan", "menqing": True,
+                                        "zhongzhang": True, "scoring": "points"})]
+    contexts: list[dict[str, Any] | None] = [
+        None, {"missing_suit": "m"}, {"last_tile": True, "winner": 1, "discarder": 2},
+        {"after_kong": True, "kong_feeder": 3}, {"heavenly": True}]
+    rng = random.Random(14)
+    asked = answered = 0
+    for _ in range(N // 8):
+        hand, win = sichuan_hand(rng)
+        counts = list(hand.counts)
+        counts[win] -= 1
+        ready = Hand(counts, hand.melds)
+        o = rng.choice(opts)
+        ctx = rng.choice(contexts)
+        visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            sichuan.clear_caches()
+            try:
+                got.append(sichuan.valued_waits(ready, ctx, o, visible))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        assert got[0] == got[1], (ready, ctx)
+        asked += 1
+        answered += bool(got[0]) and not isinstance(got[0][0], str)
+    assert answered > asked // 2
+    o = resolve_options("sichuan")
+    t = sichuan._TABLES.get(o) or sichuan._compiled_table(o)
+    cd = t.context(sichuan._DEFAULT_CTX[False]) or sichuan._compiled_context(
+        t, sichuan._DEFAULT_CTX[False], o)
+    cs = t.context(sichuan._DEFAULT_CTX[True]) or sichuan._compiled_context(
+        t, sichuan._DEFAULT_CTX[True], o)
+    waits = t.valued_waits(Hand.parse("1112345678999m"), cd, cs)  # the core answers itself
+    assert waits is not None and [w.id for w in waits] == list(range(9))
+
+
+# --------------------------------------------------------------------------- Guangdong
+
+_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def guangdong_hand(rng: random.Random) -> tuple[Hand, int]:
+    """A random Guangdong winning hand: honours, melds, 七对 and 十三幺 now and then."""
+    while True:
+        counts = [0] * 34
+        melds: list[Meld] = []
+        x = rng.random()
+        if x < 0.03:
+            for t in _ORPHANS:
+                counts[t] += 1
+            counts[rng.choice(_ORPHANS)] += 1
+        elif x < 0.1:
+            kinds = rng.sample(range(34), 7) if rng.random() < 0.5 else [
+                rng.choice((27, 31, 0)) + rng.randrange(3) for _ in range(7)]
+            for t in kinds:
+                counts[t] += 2
+        else:
+            suits = rng.sample((0, 1, 2), rng.choice((1, 1, 2, 3)))
+            n_melds = rng.choice((0, 0, 1, 2, 3, 4))
+            for k in range(4):
+                if rng.random() < 0.3:
+                    t, chow = 27 + rng.randrange(7), False
+                else:
+                    s = rng.choice(suits)
+                    chow = rng.random() < 0.5
+                    t = s * 9 + rng.randrange(7 if chow else 9)
+                if k < n_melds:
+                    kind = "chi" if chow else rng.choice(("peng", "gang", "angang", "bugang"))
+                    tiles = (t, t + 1, t + 2) if chow else (t,) * (3 if kind == "peng" else 4)
+                    melds.append(Meld(kind, tiles))
+                elif chow:
+                    for d in range(3):
+                        counts[t + d] += 1
+                else:
+                    counts[t] += 3
+            counts[27 + rng.randrange(7) if rng.random() < 0.3 else
+                   rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        try:
+            hand = Hand(counts, melds)
+        except MahjongError:
+            continue
+        return hand, rng.choice([t for t in range(34) if counts[t]])
+
+
+def test_guangdong_conditions_are_the_predicates_row_by_row() -> None:
+    from mjcore.rules.guangdong import scoring as gd
+    from mjcore.rules.guangdong import table as gd_table
+
+    table = gd_table.TABLE
+    options = [resolve_options("guangdong"), resolve_options("guangdong", {
+        "menqing_fan": 1, "hunyise_pinghu_stack": True, "qidui": True,
+        "sanxiang_min_winners": 2})]
+    facts = [gd_table.WinFacts(sd, sd or qg, seat, rnd, qg, gsk, fed, hd, winners, flat)
+             for sd, qg, gsk, fed, hd, winners, flat in (
+                 (False, False, False, False, False, 1, ""),
+                 (True, False, True, True, True, 1, "tianhe"),
+                 (True, False, True, False, False, 1, "dihe"),
+                 (False, True, False, False, False, 1, ""),
+                 (False, False, False, False, True, 3, "renhe"))
+             for seat, rnd in ((0, 0), (1, 2), (3, 1))]
+    rng = random.Random(21)
+    for _ in range(N // 10):
+        hand, win = guangdong_hand(rng)
+        for r in readings(hand, win, ("standard", "qidui", "shisanyao")):
+            for f in facts:
+                for o in options:
+                    names, counts = compiled.features_of(r, f.seat_wind, f.round_wind)
+                    ctx_names = {n for n in gd._FACT_FLAGS if getattr(f, n)}
+                    if f.winners >= o.sanxiang_min_winners:
+                        ctx_names.add("sanxiang")
+                    if f.flat:
+                        ctx_names.add(f.flat)
+                    feats = names | ctx_names
+                    for p in table.patterns:
+                        assert compiled.holds(p.when or (), feats, counts) == bool(
+                            p.predicate(r, f, o)), (p.id, hand, r)
+                    for e in table.extras:
+                        n = counts[e.times] if e.times else int(
+                            compiled.holds(e.when or (), feats, counts))
+                        assert n == e.count(r, f, o), (e.id, hand, r)
+                    for fl in table.floors:
+                        assert compiled.holds(fl.when or (), feats, counts) == bool(
+                            fl.holds(r, f, o)), (fl.id, hand, r)
+
+
+def test_guangdong_c_features_are_the_python_ones() -> None:
+    rng = random.Random(22)
+    for _ in range(N // 2):
+        hand, win = guangdong_hand(rng)
+        py = readings(hand, win, ("standard", "qidui", "shisanyao"))
+        c = _c_readings(hand, 1, 2)
+        c = [x for x in c if x[0] != "qidui" or any(r.shape == "qidui" for r in py)]
+        py_c = [r for r in py if r.shape != "shisanyao"]  # (_c_readings lists no 十三幺)
+        assert len(c) == len(py_c), hand
+        for r, (shape, pair, sets, bits, counts) in zip(py_c, c, strict=True):
+            assert shape == r.shape and pair == r.pair, hand
+            assert [(_KINDS[k], t, bool(cc), _MELDS[m]) for k, t, cc, m, in sets] == [
+                (s.kind, s.tile, s.concealed, s.meld) for s in r.sets], hand
+            names, count = compiled.features_of(r, 1, 2)
+            assert bits == _flags(names), (hand, r)
+            assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, r)
+
+
+def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcore.rules.guangdong import scoring as gd
+
+    opts = [resolve_options("guangdong"),
+            resolve_options("guangdong", {"menqing_fan": 1, "hunyise_pinghu_stack": True,
+                                          "qidui": True, "baohu_cap": 5}),
+            resolve_options("guangdong", {"qidui": True, "min_fan": 1,
+                                          "discard_payment": "discarder_pays_three"})]
+    winds = {"seat_wind": "2z", "round_wind": "1z"}
+    contexts: list[tuple[bool, dict[str, Any]]] = [
+        (False, {**winds, "discarder": "left"}), (True, winds),
+        (True, {"seat_wind": "1z", "round_wind": "1z", "tianhe": True}),
+        (True, {**winds, "gang_shang_kai_hua": True}),
+        (True, {**winds, "hai_di_lao_yue": True, "winner": 2}),
+        (False, {**winds, "qiang_gang": True, "robbed": "right"}),
+        (False, {"seat_wind": "3z", "round_wind": "4z", "discarder": "across",
+                 "winners_on_discard": 3})]
+    rng = random.Random(23)
+    answered = 0
+    for _ in range(N // 2):
+        hand, win = guangdong_hand(rng)
+        sd, ctx = rng.choice(contexts)
+        o = rng.choice(opts)
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            gd.clear_caches()
+            try:
+                got.append(gd.score(hand, win, sd, ctx, o))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        _same(got[0], got[1])
+        answered += hasattr(got[0], "value")
+    assert answered > N // 8
+
+
+# --------------------------------------------------------------------------- batch
+
+
+def _batch_input(hands: list[tuple[Hand, int]]) -> tuple[bytes, bytes, bytes]:
+    kinds = {"chi": 1, "peng": 2, "gang": 3, "angang": 4, "bugang": 5}
+    melds = bytearray(8 * len(hands))
+    for i, (h, _) in enumerate(hands):
+        for j, m in enumerate(h.melds):
+            melds[8 * i + 2 * j] = kinds[m.kind]
+            melds[8 * i + 2 * j + 1] = m.tiles[0]
+    return (bytes(x for h, _ in hands for x in h.counts), bytes(w for _, w in hands),
+            bytes(melds))
+
+
+def test_score_batch_is_score_hand_by_hand() -> None:
+    import array
+    import threading
+
+    o = resolve_options("sichuan", preset="modern")
+    t = sichuan._compiled_table(o)
+    ctx = sichuan._parse_context({"winner": 1}, True)
+    c = t.context(ctx) or sichuan._compiled_context(t, ctx, o)
+    rng = random.Random(31)
+    hands = []
+    for _ in range(N // 4):
+        hand, win = sichuan_hand(rng)
+        if rng.random() < 0.1:  # not a win
+            counts = list(hand.counts)
+            counts[win] -= 1
+            counts[rng.randrange(27)] += 1
+            try:
+                hand = Hand(counts, hand.melds)
+            except MahjongError:
+                continue
+            win = next(t for t in range(34) if counts[t])
+        hands.append((hand, win))
+    counts, wins, melds = _batch_input(hands)
+    value, raw, main, status = t.score_batch(counts, wins, melds, c)
+    value_a, raw_a = array.array("h", value), array.array("h", raw)
+    ids = t.pattern_ids()
+    for i, (hand, win) in enumerate(hands):
+        got = t.score(hand, win, c)
+        if got is None:
+            assert status[i] == 1 and value_a[i] == -1
+        else:
+            assert status[i] == 0
+            assert (value_a[i], raw_a[i]) == (got.value, got.value_uncapped)
+            assert ids[main[i]] == got.patterns[0].id
+    # the GIL is released: two threads on the two halves give the same answers
+    half = len(hands) // 2
+    parts: dict[int, tuple[bytes, ...]] = {}
+
+    def run(k: int, a: int, b: int) -> None:
+        parts[k] = t.score_batch(counts[34 * a:34 * b], wins[a:b], melds[8 * a:8 * b], c)
+
+    threads = [threading.Thread(target=run, args=(0, 0, half)),
+               threading.Thread(target=run, args=(1, half, len(hands)))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert parts[0][0] + parts[1][0] == value and parts[0][3] + parts[1][3] == status
+
+
+def test_score_batch_refuses_bad_input() -> None:
+    o = resolve_options("sichuan")
+    t = sichuan._compiled_table(o)
+    ctx = sichuan._DEFAULT_CTX[False]
+    c = t.context(ctx) or sichuan._compiled_context(t, ctx, o)
+    good = bytes(Hand.parse("11122233344455m").counts)
+    five = bytearray(good)
+    five[0] = 5
+    _, _, _, status = t.score_batch(good + bytes(five) + good, bytes([4, 0, 33]), None, c)
+    assert list(status) == [0, 2, 2]  # a fifth copy; a winning tile not held
+    bad_meld = bytes([2, 0] + [0] * 6)  # a peng of 1m beside three concealed 1m: five copies
+    assert t.score_batch(good, bytes([4]), bad_meld, c)[3] == b"\x02"
+    with pytest.raises(MahjongError) as err:
+        t.score_batch(good, bytes([4, 4]), None, c)
+    assert err.value.code == "bad_argument"
+    with pytest.raises(MahjongError):
+        t.score_batch(good[:33], bytes([4]), None, c)
