@@ -17,6 +17,7 @@ def score_bulk(
     encode: Callable[[Any], bytes],
     encoded: dict[int, Any],
     fallback: Callable[[bytes], bytes],
+    hand_of_counts: Callable[[tuple[int, ...]], Any],
     refused: tuple[type[BaseException], ...],
     check_deadline: Callable[[int], None],
     check_every: int,

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 import grpc
 from google.protobuf.message import DecodeError
 
-from mjcore import MahjongError
+from mjcore import Hand, MahjongError
 
 from . import _wire
 from . import convert as cv
@@ -208,6 +208,7 @@ class MahjongRulesServicer:
             functools.partial(cv.score_result_bytes, summary_only=summary_only),
             self._encoded[summary_only],
             fallback,
+            Hand,  # counts -> the Hand that parsing the text gives (not parsed again)
             _REFUSED,
             functools.partial(_check_deadline, context),
             DEADLINE_CHECK_EVERY,
