@@ -18,6 +18,7 @@ def score_bulk(
     encoded: dict[int, Any],
     fallback: Callable[[bytes], bytes],
     hand_of_counts: Callable[[tuple[int, ...]], Any],
+    hands: dict[str, Any],
     refused: tuple[type[BaseException], ...],
     check_deadline: Callable[[int], None],
     check_every: int,

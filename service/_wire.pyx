@@ -20,12 +20,17 @@ Field numbers (protos/mahjong/v1/mahjong_rules.proto):
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.long cimport PyLong_FromLong, PyLong_FromVoidPtr
+from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
+
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void* op)
+    int PyObject_GC_IsTracked(PyObject* op)
 
 DEF MAX_FIELD = 536870911  # 2**29 - 1, the largest field number
 
@@ -345,6 +350,14 @@ cdef tuple _counts_tuple(const uint8_t* cnt):
     return out
 
 
+cdef inline void _untrack(object o):
+    """Keep ``o`` out of the cycle collector: the hands made here and the entries kept in
+    ``encoded`` hold only tuples, ints, strings and bytes (no cycle can run through them), and
+    tracked by the thousand they set off full collections that cost more than the scoring."""
+    if PyObject_GC_IsTracked(<PyObject*>o):
+        PyObject_GC_UnTrack(<void*>o)
+
+
 cdef object _text(const uint8_t* p, Py_ssize_t s, Py_ssize_t e):
     return PyUnicode_DecodeUTF8(<const char*>p + s, e - s, NULL)
 
@@ -520,6 +533,7 @@ def score_bulk(
     dict encoded,
     object fallback,
     object hand_of_counts,
+    dict hands,
     tuple refused,
     object check_deadline,
     int check_every,
@@ -530,9 +544,11 @@ def score_bulk(
     Per common item: ``score(text, tile, self_drawn, context, options)``, its result written
     as ``encode(result)`` (kept in ``encoded`` by the result's identity, so a result the
     engine remembered is encoded once). A context comes from ``context_of(its bytes)``, kept in
-    ``contexts``. A hand text of plain suit runs is counted here and handed to the engine
-    as ``hand_of_counts(34 counts)`` (None: the text goes as it is), so the engine does
-    not parse it. An item the reader does not take, or one whose scoring raises one of the
+    ``contexts``. A hand text of plain suit runs is counted here and handed to the engine as
+    ``hand_of_counts(34 counts)`` (the Hand that parsing it gives), so the engine does not
+    parse it; ``hands`` keeps those Hands by text (at most 50,000), so a text sent again
+    gives the engine the same Hand object, which its memo tables find at once. An item the
+    reader does not take, or one whose scoring raises one of the
     ``refused`` exceptions, is answered by ``fallback(item bytes)``: a serialized
     ScoreOutcome. ``check_deadline(items done)`` is called every ``check_every`` items.
     """
@@ -566,11 +582,17 @@ def score_bulk(
             result = None
             if _common(p, &f, &tile):
                 try:
-                    text = None
-                    if _runs_counts(p, f.text_s, f.text_e, cnt):
-                        text = hand_of_counts(_counts_tuple(cnt))
-                    if text is None:
-                        text = PyUnicode_DecodeASCII(<const char*>p + f.text_s, f.text_e - f.text_s, NULL)
+                    text = PyUnicode_DecodeASCII(<const char*>p + f.text_s, f.text_e - f.text_s, NULL)
+                    hit = hands.get(text)
+                    if hit is not None:
+                        text = hit
+                    elif _runs_counts(p, f.text_s, f.text_e, cnt):
+                        hit = hand_of_counts(_counts_tuple(cnt))
+                        _untrack(hit)
+                        if len(hands) >= 50000:
+                            hands.clear()
+                        hands[text] = hit
+                        text = hit
                     ctx = None
                     if f.ctx_s >= 0:
                         key = _slice(p, f.ctx_s, f.ctx_e)
@@ -595,7 +617,9 @@ def score_bulk(
                 entry = encode(result)
                 if len(encoded) >= 50000:  # about the engine's own memo: mostly results it holds anyway
                     encoded.clear()
-                encoded[key] = (result, entry)
+                hit = (result, entry)
+                _untrack(hit)
+                encoded[key] = hit
             _put_outcome(&b, p, &f, entry)
         return PyBytes_FromStringAndSize(b.data, b.size)
     finally:

@@ -100,6 +100,8 @@ class MahjongRulesServicer:
         self._contexts: dict[str, dict[bytes, Any]] = {}
         # id(engine result) -> (result, its serialized ScoreResult), per summary_only
         self._encoded: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
+        # plain hand text of a bulk item -> its Hand, for those sent lately (_wire.score_bulk)
+        self._hands: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ helpers
     def _ruleset_and_options(self, request: Any) -> tuple[Any, Any]:
@@ -209,6 +211,7 @@ class MahjongRulesServicer:
             self._encoded[summary_only],
             fallback,
             Hand,  # counts -> the Hand that parsing the text gives (not parsed again)
+            self._hands,
             _REFUSED,
             functools.partial(_check_deadline, context),
             DEADLINE_CHECK_EVERY,
