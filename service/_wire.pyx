@@ -624,3 +624,39 @@ def score_bulk(
         return PyBytes_FromStringAndSize(b.data, b.size)
     finally:
         free(b.data)
+
+
+def decomposition_bytes(object d):
+    """``ScoreResult.decomposition`` (field 4) on the wire for ``d`` = (pair, chows, pungs):
+    pair (field 1), chows and pungs (fields 2 and 3, packed). Tile ids below 128 and at most
+    eight chows and eight pungs (a hand has four, five in a 16-tile game): every varint is
+    one byte (ValueError otherwise)."""
+    cdef tuple ch = d[1], pu = d[2]
+    cdef Py_ssize_t nc = len(ch), npu = len(pu), i, k = 0
+    cdef long pair = d[0], v
+    cdef char out[32]
+    if nc > 8 or npu > 8 or not 0 <= pair < 128:
+        raise ValueError("not a decomposition of tile ids")
+    out[0] = 0x22
+    out[1] = <char>(6 + nc + npu)
+    out[2] = 0x08
+    out[3] = <char>pair
+    out[4] = 0x12
+    out[5] = <char>nc
+    k = 6
+    for i in range(nc):
+        v = ch[i]
+        if not 0 <= v < 128:
+            raise ValueError("not a decomposition of tile ids")
+        out[k] = <char>v
+        k += 1
+    out[k] = 0x1A
+    out[k + 1] = <char>npu
+    k += 2
+    for i in range(npu):
+        v = pu[i]
+        if not 0 <= v < 128:
+            raise ValueError("not a decomposition of tile ids")
+        out[k] = <char>v
+        k += 1
+    return PyBytes_FromStringAndSize(out, k)

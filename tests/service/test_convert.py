@@ -99,6 +99,8 @@ def test_decomposition_bytes_edge_values() -> None:
         (33, (0, 6, 18, 24), ()),
         (26, (), (0, 9, 18, 33)),
         (5, (1, 1, 1, 1), ()),
+        (31, (0, 3, 6, 9, 12), ()),  # 16-tile games have five sets
+        (8, (0, 9), (18, 27, 28)),
     ]:
         value = Decomposition(*d)
         msg = pb2.ScoreResult()
@@ -107,6 +109,9 @@ def test_decomposition_bytes_edge_values() -> None:
         assert msg.decomposition.pair_tile_id == value.pair
         assert tuple(msg.decomposition.chow_tile_ids) == value.chows
         assert tuple(msg.decomposition.pung_tile_ids) == value.pungs
+    for bad in [(128, (), ()), (0, (1,) * 9, ()), (0, (), (200,)), (0, (-1,), ())]:
+        with pytest.raises(ValueError):
+            cv.decomposition_bytes(Decomposition(*bad))
 
 
 _SUIT_TEXT = {pb2.SUIT_M: "m", pb2.SUIT_P: "p", pb2.SUIT_S: "s"}
