@@ -17,7 +17,10 @@ def score_bulk(
     encode: Callable[[Any], bytes],
     encoded: dict[int, Any],
     fallback: Callable[[bytes], bytes],
+    hand_of_counts: Callable[[tuple[int, ...]], Any],
+    hands: dict[str, Any],
     refused: tuple[type[BaseException], ...],
     check_deadline: Callable[[int], None],
     check_every: int,
 ) -> bytes | None: ...
+def decomposition_bytes(d: tuple[int, tuple[int, ...], tuple[int, ...]]) -> bytes: ...

@@ -19,11 +19,18 @@ Field numbers (protos/mahjong/v1/mahjong_rules.proto):
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.long cimport PyLong_FromVoidPtr
+from cpython.long cimport PyLong_FromLong, PyLong_FromVoidPtr
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
+
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void* op)
+    int PyObject_GC_IsTracked(PyObject* op)
 
 DEF MAX_FIELD = 536870911  # 2**29 - 1, the largest field number
 
@@ -288,6 +295,69 @@ cdef inline bint _common(const uint8_t* p, Fields* f, int* tile) noexcept nogil:
     return tile[0] >= 0
 
 
+DEF MAX_RUNS_TEXT = 64  # longer hand texts go the general way (the engine bounds them)
+
+
+cdef bint _runs_counts(const uint8_t* p, Py_ssize_t s, Py_ssize_t e, uint8_t* cnt) noexcept nogil:
+    """The 34 counts of a hand text made only of plain suit runs ("123m44z": digits 1-9, then
+    m, p or s; 1-7 before z) with no count over 4; False for any other text (the engine
+    parses those itself and says what is wrong)."""
+    cdef int ranks[MAX_RUNS_TEXT]
+    cdef int npend = 0, base, top, k, t
+    cdef uint8_t ch
+    if e - s > MAX_RUNS_TEXT or e == s:
+        return False
+    for t in range(34):
+        cnt[t] = 0
+    while s < e:
+        ch = p[s]
+        s += 1
+        if 0x31 <= ch <= 0x39:
+            ranks[npend] = ch - 0x30
+            npend += 1
+            continue
+        if ch == 0x6D:  # m
+            base, top = 0, 9
+        elif ch == 0x70:  # p
+            base, top = 9, 9
+        elif ch == 0x73:  # s
+            base, top = 18, 9
+        elif ch == 0x7A:  # z
+            base, top = 27, 7
+        else:
+            return False
+        if npend == 0:
+            return False
+        for k in range(npend):
+            if ranks[k] > top:
+                return False
+            t = base + ranks[k] - 1
+            cnt[t] += 1
+            if cnt[t] > 4:
+                return False
+        npend = 0
+    return npend == 0
+
+
+cdef tuple _counts_tuple(const uint8_t* cnt):
+    cdef tuple out = PyTuple_New(34)
+    cdef object v
+    cdef int t
+    for t in range(34):
+        v = PyLong_FromLong(cnt[t])
+        Py_INCREF(v)  # PyTuple_SET_ITEM steals the reference
+        PyTuple_SET_ITEM(out, t, v)
+    return out
+
+
+cdef inline void _untrack(object o):
+    """Keep ``o`` out of the cycle collector: the hands made here and the entries kept in
+    ``encoded`` hold only tuples, ints, strings and bytes (no cycle can run through them), and
+    tracked by the thousand they set off full collections that cost more than the scoring."""
+    if PyObject_GC_IsTracked(<PyObject*>o):
+        PyObject_GC_UnTrack(<void*>o)
+
+
 cdef object _text(const uint8_t* p, Py_ssize_t s, Py_ssize_t e):
     return PyUnicode_DecodeUTF8(<const char*>p + s, e - s, NULL)
 
@@ -462,6 +532,8 @@ def score_bulk(
     object encode,
     dict encoded,
     object fallback,
+    object hand_of_counts,
+    dict hands,
     tuple refused,
     object check_deadline,
     int check_every,
@@ -472,7 +544,11 @@ def score_bulk(
     Per common item: ``score(text, tile, self_drawn, context, options)``, its result written
     as ``encode(result)`` (kept in ``encoded`` by the result's identity, so a result the
     engine remembered is encoded once). A context comes from ``context_of(its bytes)``, kept in
-    ``contexts``. An item the reader does not take, or one whose scoring raises one of the
+    ``contexts``. A hand text of plain suit runs is counted here and handed to the engine as
+    ``hand_of_counts(34 counts)`` (the Hand that parsing it gives), so the engine does not
+    parse it; ``hands`` keeps those Hands by text (at most 50,000), so a text sent again
+    gives the engine the same Hand object, which its memo tables find at once. An item the
+    reader does not take, or one whose scoring raises one of the
     ``refused`` exceptions, is answered by ``fallback(item bytes)``: a serialized
     ScoreOutcome. ``check_deadline(items done)`` is called every ``check_every`` items.
     """
@@ -481,6 +557,7 @@ def score_bulk(
     cdef int field, wt, tile
     cdef Fields f
     cdef Buffer b
+    cdef uint8_t cnt[34]
     cdef object text, ctx, result, key, hit, entry
     b.data = NULL
     b.size = b.cap = 0
@@ -506,6 +583,16 @@ def score_bulk(
             if _common(p, &f, &tile):
                 try:
                     text = PyUnicode_DecodeASCII(<const char*>p + f.text_s, f.text_e - f.text_s, NULL)
+                    hit = hands.get(text)
+                    if hit is not None:
+                        text = hit
+                    elif _runs_counts(p, f.text_s, f.text_e, cnt):
+                        hit = hand_of_counts(_counts_tuple(cnt))
+                        _untrack(hit)
+                        if len(hands) >= 50000:
+                            hands.clear()
+                        hands[text] = hit
+                        text = hit
                     ctx = None
                     if f.ctx_s >= 0:
                         key = _slice(p, f.ctx_s, f.ctx_e)
@@ -530,8 +617,46 @@ def score_bulk(
                 entry = encode(result)
                 if len(encoded) >= 50000:  # about the engine's own memo: mostly results it holds anyway
                     encoded.clear()
-                encoded[key] = (result, entry)
+                hit = (result, entry)
+                _untrack(hit)
+                encoded[key] = hit
             _put_outcome(&b, p, &f, entry)
         return PyBytes_FromStringAndSize(b.data, b.size)
     finally:
         free(b.data)
+
+
+def decomposition_bytes(object d):
+    """``ScoreResult.decomposition`` (field 4) on the wire for ``d`` = (pair, chows, pungs):
+    pair (field 1), chows and pungs (fields 2 and 3, packed). Tile ids below 128 and at most
+    eight chows and eight pungs (a hand has four, five in a 16-tile game): every varint is
+    one byte (ValueError otherwise)."""
+    cdef tuple ch = d[1], pu = d[2]
+    cdef Py_ssize_t nc = len(ch), npu = len(pu), i, k = 0
+    cdef long pair = d[0], v
+    cdef char out[32]
+    if nc > 8 or npu > 8 or not 0 <= pair < 128:
+        raise ValueError("not a decomposition of tile ids")
+    out[0] = 0x22
+    out[1] = <char>(6 + nc + npu)
+    out[2] = 0x08
+    out[3] = <char>pair
+    out[4] = 0x12
+    out[5] = <char>nc
+    k = 6
+    for i in range(nc):
+        v = ch[i]
+        if not 0 <= v < 128:
+            raise ValueError("not a decomposition of tile ids")
+        out[k] = <char>v
+        k += 1
+    out[k] = 0x1A
+    out[k + 1] = <char>npu
+    k += 2
+    for i in range(npu):
+        v = pu[i]
+        if not 0 <= v < 128:
+            raise ValueError("not a decomposition of tile ids")
+        out[k] = <char>v
+        k += 1
+    return PyBytes_FromStringAndSize(out, k)

@@ -25,6 +25,7 @@ from mjcore import Decomposition, Hand, MahjongError, Meld, tile_from_text, tile
 from mjcore import table as tb
 from mjcore.rules.common.results import VALUE_UNITS
 
+from . import _wire
 from .errors import FieldError
 from .pb import pb2
 
@@ -584,12 +585,9 @@ def _summary_bytes(r: Any) -> bytes:
     return b
 
 
-def decomposition_bytes(d: Any) -> bytes:
-    """``ScoreResult.decomposition`` (field 4) on the wire: pair (field 1), chows and pungs
-    (fields 2 and 3, packed). Tile ids are below 128 and a hand has at most four sets, so
-    every varint is one byte."""
-    ch, pu = d.chows, d.pungs
-    return bytes((0x22, 6 + len(ch) + len(pu), 0x08, d.pair, 0x12, len(ch), *ch, 0x1A, len(pu), *pu))
+#: ``ScoreResult.decomposition`` (field 4) on the wire for a ``Decomposition``, written in C
+#: (a quarter of encoding a never-seen hand's result was this in Python).
+decomposition_bytes = _wire.decomposition_bytes
 
 
 _PAYMENTS: dict[tuple[tuple[int, int, int], ...], bytes] = {}

@@ -15,13 +15,15 @@ and server CPU per item:
   ScoreStream                        (``--streams`` streams, ``--batch`` hands a message)
   batch-cold                         ScoreBatch over hands sent nowhere else, each once
                                      (the engine's memo tables cannot help: its own cost)
+  stream-cold                        ScoreStream, the same, over hands of its own
 
 The workload is ``--pool`` (default 50,000) distinct random winning Sichuan hands; every
 message of the bulk scenarios holds different hands. Unary scenarios never send a hand twice
 while the pool lasts (warm-up and rounds go on where the last run stopped), so each call is
 one the engine has not memoized. Before the first bulk run the service gets one ScoreBatch
 pass over the pool: ``batch`` and ``stream`` measure a server that has seen those hands (the
-engine's memo tables warm), ``batch-cold`` one that has not. The client sends
+engine's memo tables warm: the warm rows), ``batch-cold`` and ``stream-cold`` one that has
+not (the cold rows: each over its own hands, sent once). The client sends
 pre-serialized requests and does not parse replies, so its cost is the same for both servers.
 ``--target HOST:PORT`` measures a running server instead (no baseline then), and
 ``--seconds 600 --scenarios score --rss-every 60`` is the soak (server RSS sampled).
@@ -121,6 +123,7 @@ class Workload:
     stream: list[bytes]
     batch_size: int
     cold: list[bytes] = field(default_factory=list)
+    cold_stream: list[bytes] = field(default_factory=list)
 
 
 def _bulk_messages(hands: list[tuple[str, str, str]], batch_size: int) -> list[list[pb2.ScoreItem]]:
@@ -134,9 +137,12 @@ def _bulk_messages(hands: list[tuple[str, str, str]], batch_size: int) -> list[l
     return msgs
 
 
-def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0) -> Workload:
+def build_workload(
+    pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0, cold_stream_pool: int = 0
+) -> Workload:
     """``pool`` distinct hands for every scenario; the bulk messages split the pool (each
-    message different hands); ``cold_pool`` more distinct hands, in messages of their own."""
+    message different hands); ``cold_pool`` and ``cold_stream_pool`` more distinct hands, in
+    ScoreBatch and ScoreStream messages of their own."""
     rng = random.Random(seed)
     seen: set[str] = set()
     hands = distinct_hands(rng, pool, seen)
@@ -167,11 +173,14 @@ def build_workload(pool: int, batch_size: int, seed: int = 1, cold_pool: int = 0
     for items in _bulk_messages(hands, batch_size):
         batch.append(pb2.ScoreBatchRequest(ruleset="sichuan", items=items).SerializeToString())
         stream.append(pb2.ScoreStreamRequest(ruleset="sichuan", items=items).SerializeToString())
-    cold = []
+    cold, cold_stream = [], []
     if cold_pool:
         for items in _bulk_messages(distinct_hands(rng, cold_pool, seen), batch_size):
             cold.append(pb2.ScoreBatchRequest(ruleset="sichuan", items=items).SerializeToString())
-    return Workload(score, waits, validate, batch, stream, batch_size, cold)
+    if cold_stream_pool:
+        for items in _bulk_messages(distinct_hands(rng, cold_stream_pool, seen), batch_size):
+            cold_stream.append(pb2.ScoreStreamRequest(ruleset="sichuan", items=items).SerializeToString())
+    return Workload(score, waits, validate, batch, stream, batch_size, cold, cold_stream)
 
 
 # ------------------------------------------------------------------ baseline server
@@ -399,12 +408,16 @@ def run_stream(
     seconds: float,
     max_calls: int,
     start: int = 0,
+    once: bool = False,
 ) -> Result:
+    """``streams`` streams, ``window`` messages in flight each; ``once``: the streams share one
+    walk through ``payloads`` (no message sent twice), else each walks from its own offset."""
     call: Any = channel.stream_stream(SERVICE + "ScoreStream")
     res = Result(name)
     lock = threading.Lock()
     stop_at = time.perf_counter() + seconds
     budget = [max_calls]
+    shared = [start]
 
     def one_stream(k: int) -> None:
         sent: list[float] = []
@@ -418,8 +431,12 @@ def run_stream(
                     if time.perf_counter() >= stop_at or budget[0] <= 0:
                         break
                     budget[0] -= 1
+                    if once:
+                        i = shared[0]
+                        shared[0] += 1
+                    else:
+                        i += 1
                 sent.append(time.perf_counter())
-                i += 1
                 yield payloads[i % len(payloads)]
 
         got = 0
@@ -526,7 +543,8 @@ class RssSampler:
             self._thread.join()
 
 
-SCENARIOS = ("score", "waits", "validate", "batch", "stream", "batch-cold")
+SCENARIOS = ("score", "waits", "validate", "batch", "stream", "batch-cold", "stream-cold")
+COLD = ("batch-cold", "stream-cold")  # each message sent once: one run, not rounds
 DEFAULT_SCENARIOS = SCENARIOS
 
 
@@ -570,6 +588,10 @@ def _measure(
         c0 = cpu()
         n = len(wl.cold)
         r = run_unary(ch, name, "ScoreBatch", wl.cold, a.batch, a.batch_concurrency, seconds, n, start)
+    elif scen == "stream-cold":  # the same for ScoreStream: every message once
+        c0 = cpu()
+        n = len(wl.cold_stream)
+        r = run_stream(ch, name, wl.cold_stream, a.batch, a.streams, a.window, seconds, n, start, once=True)
     else:
         if who not in cur.warmed:
             # one pass over the pool first: the bulk figures are the steady state of a server
@@ -599,7 +621,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--streams", type=int, default=2, help="concurrent ScoreStream streams")
     p.add_argument("--window", type=int, default=2, help="stream messages in flight per stream")
     p.add_argument("--pool", type=int, default=50_000, help="distinct hands in the workload")
-    p.add_argument("--cold-pool", type=int, default=100_000, help="distinct hands for batch-cold")
+    p.add_argument(
+        "--cold-pool", type=int, default=100_000, help="distinct hands for batch-cold, and for stream-cold"
+    )
     p.add_argument("--rounds", type=int, default=1, help="alternate service/baseline this many times")
     p.add_argument(
         "--scenarios", default=",".join(DEFAULT_SCENARIOS), help="comma list of " + ",".join(SCENARIOS)
@@ -645,7 +669,8 @@ def main(argv: list[str] | None = None) -> int:
             procs.append(bproc)
             pids["baseline"] = bproc.pid
         cold = a.cold_pool if "batch-cold" in scenarios else 0
-        wl = build_workload(a.pool, a.batch, cold_pool=cold)
+        cold_stream = a.cold_pool if "stream-cold" in scenarios else 0
+        wl = build_workload(a.pool, a.batch, cold_pool=cold, cold_stream_pool=cold_stream)
         opts = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20)]
         rows: list[dict[str, Any]] = []
         print(
@@ -667,11 +692,11 @@ def main(argv: list[str] | None = None) -> int:
             for scen in scenarios:
                 measured = {who: Result(f"{scen}/{who}") for who, _ in targets}
                 paired: list[float] = []  # service / baseline in each round (same conditions)
-                for _ in range(rounds if scen != "batch-cold" else 1):
+                for _ in range(rounds if scen not in COLD else 1):
                     rates = {}
                     for who, _ in targets:
                         cpu = functools.partial(_cpu_seconds, pids.get(who))
-                        span = seconds if scen == "batch-cold" else seconds / rounds
+                        span = seconds if scen in COLD else seconds / rounds
                         r = _measure(scen, channels[who], who, wl, a, span, cursor, cpu)
                         measured[who].add(r)
                         rates[who] = r.item_rate

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 import grpc
 from google.protobuf.message import DecodeError
 
-from mjcore import MahjongError
+from mjcore import Hand, MahjongError
 
 from . import _wire
 from . import convert as cv
@@ -100,6 +100,8 @@ class MahjongRulesServicer:
         self._contexts: dict[str, dict[bytes, Any]] = {}
         # id(engine result) -> (result, its serialized ScoreResult), per summary_only
         self._encoded: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
+        # plain hand text of a bulk item -> its Hand, for those sent lately (_wire.score_bulk)
+        self._hands: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ helpers
     def _ruleset_and_options(self, request: Any) -> tuple[Any, Any]:
@@ -208,6 +210,8 @@ class MahjongRulesServicer:
             functools.partial(cv.score_result_bytes, summary_only=summary_only),
             self._encoded[summary_only],
             fallback,
+            Hand,  # counts -> the Hand that parsing the text gives (not parsed again)
+            self._hands,
             _REFUSED,
             functools.partial(_check_deadline, context),
             DEADLINE_CHECK_EVERY,

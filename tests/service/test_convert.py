@@ -6,9 +6,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import Iterator
+from concurrent import futures
 from fractions import Fraction
 from typing import Any
 
+import grpc
 import pytest
 
 from mjcore import Decomposition, Hand, rules, tile_from_text
@@ -96,6 +99,8 @@ def test_decomposition_bytes_edge_values() -> None:
         (33, (0, 6, 18, 24), ()),
         (26, (), (0, 9, 18, 33)),
         (5, (1, 1, 1, 1), ()),
+        (31, (0, 3, 6, 9, 12), ()),  # 16-tile games have five sets
+        (8, (0, 9), (18, 27, 28)),
     ]:
         value = Decomposition(*d)
         msg = pb2.ScoreResult()
@@ -104,6 +109,9 @@ def test_decomposition_bytes_edge_values() -> None:
         assert msg.decomposition.pair_tile_id == value.pair
         assert tuple(msg.decomposition.chow_tile_ids) == value.chows
         assert tuple(msg.decomposition.pung_tile_ids) == value.pungs
+    for bad in [(128, (), ()), (0, (1,) * 9, ()), (0, (), (200,)), (0, (-1,), ())]:
+        with pytest.raises(ValueError):
+            cv.decomposition_bytes(Decomposition(*bad))
 
 
 _SUIT_TEXT = {pb2.SUIT_M: "m", pb2.SUIT_P: "p", pb2.SUIT_S: "s"}
@@ -417,7 +425,7 @@ def test_bulk_short_path_equals_general_path() -> None:
 
 
 def test_loadtest_workload_and_refusals() -> None:
-    wl = lt.build_workload(3000, 500, cold_pool=1000)
+    wl = lt.build_workload(3000, 500, cold_pool=1000, cold_stream_pool=1000)
     texts = {pb2.ScoreRequest.FromString(b).hand.text for b in wl.score}
     assert len(texts) == 3000  # distinct hands
     bulk = [pb2.ScoreBatchRequest.FromString(b) for b in wl.batch]
@@ -426,9 +434,36 @@ def test_loadtest_workload_and_refusals() -> None:
     assert bulk_texts == texts  # the messages split the pool: no hand twice
     cold_texts = {it.hand.text for b in wl.cold for it in pb2.ScoreBatchRequest.FromString(b).items}
     assert len(cold_texts) == 1000 and not cold_texts & texts
+    stream_texts = {it.hand.text for b in wl.cold_stream for it in pb2.ScoreStreamRequest.FromString(b).items}
+    assert len(stream_texts) == 1000 and not stream_texts & (texts | cold_texts)
     with pytest.raises(SystemExit):
         lt._check_target("10.0.0.5:50051")
     lt._check_target("127.0.0.1:50051")
+
+
+def test_loadtest_cold_stream_sends_each_message_once() -> None:
+    """stream-cold: the streams share one walk, so no message (no hand) reaches the server twice."""
+    seen: list[bytes] = []
+
+    def serve(it: Iterator[bytes], context: grpc.ServicerContext) -> Iterator[bytes]:
+        for data in it:
+            seen.append(data)
+            yield b""
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    handler = grpc.stream_stream_rpc_method_handler(serve)
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("mahjong.v1.MahjongRules", {"ScoreStream": handler}),)
+    )
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        payloads = [bytes([i]) for i in range(40)]
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            r = lt.run_stream(ch, "x", payloads, 1, 3, 2, 10.0, len(payloads), once=True)
+    finally:
+        server.stop(0)
+    assert r.calls == 40 and sorted(seen) == payloads
 
 
 def test_loadtest_short_run_against_baseline(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1273,3 +1273,37 @@ def test_unknown_option_fields_refused_by_both_paths(counting: Counting) -> None
             assert isinstance(got, Abort) and got.reason in ("bad_option", "bad_request"), (n, got)
         checked += 1
     assert checked > 20, checked
+
+
+# Hand texts at the edges of the plain-runs counting done in service._wire (anything it does
+# not count goes to the engine as text): each must answer exactly as the reference does.
+RUNS_EDGE_TEXTS = [
+    "11123456789999m",  # a plain win
+    "11112345678999m",  # four of a kind, counted
+    "11111234567899m",  # five 1m: not counted (the engine says too_many_copies)
+    "1112345678999m5",  # trailing digits
+    "m1112345678999m",  # a suit letter with no digits
+    "11123456789999z",  # honours past 7
+    "1112223334445577z",
+    "11123456789990m",  # 0 (not a rank here)
+    "111234m 567m99m",  # a space
+    "111234567m999m11p",
+    "1" * 60 + "m",  # long (over the counting's 64-character bound below)
+    "1" * 70 + "m",
+    "11123456789999M",
+    "١١١m",  # non-ASCII digits
+    "",
+]
+
+
+@pytest.mark.parametrize("ruleset", ["sichuan", "guangdong", "taiwan", "hangzhou", "wuhan"])
+def test_plain_runs_edges_match_reference(ruleset: str, counting: Counting) -> None:
+    items = [
+        pb2.ScoreItem(id=str(i), hand=pb2.Hand(text=t), win_tile=pb2.Tile(text=w))
+        for i, t in enumerate(RUNS_EDGE_TEXTS)
+        for w in ("1m", "9m", "5z")
+    ]
+    for cls in (pb2.ScoreBatchRequest, pb2.ScoreStreamRequest):
+        data = cls(ruleset=ruleset, items=items).SerializeToString()
+        want = check_bulk(counting, data, stream=cls is pb2.ScoreStreamRequest)
+        assert isinstance(want, list) and len(want) == len(items)
