@@ -40,6 +40,7 @@ sys.path[:0] = [_HERE, os.path.dirname(os.path.dirname(_HERE))]  # the tests' he
 
 import test_fuzz_wire as fz  # noqa: E402
 import test_ops_cases as oc  # noqa: E402
+from svc_helpers import ld, varint  # noqa: E402
 
 from mjcore.tiles import format_tiles, parse_tiles  # noqa: E402
 from service import convert as cv  # noqa: E402
@@ -48,18 +49,6 @@ from service.pb import pb2  # noqa: E402
 
 MAX_MINUTES = 15.0
 _Call = tuple[str, bytes]  # (method, serialized request)
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    return bytes(out) + bytes([n])
-
-
-def _ld(number: int, body: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(body)) + body
 
 
 def _without(hand_text: str, win_tile: str) -> str | None:
@@ -160,15 +149,15 @@ def attacks() -> list[_Call]:
     batch = fz.SEEDS["ScoreBatch"]
     opt_field = pb2.ScoreBatchRequest.DESCRIPTOR.fields_by_name["options"].number
     plain_batch = pb2.ScoreBatchRequest(ruleset="sichuan", items=batch.items).SerializeToString()
-    groups = _varint(1000 << 3 | 3) * 100 + _varint(1000 << 3 | 4) * 100
+    groups = varint(1000 << 3 | 3) * 100 + varint(1000 << 3 | 4) * 100
     many = pb2.SettleRequest(ruleset="sichuan", events=[fz._EVENTS[0]] * 600).SerializeToString()
     visible = pb2.WaitsRequest(ruleset="sichuan", hand=fz._H, visible_tile_ids=[1] * 5000)
     long_hand = pb2.ScoreRequest(
         ruleset="sichuan", hand=pb2.Hand(text="1m" * 8192), win_tile=pb2.Tile(text="1m")
     )
     return [
-        ("ScoreBatch", plain_batch + _ld(opt_field, _ld(1000, b"\x01" * (1 << 20)))),
-        ("Score", score + _ld(pb2.ScoreRequest.DESCRIPTOR.fields_by_name["options"].number, groups)),
+        ("ScoreBatch", plain_batch + ld(opt_field, ld(1000, b"\x01" * (1 << 20)))),
+        ("Score", score + ld(pb2.ScoreRequest.DESCRIPTOR.fields_by_name["options"].number, groups)),
         ("Settle", many),
         ("Waits", visible.SerializeToString()),
         ("DescribeRuleset", pb2.DescribeRulesetRequest(ruleset="x" * 5500).SerializeToString()),

@@ -16,6 +16,26 @@ SLOW_METHOD = "/test.Slow/Sleep"
 BASE = ServerConfig(host="127.0.0.1", port=0, reuse_port=False, grace_seconds=5.0)
 
 
+def varint(v: int) -> bytes:
+    """A protobuf varint (for requests written byte by byte)."""
+    out = bytearray()
+    while v >= 0x80:
+        out.append(v & 0x7F | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def key(number: int, wire_type: int) -> bytes:
+    """A protobuf field key."""
+    return varint(number << 3 | wire_type)
+
+
+def ld(number: int, body: bytes) -> bytes:
+    """A length-delimited protobuf field."""
+    return key(number, 2) + varint(len(body)) + body
+
+
 def _sleep(request: bytes, context: grpc.ServicerContext) -> bytes:
     """Test-only method: sleeps the number of milliseconds in the request."""
     time.sleep(int(request.decode() or "0") / 1000)

@@ -10,7 +10,7 @@ import gc
 import os
 
 import grpc
-from svc_helpers import hand, start, tile
+from svc_helpers import hand, start, tile, varint
 
 from service.pb import pb2, pb2_grpc
 
@@ -18,22 +18,10 @@ H = hand("123m456m789m234p55p")
 MB = 1 << 20
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
 def _unknown(i: int, size: int = MB) -> bytes:
     """Field 1000 (length-delimited), unknown to every message here, ``size`` bytes unique to ``i``."""
     body = i.to_bytes(4, "little") * (size // 4)
-    return _varint(1000 << 3 | 2) + _varint(len(body)) + body
+    return varint(1000 << 3 | 2) + varint(len(body)) + body
 
 
 def _rss() -> int:

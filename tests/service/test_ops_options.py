@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from svc_helpers import hand, start, tile
+from svc_helpers import hand, ld, start, tile, varint
 
 from service.errors import decode_details
 from service.pb import pb2
@@ -19,21 +19,9 @@ RULES = "/mahjong.v1.MahjongRules/"
 TYPED = pb2.RulesetOptions(sichuan=pb2.SichuanOptions(base=2))
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    return bytes(out) + bytes([n])
-
-
-def _field(number: int, body: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(body)) + body
-
-
-UNKNOWN = _varint(1000 << 3 | 0) + b"\x01"  # field 1000 = 1 (varint)
-GROUPS = _varint(1000 << 3 | 3) * 100 + _varint(1000 << 3 | 4) * 100  # 100 nested groups
-INNER = _field(  # sichuan { base: 5, 1000: 1 }
+UNKNOWN = varint(1000 << 3 | 0) + b"\x01"  # field 1000 = 1 (varint)
+GROUPS = varint(1000 << 3 | 3) * 100 + varint(1000 << 3 | 4) * 100  # 100 nested groups
+INNER = ld(  # sichuan { base: 5, 1000: 1 }
     pb2.RulesetOptions.DESCRIPTOR.fields_by_name["sichuan"].number,
     pb2.SichuanOptions(base=5).SerializeToString() + UNKNOWN,
 )
@@ -51,7 +39,7 @@ def _requests(options: bytes) -> dict[str, bytes]:
     out = {}
     for method, msg in parts.items():
         number = msg.DESCRIPTOR.fields_by_name["options"].number
-        out[method] = msg.SerializeToString() + _field(number, options)
+        out[method] = msg.SerializeToString() + ld(number, options)
     return out
 
 

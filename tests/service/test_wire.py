@@ -26,6 +26,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 from google.protobuf.unknown_fields import UnknownFieldSet
 from google.rpc import error_details_pb2, status_pb2
+from svc_helpers import key, ld, varint
 from test_convert import (
     _reference_context,
     _reference_result,
@@ -66,8 +67,8 @@ class FakeContext:
 
     def abort_with_status(self, status: grpc.Status) -> None:
         reason = None
-        for key, value in status.trailing_metadata:
-            if key == "grpc-status-details-bin":
+        for name, value in status.trailing_metadata:
+            if name == "grpc-status-details-bin":
                 for detail in status_pb2.Status.FromString(value).details:
                     if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
                         info = error_details_pb2.ErrorInfo()
@@ -620,19 +621,6 @@ class Node(list):  # type: ignore[type-arg]
         self.desc = desc
 
 
-def varint(v: int) -> bytes:
-    out = bytearray()
-    while v >= 0x80:
-        out.append(v & 0x7F | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def key(number: int, wire_type: int) -> bytes:
-    return varint(number << 3 | wire_type)
-
-
 def encode(node: Node) -> bytes:
     out = bytearray()
     for number, wt, value in node:
@@ -1159,34 +1147,30 @@ def test_max_batch_items(counting: Counting) -> None:
 _ITEM = pb2.ScoreItem(id="a", hand=pb2.Hand(text="123m456m789m234p55p"), win_tile=pb2.Tile(text="5p"))
 
 
-def _ld(number: int, payload: bytes) -> bytes:
-    return key(number, 2) + varint(len(payload)) + payload
-
-
 @pytest.mark.parametrize(
     "options",
-    [b"\x10", _ld(1, b"\xff"), _ld(2, b"\x08"), b"\x0e"],
+    [b"\x10", ld(1, b"\xff"), ld(2, b"\x08"), b"\x0e"],
     ids=["cut_varint", "preset_not_utf8", "sichuan_cut", "wire_type_6"],
 )
 @pytest.mark.parametrize("stream", [False, True])
 def test_malformed_bulk_options_are_invalid_argument(
     options: bytes, stream: bool, counting: Counting
 ) -> None:
-    assert check_bulk(counting, _ld(2, options) + _ld(3, _ITEM.SerializeToString()), stream) == BAD_REQUEST
+    assert check_bulk(counting, ld(2, options) + ld(3, _ITEM.SerializeToString()), stream) == BAD_REQUEST
 
 
 def _dup_utf8_cases() -> list[tuple[str, str, bytes]]:
     item = _ITEM.SerializeToString()
     unary = pb2.ScoreRequest(ruleset="sichuan", hand=_ITEM.hand, win_tile=_ITEM.win_tile).SerializeToString()
-    hand, tile = _ld(1, b"\xff") + _ld(1, b"123m456m789m234p55p"), _ld(2, b"\xff") + _ld(2, b"5p")
+    hand, tile = ld(1, b"\xff") + ld(1, b"123m456m789m234p55p"), ld(2, b"\xff") + ld(2, b"5p")
     return [
-        ("bulk", "item id", _ld(3, _ld(1, b"\xff") + item)),
-        ("bulk", "ruleset", _ld(1, b"\xff") + _ld(1, b"sichuan") + _ld(3, item)),
-        ("bulk", "hand text", _ld(3, _ld(2, hand) + _ld(3, _ld(2, b"5p")))),
-        ("bulk", "tile text", _ld(3, _ld(2, _ld(1, b"123m456m789m234p55p")) + _ld(3, tile))),
-        ("unary", "ruleset", _ld(1, b"\xff") + _ld(1, b"sichuan") + unary),
-        ("unary", "hand text", _ld(3, hand) + _ld(4, _ld(2, b"5p"))),
-        ("unary", "tile text", _ld(3, _ld(1, b"123m456m789m234p55p")) + _ld(4, tile)),
+        ("bulk", "item id", ld(3, ld(1, b"\xff") + item)),
+        ("bulk", "ruleset", ld(1, b"\xff") + ld(1, b"sichuan") + ld(3, item)),
+        ("bulk", "hand text", ld(3, ld(2, hand) + ld(3, ld(2, b"5p")))),
+        ("bulk", "tile text", ld(3, ld(2, ld(1, b"123m456m789m234p55p")) + ld(3, tile))),
+        ("unary", "ruleset", ld(1, b"\xff") + ld(1, b"sichuan") + unary),
+        ("unary", "hand text", ld(3, hand) + ld(4, ld(2, b"5p"))),
+        ("unary", "tile text", ld(3, ld(1, b"123m456m789m234p55p")) + ld(4, tile)),
     ]
 
 
@@ -1205,7 +1189,7 @@ def _overlong_cases() -> list[tuple[str, bytes]]:
     unary = pb2.ScoreRequest(ruleset="sichuan", hand=_ITEM.hand, win_tile=_ITEM.win_tile).SerializeToString()
     long_tag = bytes([0x8A, 0x80, 0x80, 0x80, 0x80, 0x00])  # field 1, wire type 2, in 6 bytes
     return [
-        ("bulk item tag", _ld(3, long_tag + b"\x01a" + item)),
+        ("bulk item tag", ld(3, long_tag + b"\x01a" + item)),
         ("bulk length", b"\x1a" + bytes([0x80 | len(item), 0x80, 0x80, 0x80, 0x80, 0x00]) + item),
         ("unary tag", bytes([0xA8, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01]) + unary),  # self_drawn
         ("unary length", b"\x1a" + bytes([0x80 | unary[1], 0x80, 0x80, 0x80, 0x80, 0x00]) + unary[2:]),
@@ -1225,13 +1209,13 @@ def test_overlong_tag_or_length_is_refused(name: str, data: bytes, counting: Cou
 
 @pytest.mark.parametrize("head", ["ruleset", "options", "count"])
 def test_malformed_item_reported_before_request_checks(head: str, counting: Counting) -> None:
-    bad_item = _ld(3, _ld(1, b"\xff"))
+    bad_item = ld(3, ld(1, b"\xff"))
     if head == "ruleset":
-        data = _ld(1, b"nope") + bad_item
+        data = ld(1, b"nope") + bad_item
     elif head == "options":
-        data = _ld(2, _ld(2, _ld(2, b"\x08\x63"))) + bad_item  # cap_fan 99
+        data = ld(2, ld(2, ld(2, b"\x08\x63"))) + bad_item  # cap_fan 99
     else:
-        data = _ld(3, b"") * cv.MAX_BATCH_ITEMS + bad_item
+        data = ld(3, b"") * cv.MAX_BATCH_ITEMS + bad_item
     assert check_bulk(counting, data) == BAD_REQUEST
 
 
