@@ -314,6 +314,7 @@ cdef class CompiledTable:
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
+    cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
@@ -364,6 +365,7 @@ cdef class CompiledTable:
         self.wait_type = t["wait_type"]
         self.name = t["name"]
         self.unit = t["unit"]
+        self.multipliers = t.get("multipliers")
         self.contexts = {}
 
     def context(self, key):
@@ -740,7 +742,11 @@ cdef class CompiledTable:
         fan = best.value
         if fan < 0 or fan >= CT_FANS:
             return None
-        if self.mult_pow2:
+        if self.multipliers is not None:
+            if fan >= len(self.multipliers):
+                return None
+            mult = self.multipliers[fan]
+        elif self.mult_pow2:
             if fan > 30:
                 return None
             mult = 1 << fan

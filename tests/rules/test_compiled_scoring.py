@@ -432,10 +432,18 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
         (False, {"seat_wind": "3z", "round_wind": "4z", "discarder": "across",
                  "winners_on_discard": 3})]
     rng = random.Random(23)
-    answered = 0
+    answered = liable = 0
     for _ in range(N // 2):
         hand, win = guangdong_hand(rng)
         sd, ctx = rng.choice(contexts)
+        if hand.melds and rng.random() < 0.5:  # who fed each meld: the liabilities (§11)
+            sd = rng.random() < 0.8
+            ctx = {**ctx, "meld_from": [
+                None if m.kind == "angang" else "left" if m.kind == "chi" else
+                rng.choice(("left", "across", "right")) for m in hand.melds]}
+            if sd:
+                ctx.pop("discarder", None)
+                ctx.pop("winners_on_discard", None)
         o = rng.choice(opts)
         got = []
         for pure in (True, False):
@@ -447,7 +455,9 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
                 got.append((exc.code, str(exc)))
         _same(got[0], got[1])
         answered += hasattr(got[0], "value")
+        liable += bool(getattr(got[0], "liable", ""))
     assert answered > N // 8
+    assert liable > 0
 
 
 # --------------------------------------------------------------------------- batch

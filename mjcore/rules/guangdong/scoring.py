@@ -279,6 +279,7 @@ class Ctx(NamedTuple):
     bao_exempt: bool
     flagged: bool  # 抢杠, 杠上开花 or a first-turn win: checks against the melds
     others: tuple[int, int, int]  # the three other seats
+    ckey: int  # the compiled context's key: the facts, the winner and the discarder
 
 
 _FACT_IDS: dict[WinFacts, int] = {}  # never cleared: at most a few thousand distinct facts
@@ -399,7 +400,7 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
     fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
     return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
                named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
-               others)  # type: ignore[arg-type]
+               others, fid << 5 | winner << 3 | seat("discarder") + 1)  # type: ignore[arg-type]
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
@@ -499,19 +500,21 @@ def _evaluate(a: _Analysis, facts: WinFacts, key: int, o: GuangdongOptions) -> _
 _FLOOR_IDS = frozenset(f.id for f in TABLE.floors)
 
 
+def _claim(raw: int, hits: tuple[PatternHit, ...], o: GuangdongOptions) -> int:
+    """The total ``min_fan`` is held against: capped unless the main pattern is special (or a
+    first-turn win), a floor other than 一炮三响 lifting it to the cap."""
+    claim = raw if hits[0].id in SPECIAL_IDS else min(raw, o.baohu_cap)
+    if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in hits):
+        claim = max(claim, o.baohu_cap)
+    return claim
+
+
 def _eval_of(value: int, raw: int, hits: tuple[PatternHit, ...], kind: str,
              o: GuangdongOptions) -> _Eval:
     """The best reading's value (``kind``: pung, chow, mixed, qidui, shisanyao) with what the
     payments and min_fan need (§9 step 5, §10)."""
-    main = hits[0].id
-    if main in SPECIAL_IDS:  # specials and first-turn wins are not capped
-        claim = raw
-    else:
-        claim = min(raw, o.baohu_cap)
-    if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in hits):
-        claim = max(claim, o.baohu_cap)
     p = o.base_points * o.fan_points[value]
-    return _Eval(value, raw, hits, claim, kind, main,
+    return _Eval(value, raw, hits, _claim(raw, hits, o), kind, hits[0].id,
                  "standard" if kind in ("pung", "chow", "mixed") else kind, p,
                  3 * p if o.discard_payment == "discarder_pays_three" else p)
 
@@ -527,7 +530,8 @@ _FACT_FLAGS = ("self_drawn", "zimo", "qiang_gang", "gang_shang_kai_hua", "gang_f
 
 
 def _compiled_table(o: GuangdongOptions) -> compiled.CompiledTable:
-    t = compiled.compile_table(TABLE, o, name=NAME, unit="fan", qidui=o.qidui, shisanyao=True)
+    t = compiled.compile_table(TABLE, o, name=NAME, unit="fan", qidui=o.qidui, shisanyao=True,
+                               multipliers=tuple(o.base_points * p for p in o.fan_points))
     assert t is not None  # every row of the table has its ``when``
     if len(_TABLES) >= 4096:
         _TABLES.clear()
@@ -535,15 +539,29 @@ def _compiled_table(o: GuangdongOptions) -> compiled.CompiledTable:
     return t
 
 
-def _compiled_context(t: compiled.CompiledTable, f: WinFacts,
+def _compiled_context(t: compiled.CompiledTable, c: Ctx,
                       o: GuangdongOptions) -> compiled.CompiledContext:
+    """The context ``c`` compiled, kept in ``t`` under ``c.ckey``, with its payments (§10)
+    when no liability applies: on a self-draw every other seat pays the points, on a discard
+    the discarder (three times with discarder_pays_three), none when it is not named."""
+    f = c.facts
     names = [n for n in _FACT_FLAGS if getattr(f, n)]
     if f.winners >= o.sanxiang_min_winners:
         names.append("sanxiang")
     if f.flat:
         names.append(f.flat)
-    return t.add_context(f, compiled.CompiledContext(
-        compiled.context_bits(TABLE, names), f.self_drawn, None, seat_wind=f.seat_wind,
+    w = c.winner
+
+    def pay(value: int, p: int) -> tuple[tuple[int, int, int], ...]:
+        if f.zimo:
+            return _untrack(tuple(_untrack((s, w, p)) for s in c.others))
+        if c.discarder < 0:
+            return ()
+        amount = 3 * p if o.discard_payment == "discarder_pays_three" else p
+        return _untrack(((c.discarder, w, amount),))
+
+    return t.add_context(c.ckey, compiled.CompiledContext(
+        compiled.context_bits(TABLE, names), f.self_drawn, pay, seat_wind=f.seat_wind,
         round_wind=f.round_wind, no_melds=bool(f.flat)))
 _HITS: dict[PatternHit, PatternHit] = {}
 
@@ -590,7 +608,7 @@ def _flag_checks(h: Hand, tile: int, c: Ctx) -> None:
             raise _bad("杠上开花 needs an angang or bugang (after a 直杠: name gang_fed_by)")
 
 
-def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int]:
+def _liability(h: Hand, main: str, c: Ctx, o: GuangdongOptions) -> tuple[str, int]:
     """§11: (liability id, liable seat) of a self-drawn win, or ("", -1)."""
     f = c.facts
     if f.qiang_gang:
@@ -601,11 +619,11 @@ def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int
     if not melds or not f.self_drawn or f.flat:
         return "", -1
     found: tuple[int, int, str] | None = None  # (meld index, order, id)
-    if o.bao_dasixi_dasanyuan and e.main in ("dasixi", "dasanyuan"):
-        tiles = range(27, 31) if e.main == "dasixi" else range(31, 34)
+    if o.bao_dasixi_dasanyuan and main in ("dasixi", "dasanyuan"):
+        tiles = range(27, 31) if main == "dasixi" else range(31, 34)
         idx = [i for i, m in enumerate(melds) if m.kind != "chi" and m.tiles[0] in tiles]
         if len(idx) == len(tiles) and all(melds[i].kind != "angang" for i in idx):
-            found = (idx[-1], 0, e.main)
+            found = (idx[-1], 0, main)
     if (o.bao_shierzhang and not c.bao_exempt and len(melds) == 4
             and all(m.kind != "angang" for m in melds)):
         candidate = (3, 1, "shierzhang_luodi")
@@ -621,7 +639,54 @@ def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int
 
 
 def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
-    """The cold path of ``score``: one core call, a few look-ups, the payments."""
+    """The cold path of ``score``: the compiled table's result (value, hits, decomposition
+    and the payments of its context) settled by the checks that need the melds, min_fan and
+    a liability; else (a refusal, no win, ``MJ_PURE_SCORING``) ``_score_python``."""
+    if compiled.PURE:
+        return _score_python(h, tile, c, o)
+    t = _TABLES.get(o) or _compiled_table(o)
+    r = t.score_in(h, tile, c.ckey)
+    if r is False:
+        _compiled_context(t, c, o)
+        r = t.score_in(h, tile, c.ckey)
+    if r is None:  # the Python path raises the error (the core checked counts and tile)
+        return _score_python(h, tile, c, o)
+    melds = h.melds
+    angangs = 0
+    if melds:
+        chis = 0
+        for i, m in enumerate(melds):
+            b = _MELD_BITS.get(m) or _meld_bits(m)  # refuses a meld Guangdong does not have
+            if b & _M_ANGANG:
+                angangs |= 1 << i
+            elif b & _M_CHI:
+                chis |= 1 << i
+        if c.meld_from is not None:
+            _meld_checks(melds, angangs, chis, c)
+    elif c.meld_from is not None:
+        _meld_checks(melds, 0, 0, c)
+    if c.flagged:
+        _flag_checks(h, tile, c)
+    f = c.facts
+    if f.winners > 1 and o.multi_ron == "first_only":
+        raise _bad("with multi_ron first_only only one player wins on a discard")
+    if o.min_fan and _claim(r.value_uncapped, r.patterns, o) < o.min_fan:
+        raise MahjongError("below_min_fan", f"the hand is worth "
+                           f"{_claim(r.value_uncapped, r.patterns, o)} fan (without the "
+                           f"一炮三响 floor), below min_fan {o.min_fan}")
+    # a liability (§11) needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
+    if f.zimo and (f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
+            melds and r.patterns[0].id in ("dasixi", "dasanyuan"))):
+        liable, seat = _liability(h, r.patterns[0].id, c, o)
+        if liable:
+            return _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),),
+                                      liable, seat))
+    return r
+
+
+def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
+    """``_score`` by the table's Python predicates (on signatures), the twin of the compiled
+    path; also what answers every refusal."""
     melds = h.melds
     mand, mor = _ALL, 0
     angangs = chis = 0
@@ -647,22 +712,12 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     f = c.facts
     if f.winners > 1 and o.multi_ron == "first_only":
         raise _bad("with multi_ron first_only only one player wins on a discard")
-    got = None
-    if not compiled.PURE:
-        t = _TABLES.get(o) or _compiled_table(o)
-        got = t.evaluate(h, tile, t.context(f) or _compiled_context(t, f, o))
-    dec: object = None
-    e: _Eval | None
-    if got is not None:
-        e = _eval_of(got[0], got[1], got[2], got[4], o)
-        dec = got[3]
-    else:
-        sig, seq = _signature(h, mand, mor)
-        a = _SHARED.get(sig)
-        if a is None:
-            a = _analysis(h, sig, tile)
-        vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
-        e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
+    sig, seq = _signature(h, mand, mor)
+    a = _SHARED.get(sig)
+    if a is None:
+        a = _analysis(h, sig, tile)
+    vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
+    e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
     if e is None:
         if sig & _S_QIDUI and not o.qidui:
             raise MahjongError("not_a_win", "七对 is not a winning shape unless option qidui is on")
@@ -679,7 +734,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         # a liability needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
         if f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
                 melds and e.main in ("dasixi", "dasanyuan")):
-            liable, seat = _liability(h, e, c, o)
+            liable, seat = _liability(h, e.main, c, o)
         if liable:
             payments = ((seat, w, 3 * p),)
         else:  # few distinct values: shared (and kept out of the cycle collector)
@@ -692,9 +747,8 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         payments = _PAYMENTS.get(pkey) or _payments_of(pkey, (c.discarder,), w,
                                                        e.discard_amount)
     shape = e.shape
-    if dec is not None:
-        pass  # the compiled path's
-    elif shape == "pung":
+    dec: object
+    if shape == "pung":
         dec = decomposition_for(h, 0b0101)
     elif shape == "chow":
         dec = seq
