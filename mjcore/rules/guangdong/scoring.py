@@ -13,6 +13,7 @@ melds' order and sources and is worked out per call.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -280,8 +281,10 @@ class Ctx(NamedTuple):
     flagged: bool  # 抢杠, 杠上开花 or a first-turn win: checks against the melds
     others: tuple[int, int, int]  # the three other seats
     ckey: int  # the compiled context's key: the facts, the winner and the discarder
+    cid: int  # a number per parsed context: the results memo's key for it (cheap to hash)
 
 
+_CONTEXT_IDS = itertools.count()
 _FACT_IDS: dict[WinFacts, int] = {}  # never cleared: at most a few thousand distinct facts
 _SEAT_KEYS = frozenset(("discarder", "robbed", "gang_fed_by"))
 _FLAG_KEYS = frozenset(("qiang_gang", "gang_shang_kai_hua", "hai_di_lao_yue", "tianhe", "renhe",
@@ -400,7 +403,8 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
     fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
     return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
                named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
-               others, fid << 5 | winner << 3 | seat("discarder") + 1)  # type: ignore[arg-type]
+               others, fid << 5 | winner << 3 | seat("discarder") + 1,
+               next(_CONTEXT_IDS))  # type: ignore[arg-type]
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
@@ -800,38 +804,51 @@ def score(
         ck = (self_drawn, *_context_key(context))
     else:
         raise _bad("context must be a mapping of key to value")
-    key = (hand, win_tile, type(win_tile), o, ck)
-    memo = True
+    # The memo keys: the context's tuple finds its parsed Ctx, whose number keys the results.
     try:
-        hit = _RESULTS.get(key)
+        c = _CONTEXTS.get(ck)
     except TypeError:  # an unhashable value somewhere (an error below)
         ck = (self_drawn, *_context_key(context)) if context is not None else (self_drawn,)
-        key = (hand, win_tile, type(win_tile), o, ck)
+        try:
+            c = _CONTEXTS.get(ck)
+        except TypeError:
+            ck, c = None, None
+    key: tuple[object, ...] | None = None
+    if c is not None:
+        key = (hand, win_tile, type(win_tile), o, c.cid)
         try:
             hit = _RESULTS.get(key)
-        except TypeError:
-            memo, hit = False, None
-    if hit is not None:
-        return hit
+        except TypeError:  # an unhashable hand or tile (an error below)
+            key, hit = None, None
+        if hit is not None:
+            return hit
     h = hand if type(hand) is Hand else hand_of(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
-    if not memo:
-        c = parse_context(context, self_drawn)
-    else:
-        known = _CONTEXTS.get(ck)
-        if known is None:
-            known = parse_context(context, self_drawn)  # raises for a bad context: not kept
+    if c is None:
+        c = parse_context(context, self_drawn)  # raises for a bad context: not kept
+        if ck is not None:
             if len(_CONTEXTS) >= 4096:
                 _CONTEXTS.clear()
-            _CONTEXTS[ck] = known
-        c = known
+            _CONTEXTS[ck] = c
+            key = _results_key(hand, win_tile, o, c)
     result = _score(h, tile, c, o)
-    if memo:
+    if key is not None:
         if len(_RESULTS) >= _CACHE_LIMIT:
             _RESULTS.clear()
         # memo key and answer are immutable and acyclic: kept out of the cycle collector
         _RESULTS[_untrack(key)] = _untrack(result)
     return result
+
+
+def _results_key(hand: object, win_tile: object, o: GuangdongOptions,
+                 c: Ctx) -> tuple[object, ...] | None:
+    """The results memo's key, or None when the hand cannot be one (unhashable)."""
+    key = (hand, win_tile, type(win_tile), o, c.cid)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def points(result: ScoreResult) -> dict[str, Any]:
