@@ -799,8 +799,8 @@ cdef class CompiledTable:
 
     def valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
                      visible=None):
-        """The ``ValuedWait`` of every winning tile of a ready hand (the standard and 七对
-        waits), valued in the two contexts; None when the Python path must answer (a
+        """The ``ValuedWait`` of every winning tile of a ready hand (the standard waits, and
+        the 七对 and 十三幺 ones when the table takes them), valued in the two contexts; None when the Python path must answer (a
         refusal, or a hand past the core's bounds). ``visible``: 34 counts of tiles seen
         elsewhere, or None."""
         if not isinstance(hand, HandBase):
@@ -819,7 +819,8 @@ cdef class CompiledTable:
             mi.n = 0
         if self.no_honours and _held_mask(p) & M_HON:
             return None
-        cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0), 0)
+        cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0) | (
+            SH_SHISANYAO if self.shisanyao else 0), 0)
         out = []
         while mask:
             t = __builtin_ctzll(mask)

@@ -460,6 +460,49 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
     assert liable > 0
 
 
+def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``valued_waits`` gives the same tuple on the compiled and the Python path."""
+    from mjcore.rules.guangdong import scoring as gd
+
+    opts = [resolve_options("guangdong"),
+            resolve_options("guangdong", {"qidui": True, "menqing_fan": 1, "baohu_cap": 5}),
+            resolve_options("guangdong", {"qidui": True, "min_fan": 1})]
+    winds = {"seat_wind": "2z", "round_wind": "1z"}
+    contexts: list[dict[str, Any]] = [
+        winds, {**winds, "hai_di_lao_yue": True}, {**winds, "gang_shang_kai_hua": True},
+        {"seat_wind": "1z", "round_wind": "1z", "tianhe": True},
+        {"seat_wind": "3z", "round_wind": "4z", "winners_on_discard": 3}]
+    rng = random.Random(31)
+    asked = answered = 0
+    for _ in range(N // 8):
+        hand, win = guangdong_hand(rng)
+        counts = list(hand.counts)
+        counts[win] -= 1
+        ready = Hand(counts, hand.melds)
+        o = rng.choice(opts)
+        ctx = rng.choice(contexts)
+        if ready.melds and rng.random() < 0.5:
+            ctx = {**ctx, "meld_from": [None if m.kind == "angang" else "left"
+                                        for m in ready.melds]}
+        visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            gd.clear_caches()
+            try:
+                got.append(gd.valued_waits(ready, ctx, o, visible))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        _same(got[0], got[1])
+        asked += 1
+        answered += bool(got[0]) and not isinstance(got[0][0], str)
+    assert answered > asked // 4
+    o = resolve_options("guangdong")
+    ready = Hand.parse("19m19p19s1234567z")  # 十三幺, thirteen ways: the core answers itself
+    waits = gd._compiled_waits(ready, {**winds, "discarder": "across"}, winds, o, (0,) * 34)
+    assert waits is not None and len(waits) == 13
+
+
 # --------------------------------------------------------------------------- batch
 
 

@@ -578,6 +578,19 @@ def _hit(h: PatternHit) -> PatternHit:
 # --------------------------------------------------------------------------- payments
 
 
+def _meld_kinds(melds: tuple[Meld, ...]) -> tuple[int, int]:
+    """(angangs, chis): bit i for meld i of that kind; ``bad_meld`` for a meld Guangdong does
+    not have."""
+    angangs = chis = 0
+    for i, m in enumerate(melds):
+        b = _MELD_BITS.get(m) or _meld_bits(m)
+        if b & _M_ANGANG:
+            angangs |= 1 << i
+        elif b & _M_CHI:
+            chis |= 1 << i
+    return angangs, chis
+
+
 def _meld_checks(melds: tuple[Meld, ...], angangs: int, chis: int, c: Ctx) -> None:
     """meld_from against the melds (§15): one entry per meld, none named for an angang, a chi
     only from the left seat (``angangs``, ``chis``: bit i for meld i of that kind)."""
@@ -658,13 +671,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     melds = h.melds
     angangs = 0
     if melds:
-        chis = 0
-        for i, m in enumerate(melds):
-            b = _MELD_BITS.get(m) or _meld_bits(m)  # refuses a meld Guangdong does not have
-            if b & _M_ANGANG:
-                angangs |= 1 << i
-            elif b & _M_CHI:
-                chis |= 1 << i
+        angangs, chis = _meld_kinds(melds)
         if c.meld_from is not None:
             _meld_checks(melds, angangs, chis, c)
     elif c.meld_from is not None:
@@ -923,6 +930,50 @@ def valued_waits(
     if "discarder" not in ctx and not ctx.get("qiang_gang") and not ctx.get("renhe"):
         discard_ctx["discarder"] = "across"  # who discards does not change the fan
     self_ctx = {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
+    got = _compiled_waits(h, discard_ctx, self_ctx, o, vis)
+    if got is not None:
+        result = got
+    else:
+        result = _python_waits(h, discard_ctx, self_ctx, o, vis)
+    if key is not None:
+        if len(_WAITS) >= _CACHE_LIMIT:
+            _WAITS.clear()
+        _WAITS[_untrack(key)] = _untrack(result)
+    return result
+
+
+def _compiled_waits(h: Hand, discard_ctx: dict[str, object], self_ctx: dict[str, object],
+                    o: GuangdongOptions, vis: tuple[int, ...]) -> tuple[ValuedWait, ...] | None:
+    """The waits valued by the core's ``valued_waits`` in the two contexts, or None when the
+    Python path must answer: ``min_fan`` (its one-way -1), a context that is wrong or needs
+    the hand checked against it (抢杠, 杠上开花, first-turn wins: their errors come from
+    ``score``, tile by tile)."""
+    if compiled.PURE or o.min_fan:
+        return None
+    melds = h.melds
+    try:
+        pair = (parse_context(discard_ctx, False), parse_context(self_ctx, True))
+        angangs, chis = _meld_kinds(melds)
+        for c in pair:
+            if c.flagged or c.facts.winners > 1 and o.multi_ron == "first_only":
+                return None
+            if c.meld_from is not None:
+                _meld_checks(melds, angangs, chis, c)
+    except MahjongError:
+        return None
+    # a self-drawn 包 (§11) that meld_from does not source is an error of ``score``
+    named = pair[1].named if pair[1].meld_from is not None else 0
+    if melds and (named | angangs) != (1 << len(melds)) - 1 and (
+            len(melds) == 4 and not angangs or any(m.tiles[0] >= 27 for m in melds)):
+        return None
+    t = _TABLES.get(o) or _compiled_table(o)
+    cd, cs = (t.context(c.ckey) or _compiled_context(t, c, o) for c in pair)
+    return t.valued_waits(h, cd, cs, vis)
+
+
+def _python_waits(h: Hand, discard_ctx: dict[str, object], self_ctx: dict[str, object],
+                  o: GuangdongOptions, vis: tuple[int, ...]) -> tuple[ValuedWait, ...]:
+    """The waits valued by ``score`` tile by tile (the twin of ``_compiled_waits``)."""
     held = h.held
     out: list[ValuedWait] = []
     for w in _core_waits(h, shapes=("standard", "qidui", "shisanyao") if o.qidui
@@ -938,9 +989,4 @@ def valued_waits(
         out.append(_untrack(_new(ValuedWait, (
             w.tile, t, -1 if d is None else d[0], -1 if s is None else s[0],
             unseen if unseen > 0 else 0, () if d is None else d[1], () if s is None else s[1]))))
-    result = tuple(out)
-    if key is not None:
-        if len(_WAITS) >= _CACHE_LIMIT:
-            _WAITS.clear()
-        _WAITS[_untrack(key)] = _untrack(result)
-    return result
+    return tuple(out)
