@@ -526,6 +526,22 @@ cdef class CompiledTable:
             self.last = c
         return self.score(hand, tile, c)
 
+    def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
+        """``score_in`` with a rule set's results memo: the answer kept under ``key`` (an
+        immutable, acyclic tuple), else ``score_in``'s, kept when it is a result (the memo
+        cleared past ``limit`` entries). The hot path of a cold call in one core call."""
+        got = memo.get(key)
+        if got is not None:
+            return got
+        got = self.score_in(hand, tile, ctx_key)
+        if got is None or got is False:
+            return got
+        if len(memo) >= limit:
+            memo.clear()
+        PyObject_GC_UnTrack(key)
+        memo[key] = got
+        return got
+
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value under the policy; 0 when no pattern holds."""
         cdef uint64_t found = 0, dropped = 0

@@ -407,6 +407,19 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
                next(_CONTEXT_IDS))  # type: ignore[arg-type]
 
 
+def _known_context(context: dict[str, object], self_drawn: bool) -> Ctx:
+    """``parse_context``, memoised in ``_CONTEXTS`` as ``score`` does (a context of hashable
+    values)."""
+    ck = (self_drawn, *_context_key(context))
+    c = _CONTEXTS.get(ck)
+    if c is None:
+        c = parse_context(context, self_drawn)
+        if len(_CONTEXTS) >= 4096:
+            _CONTEXTS.clear()
+        _CONTEXTS[ck] = c
+    return c
+
+
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
     """A context's part of a memo key: its items and the types of its values (``True`` and
     ``1`` are equal, but only one is a flag); lists (meld_from) as tuples."""
@@ -952,14 +965,14 @@ def _compiled_waits(h: Hand, discard_ctx: dict[str, object], self_ctx: dict[str,
         return None
     melds = h.melds
     try:
-        pair = (parse_context(discard_ctx, False), parse_context(self_ctx, True))
+        pair = (_known_context(discard_ctx, False), _known_context(self_ctx, True))
         angangs, chis = _meld_kinds(melds)
         for c in pair:
             if c.flagged or c.facts.winners > 1 and o.multi_ron == "first_only":
                 return None
             if c.meld_from is not None:
                 _meld_checks(melds, angangs, chis, c)
-    except MahjongError:
+    except (MahjongError, TypeError):  # (TypeError: an unhashable value, an error there)
         return None
     # a self-drawn 包 (§11) that meld_from does not source is an error of ``score``
     named = pair[1].named if pair[1].meld_from is not None else 0
