@@ -399,12 +399,13 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
             named |= 1 << i
             if r != "left":
                 chi_bad |= 1 << i
-    others = tuple(s for s in range(4) if s != winner)
+    first, second, third = (s for s in range(4) if s != winner)
+    others = (first, second, third)
     fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
     return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
                named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
                others, fid << 5 | winner << 3 | seat("discarder") + 1,
-               next(_CONTEXT_IDS))  # type: ignore[arg-type]
+               next(_CONTEXT_IDS))
 
 
 def _known_context(context: dict[str, object], self_drawn: bool) -> Ctx:
@@ -703,9 +704,8 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
             melds and r.patterns[0].id in ("dasixi", "dasanyuan"))):
         liable, seat = _liability(h, r.patterns[0].id, c, o)
         if liable:
-            return _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),),
-                                      liable, seat))
-    return r
+            r = _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable, seat))
+    return r  # type: ignore[no-any-return]
 
 
 def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
@@ -825,6 +825,7 @@ def score(
     else:
         raise _bad("context must be a mapping of key to value")
     # The memo keys: the context's tuple finds its parsed Ctx, whose number keys the results.
+    memo = True
     try:
         c = _CONTEXTS.get(ck)
     except TypeError:  # an unhashable value somewhere (an error below)
@@ -832,7 +833,7 @@ def score(
         try:
             c = _CONTEXTS.get(ck)
         except TypeError:
-            ck, c = None, None
+            memo, c = False, None
     key: tuple[object, ...] | None = None
     if c is not None:
         key = (hand, win_tile, type(win_tile), o, c.cid)
@@ -846,7 +847,7 @@ def score(
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
     if c is None:
         c = parse_context(context, self_drawn)  # raises for a bad context: not kept
-        if ck is not None:
+        if memo:
             if len(_CONTEXTS) >= 4096:
                 _CONTEXTS.clear()
             _CONTEXTS[ck] = c
