@@ -497,10 +497,11 @@ def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -
         asked += 1
         answered += bool(got[0]) and not isinstance(got[0][0], str)
     assert answered > asked // 4
-    o = resolve_options("guangdong")
+    monkeypatch.setattr(compiled, "PURE", False)
+    monkeypatch.setattr(gd, "_python_waits", lambda *a: pytest.fail("the Python path answered"))
+    gd.clear_caches()
     ready = Hand.parse("19m19p19s1234567z")  # 十三幺, thirteen ways: the core answers itself
-    waits = gd._compiled_waits(ready, {**winds, "discarder": "across"}, winds, o, (0,) * 34)
-    assert waits is not None and len(waits) == 13
+    assert len(gd.valued_waits(ready, winds, resolve_options("guangdong"))) == 13
 
 
 # --------------------------------------------------------------------------- batch

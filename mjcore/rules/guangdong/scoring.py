@@ -408,19 +408,6 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
                next(_CONTEXT_IDS))
 
 
-def _known_context(context: dict[str, object], self_drawn: bool) -> Ctx:
-    """``parse_context``, memoised in ``_CONTEXTS`` as ``score`` does (a context of hashable
-    values)."""
-    ck = (self_drawn, *_context_key(context))
-    c = _CONTEXTS.get(ck)
-    if c is None:
-        c = parse_context(context, self_drawn)
-        if len(_CONTEXTS) >= 4096:
-            _CONTEXTS.clear()
-        _CONTEXTS[ck] = c
-    return c
-
-
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
     """A context's part of a memo key: its items and the types of its values (``True`` and
     ``1`` are equal, but only one is a flag); lists (meld_from) as tuples."""
@@ -888,7 +875,7 @@ def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
     for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS,
-                 _PAYMENTS, _OPTION_IDS):
+                 _PAYMENTS, _OPTION_IDS, _WAIT_PAIRS):
         memo.clear()
 
 
@@ -929,26 +916,25 @@ def valued_waits(
     try:
         seen: object = visible if visible is None or isinstance(visible, str) else tuple(
             visible)  # type: ignore[arg-type]
-        key = (hand, o, seen, *_context_key(ctx))
+        ck = _context_key(ctx)
+        key = (hand, o, seen, *ck)
         hit = _WAITS.get(key)
     except TypeError:
         key, hit = None, None
     if hit is not None:
         return hit
     h = hand if type(hand) is Hand else hand_of(hand)
-    for m in h.melds:
-        _meld_bits(m)
+    angangs, chis = _meld_kinds(h.melds)  # refuses a meld Guangdong does not have
     _check_count(h, 13)
     vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
-    discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}
-    if "discarder" not in ctx and not ctx.get("qiang_gang") and not ctx.get("renhe"):
-        discard_ctx["discarder"] = "across"  # who discards does not change the fan
-    self_ctx = {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
-    got = _compiled_waits(h, discard_ctx, self_ctx, o, vis)
-    if got is not None:
-        result = got
-    else:
-        result = _python_waits(h, discard_ctx, self_ctx, o, vis)
+    got = None
+    if key is not None and not compiled.PURE and not o.min_fan:
+        pair = _WAIT_PAIRS.get(ck)
+        if pair is None:
+            pair = _wait_pair(ck, ctx)
+        if pair:
+            got = _compiled_waits(h, angangs, chis, pair, o, vis)
+    result = _python_waits(h, ctx, o, vis) if got is None else got
     if key is not None:
         if len(_WAITS) >= _CACHE_LIMIT:
             _WAITS.clear()
@@ -956,25 +942,49 @@ def valued_waits(
     return result
 
 
-def _compiled_waits(h: Hand, discard_ctx: dict[str, object], self_ctx: dict[str, object],
+def _split_context(ctx: dict[str, object]) -> tuple[dict[str, object], dict[str, object]]:
+    """The context of a win on a discard and of a self-draw: keys that only fit one of the two
+    are left out of the other; a discarder is named when none is (it does not change the fan)."""
+    discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}
+    if "discarder" not in ctx and not ctx.get("qiang_gang") and not ctx.get("renhe"):
+        discard_ctx["discarder"] = "across"
+    return discard_ctx, {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
+
+
+# a waits context (its memo key part) -> its parsed (discard, self-drawn) pair, or () when the
+# Python path must answer: a context that is wrong, or that the hand must be checked against
+# (抢杠, 杠上开花, first-turn wins: their errors come from ``score``, tile by tile)
+_WAIT_PAIRS: dict[tuple[object, ...], tuple[Ctx, Ctx] | tuple[()]] = {}
+
+
+def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx] | tuple[()]:
+    discard_ctx, self_ctx = _split_context(ctx)
+    pair: tuple[Ctx, Ctx] | tuple[()]
+    try:
+        pair = (parse_context(discard_ctx, False), parse_context(self_ctx, True))
+    except MahjongError:
+        pair = ()
+    if pair and any(c.flagged for c in pair):
+        pair = ()
+    if len(_WAIT_PAIRS) >= 4096:
+        _WAIT_PAIRS.clear()
+    _WAIT_PAIRS[ck] = pair
+    return pair
+
+
+def _compiled_waits(h: Hand, angangs: int, chis: int, pair: tuple[Ctx, Ctx],
                     o: GuangdongOptions, vis: tuple[int, ...]) -> tuple[ValuedWait, ...] | None:
     """The waits valued by the core's ``valued_waits`` in the two contexts, or None when the
-    Python path must answer: ``min_fan`` (its one-way -1), a context that is wrong or needs
-    the hand checked against it (抢杠, 杠上开花, first-turn wins: their errors come from
-    ``score``, tile by tile)."""
-    if compiled.PURE or o.min_fan:
-        return None
+    Python path must answer: ``multi_ron``'s refusal, ``meld_from`` not fitting the melds, a
+    self-drawn 包 that ``meld_from`` does not source (errors of ``score``, tile by tile).
+    (``min_fan``, with its one-way -1, is left to the Python path by the caller.)"""
     melds = h.melds
-    try:
-        pair = (_known_context(discard_ctx, False), _known_context(self_ctx, True))
-        angangs, chis = _meld_kinds(melds)
-        for c in pair:
-            if c.flagged or c.facts.winners > 1 and o.multi_ron == "first_only":
-                return None
-            if c.meld_from is not None:
-                _meld_checks(melds, angangs, chis, c)
-    except (MahjongError, TypeError):  # (TypeError: an unhashable value, an error there)
-        return None
+    for c in pair:
+        if c.facts.winners > 1 and o.multi_ron == "first_only":
+            return None
+        if c.meld_from is not None and (len(c.meld_from) != len(melds) or angangs & c.named or
+                                        chis & c.chi_bad):
+            return None
     # a self-drawn 包 (§11) that meld_from does not source is an error of ``score``
     named = pair[1].named if pair[1].meld_from is not None else 0
     if melds and (named | angangs) != (1 << len(melds)) - 1 and (
@@ -985,9 +995,10 @@ def _compiled_waits(h: Hand, discard_ctx: dict[str, object], self_ctx: dict[str,
     return t.valued_waits(h, cd, cs, vis)
 
 
-def _python_waits(h: Hand, discard_ctx: dict[str, object], self_ctx: dict[str, object],
-                  o: GuangdongOptions, vis: tuple[int, ...]) -> tuple[ValuedWait, ...]:
+def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
+                  vis: tuple[int, ...]) -> tuple[ValuedWait, ...]:
     """The waits valued by ``score`` tile by tile (the twin of ``_compiled_waits``)."""
+    discard_ctx, self_ctx = _split_context(ctx)
     held = h.held
     out: list[ValuedWait] = []
     for w in _core_waits(h, shapes=("standard", "qidui", "shisanyao") if o.qidui
