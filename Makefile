@@ -37,7 +37,9 @@ lint: setup
 # The scoring tests once more on the Python path (the compiled one's twin; docs/rules.md)
 PURE_TESTS := tests/rules/sichuan/test_sichuan_cases.py tests/rules/sichuan/test_sichuan_scoring.py \
 	tests/rules/sichuan/test_sichuan_reference.py tests/rules/sichuan/test_sichuan_waits.py \
-	tests/rules/sichuan/test_sichuan_points.py
+	tests/rules/sichuan/test_sichuan_points.py tests/rules/guangdong/test_guangdong_cases.py \
+	tests/rules/guangdong/test_guangdong_scoring.py tests/rules/guangdong/test_guangdong_waits.py \
+	tests/rules/guangdong/test_guangdong_settle.py tests/rules/guangdong/test_guangdong_reference.py
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -314,6 +314,7 @@ cdef class CompiledTable:
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
+    cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
@@ -364,6 +365,7 @@ cdef class CompiledTable:
         self.wait_type = t["wait_type"]
         self.name = t["name"]
         self.unit = t["unit"]
+        self.multipliers = t.get("multipliers")
         self.contexts = {}
 
     def context(self, key):
@@ -523,6 +525,22 @@ cdef class CompiledTable:
             self.last_key = key
             self.last = c
         return self.score(hand, tile, c)
+
+    def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
+        """``score_in`` with a rule set's results memo: the answer kept under ``key`` (an
+        immutable, acyclic tuple), else ``score_in``'s, kept when it is a result (the memo
+        cleared past ``limit`` entries). The hot path of a cold call in one core call."""
+        got = memo.get(key)
+        if got is not None:
+            return got
+        got = self.score_in(hand, tile, ctx_key)
+        if got is None or got is False:
+            return got
+        if len(memo) >= limit:
+            memo.clear()
+        PyObject_GC_UnTrack(key)
+        memo[key] = got
+        return got
 
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value under the policy; 0 when no pattern holds."""
@@ -740,7 +758,11 @@ cdef class CompiledTable:
         fan = best.value
         if fan < 0 or fan >= CT_FANS:
             return None
-        if self.mult_pow2:
+        if self.multipliers is not None:
+            if fan >= len(self.multipliers):
+                return None
+            mult = self.multipliers[fan]
+        elif self.mult_pow2:
             if fan > 30:
                 return None
             mult = 1 << fan
@@ -793,8 +815,8 @@ cdef class CompiledTable:
 
     def valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
                      visible=None):
-        """The ``ValuedWait`` of every winning tile of a ready hand (the standard and 七对
-        waits), valued in the two contexts; None when the Python path must answer (a
+        """The ``ValuedWait`` of every winning tile of a ready hand (the standard waits, and
+        the 七对 and 十三幺 ones when the table takes them), valued in the two contexts; None when the Python path must answer (a
         refusal, or a hand past the core's bounds). ``visible``: 34 counts of tiles seen
         elsewhere, or None."""
         if not isinstance(hand, HandBase):
@@ -813,7 +835,8 @@ cdef class CompiledTable:
             mi.n = 0
         if self.no_honours and _held_mask(p) & M_HON:
             return None
-        cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0), 0)
+        cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0) | (
+            SH_SHISANYAO if self.shisanyao else 0), 0)
         out = []
         while mask:
             t = __builtin_ctzll(mask)

@@ -432,10 +432,18 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
         (False, {"seat_wind": "3z", "round_wind": "4z", "discarder": "across",
                  "winners_on_discard": 3})]
     rng = random.Random(23)
-    answered = 0
+    answered = liable = 0
     for _ in range(N // 2):
         hand, win = guangdong_hand(rng)
         sd, ctx = rng.choice(contexts)
+        if hand.melds and rng.random() < 0.5:  # who fed each meld: the liabilities (§11)
+            sd = rng.random() < 0.8
+            ctx = {**ctx, "meld_from": [
+                None if m.kind == "angang" else "left" if m.kind == "chi" else
+                rng.choice(("left", "across", "right")) for m in hand.melds]}
+            if sd:
+                ctx.pop("discarder", None)
+                ctx.pop("winners_on_discard", None)
         o = rng.choice(opts)
         got = []
         for pure in (True, False):
@@ -447,7 +455,63 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
                 got.append((exc.code, str(exc)))
         _same(got[0], got[1])
         answered += hasattr(got[0], "value")
+        liable += bool(getattr(got[0], "liable", ""))
     assert answered > N // 8
+    assert liable > 0
+
+
+def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``valued_waits`` gives the same tuple on the compiled and the Python path."""
+    from mjcore.rules.guangdong import scoring as gd
+
+    opts = [resolve_options("guangdong"),
+            resolve_options("guangdong", {"qidui": True, "menqing_fan": 1, "baohu_cap": 5}),
+            resolve_options("guangdong", {"qidui": True, "min_fan": 1})]
+    winds = {"seat_wind": "2z", "round_wind": "1z"}
+    contexts: list[dict[str, Any]] = [
+        winds, {**winds, "hai_di_lao_yue": True}, {**winds, "gang_shang_kai_hua": True},
+        {"seat_wind": "1z", "round_wind": "1z", "tianhe": True},
+        {"seat_wind": "3z", "round_wind": "4z", "winners_on_discard": 3}]
+    # Each tile on the Python path as a never-seen hand: its signature memo would otherwise
+    # share readings between the tiles of one hand, and where two readings tie on value it
+    # may report the other one's hits (docs/rulesets/guangdong.md §16.1).
+    one_tile = gd._wait_value
+
+    def fresh(*args: Any) -> Any:
+        gd.clear_caches()
+        return one_tile(*args)
+
+    monkeypatch.setattr(gd, "_wait_value", fresh)
+    rng = random.Random(31)
+    asked = answered = 0
+    for _ in range(N // 8):
+        hand, win = guangdong_hand(rng)
+        counts = list(hand.counts)
+        counts[win] -= 1
+        ready = Hand(counts, hand.melds)
+        o = rng.choice(opts)
+        ctx = rng.choice(contexts)
+        if ready.melds and rng.random() < 0.5:
+            ctx = {**ctx, "meld_from": [None if m.kind == "angang" else "left"
+                                        for m in ready.melds]}
+        visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            gd.clear_caches()
+            try:
+                got.append(gd.valued_waits(ready, ctx, o, visible))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        _same(got[0], got[1])
+        asked += 1
+        answered += bool(got[0]) and not isinstance(got[0][0], str)
+    assert answered > asked // 4
+    monkeypatch.setattr(compiled, "PURE", False)
+    monkeypatch.setattr(gd, "_python_waits", lambda *a: pytest.fail("the Python path answered"))
+    gd.clear_caches()
+    ready = Hand.parse("19m19p19s1234567z")  # 十三幺, thirteen ways: the core answers itself
+    assert len(gd.valued_waits(ready, winds, resolve_options("guangdong"))) == 13
 
 
 # --------------------------------------------------------------------------- batch

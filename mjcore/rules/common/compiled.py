@@ -97,6 +97,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
                   shisanyao: bool = False,
                   tie_by_value: bool = False, flat_after: bool = False,
                   mult_pow2: bool = False, hand_extras_first: bool = False,
+                  multipliers: tuple[int, ...] | None = None,
                   ) -> CompiledTable | None:
     """The table under ``options`` as a ``CompiledTable``, or None when a row has no ``when``
     or the policy has no compiled form (the Python path then scores).
@@ -107,7 +108,8 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     readings listed after the standard ones; ``flat_after``: a flat pattern is
     weighed after the best reading, against its total before the cap, and is then capped
     (else it replaces each reading whose capped value it reaches); ``mult_pow2``: the
-    multiplier is ``2**value`` (else the value); ``hand_extras_first``: extras that depend on
+    multiplier is ``2**value`` (else the value); ``multipliers``: the multiplier by value
+    instead (a value past its end: the Python path answers); ``hand_extras_first``: extras that depend on
     the hand alone are listed before those of the context."""
     policy = table.policy
     if policy.kind not in POLICY_CODES:
@@ -149,6 +151,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "cap": cap,
         "floor_value": int(getattr(options, policy.floor_option or "", 0) or 0),
         "tie_by_value": tie_by_value, "flat_after": flat_after, "mult_pow2": mult_pow2,
+        "multipliers": multipliers,
         "hand_tiles": hand_tiles, "max_suits": max_suits, "no_honours": no_honours,
         "qidui": qidui, "shisanyao": shisanyao,
         "pattern_hits": [PatternHit(p.id, p.name, p.value(options)) for p in rows],

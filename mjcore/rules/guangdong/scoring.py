@@ -13,6 +13,7 @@ melds' order and sources and is worked out per call.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -279,8 +280,11 @@ class Ctx(NamedTuple):
     bao_exempt: bool
     flagged: bool  # 抢杠, 杠上开花 or a first-turn win: checks against the melds
     others: tuple[int, int, int]  # the three other seats
+    ckey: int  # the compiled context's key: the facts, the winner and the discarder
+    cid: int  # a number per parsed context: the results memo's key for it (cheap to hash)
 
 
+_CONTEXT_IDS = itertools.count()
 _FACT_IDS: dict[WinFacts, int] = {}  # never cleared: at most a few thousand distinct facts
 _SEAT_KEYS = frozenset(("discarder", "robbed", "gang_fed_by"))
 _FLAG_KEYS = frozenset(("qiang_gang", "gang_shang_kai_hua", "hai_di_lao_yue", "tianhe", "renhe",
@@ -395,11 +399,13 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
             named |= 1 << i
             if r != "left":
                 chi_bad |= 1 << i
-    others = tuple(s for s in range(4) if s != winner)
+    first, second, third = (s for s in range(4) if s != winner)
+    others = (first, second, third)
     fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
     return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
                named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
-               others)  # type: ignore[arg-type]
+               others, fid << 5 | winner << 3 | seat("discarder") + 1,
+               next(_CONTEXT_IDS))
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
@@ -499,19 +505,21 @@ def _evaluate(a: _Analysis, facts: WinFacts, key: int, o: GuangdongOptions) -> _
 _FLOOR_IDS = frozenset(f.id for f in TABLE.floors)
 
 
+def _claim(raw: int, hits: tuple[PatternHit, ...], o: GuangdongOptions) -> int:
+    """The total ``min_fan`` is held against: capped unless the main pattern is special (or a
+    first-turn win), a floor other than 一炮三响 lifting it to the cap."""
+    claim = raw if hits[0].id in SPECIAL_IDS else min(raw, o.baohu_cap)
+    if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in hits):
+        claim = max(claim, o.baohu_cap)
+    return claim
+
+
 def _eval_of(value: int, raw: int, hits: tuple[PatternHit, ...], kind: str,
              o: GuangdongOptions) -> _Eval:
     """The best reading's value (``kind``: pung, chow, mixed, qidui, shisanyao) with what the
     payments and min_fan need (§9 step 5, §10)."""
-    main = hits[0].id
-    if main in SPECIAL_IDS:  # specials and first-turn wins are not capped
-        claim = raw
-    else:
-        claim = min(raw, o.baohu_cap)
-    if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in hits):
-        claim = max(claim, o.baohu_cap)
     p = o.base_points * o.fan_points[value]
-    return _Eval(value, raw, hits, claim, kind, main,
+    return _Eval(value, raw, hits, _claim(raw, hits, o), kind, hits[0].id,
                  "standard" if kind in ("pung", "chow", "mixed") else kind, p,
                  3 * p if o.discard_payment == "discarder_pays_three" else p)
 
@@ -527,7 +535,8 @@ _FACT_FLAGS = ("self_drawn", "zimo", "qiang_gang", "gang_shang_kai_hua", "gang_f
 
 
 def _compiled_table(o: GuangdongOptions) -> compiled.CompiledTable:
-    t = compiled.compile_table(TABLE, o, name=NAME, unit="fan", qidui=o.qidui, shisanyao=True)
+    t = compiled.compile_table(TABLE, o, name=NAME, unit="fan", qidui=o.qidui, shisanyao=True,
+                               multipliers=tuple(o.base_points * p for p in o.fan_points))
     assert t is not None  # every row of the table has its ``when``
     if len(_TABLES) >= 4096:
         _TABLES.clear()
@@ -535,15 +544,29 @@ def _compiled_table(o: GuangdongOptions) -> compiled.CompiledTable:
     return t
 
 
-def _compiled_context(t: compiled.CompiledTable, f: WinFacts,
+def _compiled_context(t: compiled.CompiledTable, c: Ctx,
                       o: GuangdongOptions) -> compiled.CompiledContext:
+    """The context ``c`` compiled, kept in ``t`` under ``c.ckey``, with its payments (§10)
+    when no liability applies: on a self-draw every other seat pays the points, on a discard
+    the discarder (three times with discarder_pays_three), none when it is not named."""
+    f = c.facts
     names = [n for n in _FACT_FLAGS if getattr(f, n)]
     if f.winners >= o.sanxiang_min_winners:
         names.append("sanxiang")
     if f.flat:
         names.append(f.flat)
-    return t.add_context(f, compiled.CompiledContext(
-        compiled.context_bits(TABLE, names), f.self_drawn, None, seat_wind=f.seat_wind,
+    w = c.winner
+
+    def pay(value: int, p: int) -> tuple[tuple[int, int, int], ...]:
+        if f.zimo:
+            return _untrack(tuple(_untrack((s, w, p)) for s in c.others))
+        if c.discarder < 0:
+            return ()
+        amount = 3 * p if o.discard_payment == "discarder_pays_three" else p
+        return _untrack(((c.discarder, w, amount),))
+
+    return t.add_context(c.ckey, compiled.CompiledContext(
+        compiled.context_bits(TABLE, names), f.self_drawn, pay, seat_wind=f.seat_wind,
         round_wind=f.round_wind, no_melds=bool(f.flat)))
 _HITS: dict[PatternHit, PatternHit] = {}
 
@@ -554,6 +577,19 @@ def _hit(h: PatternHit) -> PatternHit:
 
 
 # --------------------------------------------------------------------------- payments
+
+
+def _meld_kinds(melds: tuple[Meld, ...]) -> tuple[int, int]:
+    """(angangs, chis): bit i for meld i of that kind; ``bad_meld`` for a meld Guangdong does
+    not have."""
+    angangs = chis = 0
+    for i, m in enumerate(melds):
+        b = _MELD_BITS.get(m) or _meld_bits(m)
+        if b & _M_ANGANG:
+            angangs |= 1 << i
+        elif b & _M_CHI:
+            chis |= 1 << i
+    return angangs, chis
 
 
 def _meld_checks(melds: tuple[Meld, ...], angangs: int, chis: int, c: Ctx) -> None:
@@ -590,7 +626,7 @@ def _flag_checks(h: Hand, tile: int, c: Ctx) -> None:
             raise _bad("杠上开花 needs an angang or bugang (after a 直杠: name gang_fed_by)")
 
 
-def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int]:
+def _liability(h: Hand, main: str, c: Ctx, o: GuangdongOptions) -> tuple[str, int]:
     """§11: (liability id, liable seat) of a self-drawn win, or ("", -1)."""
     f = c.facts
     if f.qiang_gang:
@@ -601,11 +637,11 @@ def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int
     if not melds or not f.self_drawn or f.flat:
         return "", -1
     found: tuple[int, int, str] | None = None  # (meld index, order, id)
-    if o.bao_dasixi_dasanyuan and e.main in ("dasixi", "dasanyuan"):
-        tiles = range(27, 31) if e.main == "dasixi" else range(31, 34)
+    if o.bao_dasixi_dasanyuan and main in ("dasixi", "dasanyuan"):
+        tiles = range(27, 31) if main == "dasixi" else range(31, 34)
         idx = [i for i, m in enumerate(melds) if m.kind != "chi" and m.tiles[0] in tiles]
         if len(idx) == len(tiles) and all(melds[i].kind != "angang" for i in idx):
-            found = (idx[-1], 0, e.main)
+            found = (idx[-1], 0, main)
     if (o.bao_shierzhang and not c.bao_exempt and len(melds) == 4
             and all(m.kind != "angang" for m in melds)):
         candidate = (3, 1, "shierzhang_luodi")
@@ -621,7 +657,47 @@ def _liability(h: Hand, e: _Eval, c: Ctx, o: GuangdongOptions) -> tuple[str, int
 
 
 def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
-    """The cold path of ``score``: one core call, a few look-ups, the payments."""
+    """The cold path of ``score``: the compiled table's result (value, hits, decomposition
+    and the payments of its context) settled by the checks that need the melds, min_fan and
+    a liability; else (a refusal, no win, ``MJ_PURE_SCORING``) ``_score_python``."""
+    if compiled.PURE:
+        return _score_python(h, tile, c, o)
+    t = _TABLES.get(o) or _compiled_table(o)
+    r = t.score_in(h, tile, c.ckey)
+    if r is False:
+        _compiled_context(t, c, o)
+        r = t.score_in(h, tile, c.ckey)
+    if r is None:  # the Python path raises the error (the core checked counts and tile)
+        return _score_python(h, tile, c, o)
+    melds = h.melds
+    angangs = 0
+    if melds:
+        angangs, chis = _meld_kinds(melds)
+        if c.meld_from is not None:
+            _meld_checks(melds, angangs, chis, c)
+    elif c.meld_from is not None:
+        _meld_checks(melds, 0, 0, c)
+    if c.flagged:
+        _flag_checks(h, tile, c)
+    f = c.facts
+    if f.winners > 1 and o.multi_ron == "first_only":
+        raise _bad("with multi_ron first_only only one player wins on a discard")
+    if o.min_fan and _claim(r.value_uncapped, r.patterns, o) < o.min_fan:
+        raise MahjongError("below_min_fan", f"the hand is worth "
+                           f"{_claim(r.value_uncapped, r.patterns, o)} fan (without the "
+                           f"一炮三响 floor), below min_fan {o.min_fan}")
+    # a liability (§11) needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
+    if f.zimo and (f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
+            melds and r.patterns[0].id in ("dasixi", "dasanyuan"))):
+        liable, seat = _liability(h, r.patterns[0].id, c, o)
+        if liable:
+            r = _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable, seat))
+    return r  # type: ignore[no-any-return]
+
+
+def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
+    """``_score`` by the table's Python predicates (on signatures), the twin of the compiled
+    path; also what answers every refusal."""
     melds = h.melds
     mand, mor = _ALL, 0
     angangs = chis = 0
@@ -647,22 +723,12 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     f = c.facts
     if f.winners > 1 and o.multi_ron == "first_only":
         raise _bad("with multi_ron first_only only one player wins on a discard")
-    got = None
-    if not compiled.PURE:
-        t = _TABLES.get(o) or _compiled_table(o)
-        got = t.evaluate(h, tile, t.context(f) or _compiled_context(t, f, o))
-    dec: object = None
-    e: _Eval | None
-    if got is not None:
-        e = _eval_of(got[0], got[1], got[2], got[4], o)
-        dec = got[3]
-    else:
-        sig, seq = _signature(h, mand, mor)
-        a = _SHARED.get(sig)
-        if a is None:
-            a = _analysis(h, sig, tile)
-        vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
-        e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
+    sig, seq = _signature(h, mand, mor)
+    a = _SHARED.get(sig)
+    if a is None:
+        a = _analysis(h, sig, tile)
+    vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
+    e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
     if e is None:
         if sig & _S_QIDUI and not o.qidui:
             raise MahjongError("not_a_win", "七对 is not a winning shape unless option qidui is on")
@@ -679,7 +745,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         # a liability needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
         if f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
                 melds and e.main in ("dasixi", "dasanyuan")):
-            liable, seat = _liability(h, e, c, o)
+            liable, seat = _liability(h, e.main, c, o)
         if liable:
             payments = ((seat, w, 3 * p),)
         else:  # few distinct values: shared (and kept out of the cycle collector)
@@ -692,9 +758,8 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         payments = _PAYMENTS.get(pkey) or _payments_of(pkey, (c.discarder,), w,
                                                        e.discard_amount)
     shape = e.shape
-    if dec is not None:
-        pass  # the compiled path's
-    elif shape == "pung":
+    dec: object
+    if shape == "pung":
         dec = decomposition_for(h, 0b0101)
     elif shape == "chow":
         dec = seq
@@ -746,38 +811,52 @@ def score(
         ck = (self_drawn, *_context_key(context))
     else:
         raise _bad("context must be a mapping of key to value")
-    key = (hand, win_tile, type(win_tile), o, ck)
+    # The memo keys: the context's tuple finds its parsed Ctx, whose number keys the results.
     memo = True
     try:
-        hit = _RESULTS.get(key)
+        c = _CONTEXTS.get(ck)
     except TypeError:  # an unhashable value somewhere (an error below)
         ck = (self_drawn, *_context_key(context)) if context is not None else (self_drawn,)
-        key = (hand, win_tile, type(win_tile), o, ck)
+        try:
+            c = _CONTEXTS.get(ck)
+        except TypeError:
+            memo, c = False, None
+    key: tuple[object, ...] | None = None
+    if c is not None:
+        key = (hand, win_tile, type(win_tile), o, c.cid)
         try:
             hit = _RESULTS.get(key)
-        except TypeError:
-            memo, hit = False, None
-    if hit is not None:
-        return hit
+        except TypeError:  # an unhashable hand or tile (an error below)
+            key, hit = None, None
+        if hit is not None:
+            return hit
     h = hand if type(hand) is Hand else hand_of(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
-    if not memo:
-        c = parse_context(context, self_drawn)
-    else:
-        known = _CONTEXTS.get(ck)
-        if known is None:
-            known = parse_context(context, self_drawn)  # raises for a bad context: not kept
+    if c is None:
+        c = parse_context(context, self_drawn)  # raises for a bad context: not kept
+        if memo:
             if len(_CONTEXTS) >= 4096:
                 _CONTEXTS.clear()
-            _CONTEXTS[ck] = known
-        c = known
+            _CONTEXTS[ck] = c
+            key = _results_key(hand, win_tile, o, c)
     result = _score(h, tile, c, o)
-    if memo:
+    if key is not None:
         if len(_RESULTS) >= _CACHE_LIMIT:
             _RESULTS.clear()
         # memo key and answer are immutable and acyclic: kept out of the cycle collector
         _RESULTS[_untrack(key)] = _untrack(result)
     return result
+
+
+def _results_key(hand: object, win_tile: object, o: GuangdongOptions,
+                 c: Ctx) -> tuple[object, ...] | None:
+    """The results memo's key, or None when the hand cannot be one (unhashable)."""
+    key = (hand, win_tile, type(win_tile), o, c.cid)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def points(result: ScoreResult) -> dict[str, Any]:
@@ -796,7 +875,7 @@ def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
     for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS,
-                 _PAYMENTS, _OPTION_IDS):
+                 _PAYMENTS, _OPTION_IDS, _WAIT_PAIRS):
         memo.clear()
 
 
@@ -837,21 +916,89 @@ def valued_waits(
     try:
         seen: object = visible if visible is None or isinstance(visible, str) else tuple(
             visible)  # type: ignore[arg-type]
-        key = (hand, o, seen, *_context_key(ctx))
+        ck = _context_key(ctx)
+        key = (hand, o, seen, *ck)
         hit = _WAITS.get(key)
     except TypeError:
         key, hit = None, None
     if hit is not None:
         return hit
     h = hand if type(hand) is Hand else hand_of(hand)
-    for m in h.melds:
-        _meld_bits(m)
+    angangs, chis = _meld_kinds(h.melds)  # refuses a meld Guangdong does not have
     _check_count(h, 13)
     vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
+    got = None
+    if key is not None and not compiled.PURE and not o.min_fan:
+        pair = _WAIT_PAIRS.get(ck)
+        if pair is None:
+            pair = _wait_pair(ck, ctx)
+        if pair:
+            got = _compiled_waits(h, angangs, chis, pair, o, vis)
+    result = _python_waits(h, ctx, o, vis) if got is None else got
+    if key is not None:
+        if len(_WAITS) >= _CACHE_LIMIT:
+            _WAITS.clear()
+        _WAITS[_untrack(key)] = _untrack(result)
+    return result
+
+
+def _split_context(ctx: dict[str, object]) -> tuple[dict[str, object], dict[str, object]]:
+    """The context of a win on a discard and of a self-draw: keys that only fit one of the two
+    are left out of the other; a discarder is named when none is (it does not change the fan)."""
     discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}
     if "discarder" not in ctx and not ctx.get("qiang_gang") and not ctx.get("renhe"):
-        discard_ctx["discarder"] = "across"  # who discards does not change the fan
-    self_ctx = {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
+        discard_ctx["discarder"] = "across"
+    return discard_ctx, {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
+
+
+# a waits context (its memo key part) -> its parsed (discard, self-drawn) pair, or () when the
+# Python path must answer: a context that is wrong, or that the hand must be checked against
+# (抢杠, 杠上开花, first-turn wins: their errors come from ``score``, tile by tile)
+_WAIT_PAIRS: dict[tuple[object, ...], tuple[Ctx, Ctx] | tuple[()]] = {}
+
+
+def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx] | tuple[()]:
+    discard_ctx, self_ctx = _split_context(ctx)
+    pair: tuple[Ctx, Ctx] | tuple[()]
+    try:
+        pair = (parse_context(discard_ctx, False), parse_context(self_ctx, True))
+    except MahjongError:
+        pair = ()
+    if pair and any(c.flagged for c in pair):
+        pair = ()
+    if len(_WAIT_PAIRS) >= 4096:
+        _WAIT_PAIRS.clear()
+    _WAIT_PAIRS[ck] = pair
+    return pair
+
+
+def _compiled_waits(h: Hand, angangs: int, chis: int, pair: tuple[Ctx, Ctx],
+                    o: GuangdongOptions, vis: tuple[int, ...]) -> tuple[ValuedWait, ...] | None:
+    """The waits valued by the core's ``valued_waits`` in the two contexts, or None when the
+    Python path must answer: ``multi_ron``'s refusal, ``meld_from`` not fitting the melds, a
+    self-drawn 包 that ``meld_from`` does not source (errors of ``score``, tile by tile).
+    (``min_fan``, with its one-way -1, is left to the Python path by the caller.)"""
+    melds = h.melds
+    for c in pair:
+        if c.facts.winners > 1 and o.multi_ron == "first_only":
+            return None
+        if c.meld_from is not None and (len(c.meld_from) != len(melds) or angangs & c.named or
+                                        chis & c.chi_bad):
+            return None
+    # a self-drawn 包 (§11) that meld_from does not source is an error of ``score``
+    named = pair[1].named if pair[1].meld_from is not None else 0
+    if melds and (named | angangs) != (1 << len(melds)) - 1 and (
+            len(melds) == 4 and not angangs or any(m.tiles[0] >= 27 for m in melds)):
+        return None
+    t = _TABLES.get(o) or _compiled_table(o)
+    cd, cs = (t.context(c.ckey) or _compiled_context(t, c, o) for c in pair)
+    return t.valued_waits(h, cd, cs, vis)
+
+
+def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
+                  vis: tuple[int, ...]) -> tuple[ValuedWait, ...]:
+    """The waits valued by ``score`` tile by tile (the twin of ``_compiled_waits``)."""
+    discard_ctx, self_ctx = _split_context(ctx)
     held = h.held
     out: list[ValuedWait] = []
     for w in _core_waits(h, shapes=("standard", "qidui", "shisanyao") if o.qidui
@@ -867,9 +1014,4 @@ def valued_waits(
         out.append(_untrack(_new(ValuedWait, (
             w.tile, t, -1 if d is None else d[0], -1 if s is None else s[0],
             unseen if unseen > 0 else 0, () if d is None else d[1], () if s is None else s[1]))))
-    result = tuple(out)
-    if key is not None:
-        if len(_WAITS) >= _CACHE_LIMIT:
-            _WAITS.clear()
-        _WAITS[_untrack(key)] = _untrack(result)
-    return result
+    return tuple(out)

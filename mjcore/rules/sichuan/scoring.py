@@ -545,6 +545,16 @@ def score(
     o: SichuanOptions,
 ) -> ScoreResult:
     """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+    if context is None and type(win_tile) is int and 0 <= win_tile < 34 and not compiled.PURE:
+        # the common call in one core call: memo look-up, compiled score, memo entry
+        t = _TABLES.get(o) or _compiled_table(o)
+        try:
+            got = t.score_memo(_RESULTS, (hand, win_tile, int, self_drawn, o), hand, win_tile,
+                               _DEFAULT_CTX[bool(self_drawn)], _CACHE_LIMIT)
+        except TypeError:  # an unhashable argument: the path below says what is wrong
+            got = None
+        if got:
+            return got  # type: ignore[no-any-return]
     key: tuple[object, ...] | None
     if context is None:
         key = (hand, win_tile, type(win_tile), self_drawn, o)
