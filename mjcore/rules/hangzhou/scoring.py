@@ -24,9 +24,10 @@ from typing import Any, NamedTuple
 
 from mjcore._core import _count_runs, wait_mask
 from mjcore.errors import MahjongError
-from mjcore.hand import Hand
+from mjcore.hand import Decomposition, Hand
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
+from mjcore.rules.common.readings import concealed_decomposition
 from mjcore.rules.common.results import ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import Valued, best_reading
@@ -430,6 +431,38 @@ def best(readings: tuple[Reading, ...], facts: WinFacts, o: HangzhouOptions) -> 
     return chosen
 
 
+def decomposition(r: Roles, drawn: int, reading: Reading, wild: int,
+                  o: HangzhouOptions) -> Decomposition | str:
+    """What ``ScoreResult.decomposition`` holds for the ``reading`` scored: ``"qidui"``, or the
+    concealed sets and pair of the first reading (in ``wild_readings`` order) that makes it, in
+    the kinds the tiles play as: a 白板 as T in flip mode, each wild as the kind it stands for
+    (财神归位: T). An 爆头 win pairs the drawn tile with a wild standing for it, or two wilds
+    standing for T (else the first kind the copy limit allows) when the drawn tile is a wild.
+    Only on the result path: the table never needs the sets."""
+    if reading.shape != "standard":
+        return reading.shape
+    limit, held = o.wild_copy_limit, r.held
+    if not reading.baotou:
+        for x in wild_readings(Hand(r.counts), drawn, BAIBAN):
+            if _within(limit, held, x.wilds):
+                return concealed_decomposition(x)
+        raise AssertionError("a scored standard reading has a wild reading")
+    rest = list(r.counts)
+    rest[drawn] -= 1
+    rest[BAIBAN] -= 1
+    for x in wild_readings(Hand(rest), drawn, BAIBAN, pair=False):
+        if drawn != BAIBAN:
+            if _within(limit, held, x.wilds, drawn):
+                return concealed_decomposition(x, drawn)
+            continue
+        # the drawn wild and another pair, standing for T (the pair is not held to the limit
+        # when the reading is valued, so a kind the limit allows is always found here)
+        for k in (wild, *range(34)):
+            if _within(limit, held, (*x.wilds, (BAIBAN, k), (BAIBAN, k))):
+                return concealed_decomposition(x, k)
+    raise AssertionError("a scored 爆头 reading has a wild reading")
+
+
 # --------------------------------------------------------------------------- scoring
 
 def claim_refusal(c: Ctx, win_tile: int, o: HangzhouOptions) -> MahjongError | None:
@@ -542,8 +575,9 @@ def _score(p: Physical, win_tile: int | str, self_drawn: bool, c: Ctx,
     else:
         times = 3 if o.discard_payment == "discarder_pays_three" else 1
         payments = ((seat_of[RELATIVE.index(c.discarder)], w, times * stake),)
-    return ScoreResult(NAME, "fan", fan, value.raw, mult, value.hits, reading, reading.shape,
-                       self_drawn, payments, who, liable_seat)
+    return ScoreResult(NAME, "fan", fan, value.raw, mult, value.hits,
+                       decomposition(r, drawn, reading, c.wild, o), reading.shape, self_drawn,
+                       payments, who, liable_seat)
 
 
 def is_piao(hand: object, drawn: int | str, discard: int | str,
