@@ -208,6 +208,62 @@ def has_wild_reading(counts: Sequence[int], wild: int, pair: bool = True) -> boo
     return bool(found)
 
 
+def one_wild_reading(counts: Sequence[int], wild: int, home: int, pair: bool = True,
+                     held: Sequence[int] | None = None, win_tile: int = -1) -> Reading | None:
+    """One standard reading of the concealed ``counts`` (no melds), chosen the same way every
+    time and cheaply: three wilds that leave a reading stand for a pung of ``home`` (the kind
+    the rule set names, e.g. the wild's own: 财神归位), then two for the pair the same way;
+    the rest is the first reading in ``wild_readings`` order. None when there is none. With
+    ``held`` (34 counts), no kind is stood for more often than ``4 - held[kind]`` (the wild
+    kind itself excepted). Three and four wilds alone stand for every kind, so listing every
+    reading costs tens of µs where this costs a few."""
+    n = list(counts)
+    nat_sets = (sum(n) - 2 * pair) // 3
+    used = list(held) if held is not None else [0] * 34  # held, plus what is stood for
+    fixed: list[TileSet] = []
+    stood: list[int] = []
+    if n[wild] >= 3 and used[home] + 3 <= 4:
+        n[wild] -= 3
+        if has_wild_reading(n, wild, pair):
+            fixed.append(_PUNGS[home])
+            stood += [home] * 3
+            used[home] += 3
+            nat_sets -= 1
+        else:
+            n[wild] += 3
+    pair_kind = -1
+    if pair and n[wild] >= 2 and used[home] + 2 <= 4:
+        n[wild] -= 2
+        if has_wild_reading(n, wild, False):
+            pair, pair_kind = False, home
+            stood += [home] * 2
+            used[home] += 2
+        else:
+            n[wild] += 2
+    rows = wild_standard_readings(n, wild, nat_sets, pair, used if held is not None else None,
+                                  _PUNGS, _CHOWS, _STAND_INS[wild])
+    if not rows:
+        if fixed or pair_kind >= 0:  # the copy limit refused every rest: the full list then
+            return _first_listed(counts, wild, pair or pair_kind >= 0, held, win_tile)
+        return None
+    sets, p, wl = rows[0]
+    all_stood = sorted(stood + [k for _, k in wl])
+    return Reading("standard", tuple(fixed) + sets, p if pair_kind < 0 else pair_kind, (),
+                   tuple(counts), 0, win_tile, tuple((wild, k) for k in all_stood))
+
+
+def _first_listed(counts: Sequence[int], wild: int, pair: bool, held: Sequence[int] | None,
+                  win_tile: int) -> Reading | None:
+    """The first reading in ``wild_readings`` order (``one_wild_reading``'s fallback)."""
+    rows = wild_standard_readings(list(counts), wild, (sum(counts) - 2 * pair) // 3, pair,
+                                  list(held) if held is not None else None, _PUNGS, _CHOWS,
+                                  _STAND_INS[wild])
+    if not rows:
+        return None
+    sets, p, wl = rows[0]
+    return Reading("standard", sets, p, (), tuple(counts), 0, win_tile, wl)
+
+
 def _multisets(kinds: range, size: int) -> Iterator[tuple[int, ...]]:
     if size == 0:
         yield ()

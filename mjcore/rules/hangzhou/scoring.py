@@ -31,7 +31,7 @@ from mjcore.rules.common.readings import concealed_decomposition
 from mjcore.rules.common.results import ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import Valued, best_reading
-from mjcore.rules.common.wilds import has_wild_reading, wild_readings
+from mjcore.rules.common.wilds import has_wild_reading, one_wild_reading, wild_readings
 from mjcore.rules.hangzhou.options import HangzhouOptions
 from mjcore.rules.hangzhou.table import TABLE, Reading, WinFacts
 from mjcore.tiles import MAX_TEXT, parse_tiles, tile_id
@@ -434,33 +434,32 @@ def best(readings: tuple[Reading, ...], facts: WinFacts, o: HangzhouOptions) -> 
 def decomposition(r: Roles, drawn: int, reading: Reading, wild: int,
                   o: HangzhouOptions) -> Decomposition | str:
     """What ``ScoreResult.decomposition`` holds for the ``reading`` scored: ``"qidui"``, or the
-    concealed sets and pair of the first reading (in ``wild_readings`` order) that makes it, in
-    the kinds the tiles play as: a 白板 as T in flip mode, each wild as the kind it stands for
-    (财神归位: T). An 爆头 win pairs the drawn tile with a wild standing for it, or two wilds
-    standing for T (else the first kind the copy limit allows) when the drawn tile is a wild.
-    Only on the result path: the table never needs the sets."""
+    concealed sets and pair of one reading that makes it (``common.wilds.one_wild_reading``:
+    wilds forming a set or the pair alone stand for T, 财神归位), in the kinds the tiles play
+    as: a 白板 as T in flip mode, each wild as the kind it stands for. An 爆头 win pairs the
+    drawn tile with a wild standing for it (two wilds standing for T when the drawn tile is a
+    wild). Only on the result path: the table never needs the sets."""
     if reading.shape != "standard":
         return reading.shape
-    limit, held = o.wild_copy_limit, r.held
+    held = r.held if o.wild_copy_limit else None
     if not reading.baotou:
-        for x in wild_readings(Hand(r.counts), drawn, BAIBAN):
-            if _within(limit, held, x.wilds):
-                return concealed_decomposition(x)
-        raise AssertionError("a scored standard reading has a wild reading")
+        x = one_wild_reading(r.counts, BAIBAN, wild, True, held, drawn)
+        assert x is not None  # the reading was found by analyse
+        return concealed_decomposition(x)
     rest = list(r.counts)
     rest[drawn] -= 1
     rest[BAIBAN] -= 1
-    for x in wild_readings(Hand(rest), drawn, BAIBAN, pair=False):
-        if drawn != BAIBAN:
-            if _within(limit, held, x.wilds, drawn):
-                return concealed_decomposition(x, drawn)
-            continue
-        # the drawn wild and another pair, standing for T (the pair is not held to the limit
-        # when the reading is valued, so a kind the limit allows is always found here)
-        for k in (wild, *range(34)):
-            if _within(limit, held, (*x.wilds, (BAIBAN, k), (BAIBAN, k))):
-                return concealed_decomposition(x, k)
-    raise AssertionError("a scored 爆头 reading has a wild reading")
+    if drawn != BAIBAN and held is not None:
+        held = tuple(n + (k == drawn) for k, n in enumerate(held))  # the pair's drawn tile
+    x = one_wild_reading(rest, BAIBAN, wild, False, held, drawn)
+    assert x is not None  # the 爆头 reading was found by analyse
+    if drawn != BAIBAN:
+        return concealed_decomposition(x, drawn)
+    # the drawn wild and another stand for T, or under the copy limit for the first kind
+    # with two copies left (one always has: a hand holds 14 tiles of 34 kinds)
+    used = Counter(k for _, k in x.wilds)
+    pair = next(k for k in (wild, *range(34)) if held is None or held[k] + used[k] + 2 <= 4)
+    return concealed_decomposition(x, pair)
 
 
 # --------------------------------------------------------------------------- scoring
