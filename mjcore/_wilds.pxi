@@ -33,7 +33,12 @@ cdef struct WildSearch:
     int depth
     CReading* rows
     int nrows, cap
-    int error             # 1: out of memory or too many placements, 2: two sets of wilds alone
+    int error             # 1: out of memory or too many placements, 2: two sets of wilds alone,
+                          # 3: the first placement found (``first``)
+    bint first            # stop at the first placement within ``lim`` (when ``limit``)
+    int home              # with ``first``: the kind wilds alone stand for first
+    bint limit
+    int lim[34]           # copies left of each kind for the wilds to stand for
 
 
 cdef void _wild_emit(WildSearch* w) noexcept nogil:
@@ -43,6 +48,8 @@ cdef void _wild_emit(WildSearch* w) noexcept nogil:
     cdef CReading* rows
     cdef CReading* r
     cdef WGroup* g
+    if w.error:
+        return
     if w.nrows == w.cap:
         cap = w.cap * 2 if w.cap else 64
         if cap > WILD_RAW_MAX:
@@ -86,6 +93,10 @@ cdef void _wild_emit(WildSearch* w) noexcept nogil:
             r.wild_as[k + 1] = r.wild_as[k]
             k -= 1
         r.wild_as[k + 1] = v
+    if w.first:
+        if w.limit and not _within_copies_u8(r.wild_as, r.nwilds, w.lim):
+            return
+        w.error = 3
     w.nrows += 1
 
 
@@ -101,23 +112,34 @@ cdef inline void _wild_push(WildSearch* w, int kind, int tile, int nstood, int s
     w.depth += 1
 
 
+cdef inline int _wild_kind_order(WildSearch* w, int i) noexcept nogil:
+    """The ``i``-th kind wilds alone stand for: kind order, ``home`` first in ``first`` mode."""
+    if not w.first or w.home < 0:
+        return i
+    if i == 0:
+        return w.home
+    return i - 1 if i - 1 < w.home else i
+
+
 cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept nogil:
     """The pair and at most one set made of wilds alone, standing for every kind."""
-    cdef int pk, k, base
+    cdef int pk, k, base, i, j
     if wilds != 3 * sets + 2 * pair:
         return
     if sets > 1:  # cannot happen with four wilds of one kind
         w.error = 2
         return
     base = w.depth
-    for pk in range(34 if pair else 1):
+    for i in range(34 if pair else 1):
+        pk = _wild_kind_order(w, i)
         w.depth = base
         if pair:
             _wild_push(w, WG_PAIR, pk, 2, pk, pk, 0)
         if sets == 0:
             _wild_emit(w)
             continue
-        for k in range(34):
+        for j in range(34):
+            k = _wild_kind_order(w, j)
             _wild_push(w, WG_PUNG, k, 3, k, k, k)
             _wild_emit(w)
             w.depth -= 1
@@ -294,6 +316,74 @@ cdef inline void _isort(int* a, int n) noexcept nogil:
             a[j + 1] = a[j]
             j -= 1
         a[j + 1] = v
+
+
+cdef inline bint _within_copies_u8(const uint8_t* stood, int n, const int* lim) noexcept nogil:
+    cdef int i, j, same
+    for i in range(n):
+        same = 0
+        for j in range(n):
+            if stood[j] == stood[i]:
+                same += 1
+        if same > lim[stood[i]]:
+            return False
+    return True
+
+
+def first_wild_decomposition(counts, int wild, int nsets, bint pair, held, int home=-1):
+    """The first reading of ``wild_standard_readings(counts, wild, nsets, pair, held, ...)``
+    as ``(pair, chows, pungs, stood)``: the pair's tile (-1 without), the first tiles of the
+    sequences and the tiles of the pungs (each sorted), the kinds the wilds stand for
+    (sorted); None when there is none. With ``home`` (a kind), wilds left alone (a pung, the
+    pair) stand for it before the others. The search stops at that reading: one cheap call
+    for a caller that reports one split of the hand."""
+    cdef WildSearch w
+    cdef int t, i, c, nc = 0, np_ = 0
+    cdef int chows[RD_SETS]
+    cdef int pungs[RD_SETS]
+    cdef CReading* r
+    if len(counts) != 34 or not 0 <= wild < 34 or not 0 <= nsets <= RD_SETS:
+        raise MahjongError("bad_argument", "wild readings need 34 counts, a wild kind 0..33 "
+                                           f"and at most {RD_SETS} sets")
+    memset(&w, 0, sizeof(WildSearch))
+    for t in range(34):
+        c = counts[t]
+        if not 0 <= c <= 4:
+            raise MahjongError("bad_argument", f"tile count {c!r} outside 0..4")
+        w.n[t] = c
+    if held is not None:
+        w.limit = True
+        for t in range(34):
+            w.lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
+    c = w.n[wild]
+    w.n[wild] = 0
+    w.wild = wild
+    w.first = True
+    w.home = home if 0 <= home < 34 else -1
+    with nogil:
+        _wild_natural(&w, c, nsets, pair, 0)
+    try:
+        if w.error == 2:
+            raise ValueError("more than one set of wilds alone")
+        if w.error == 1:
+            raise MahjongError("too_complex", "too many wild readings")
+        if not w.nrows:
+            return None
+        r = &w.rows[0]
+        for i in range(r.nsets):
+            if r.sets[i].kind == SET_CHOW:
+                chows[nc] = r.sets[i].tile
+                nc += 1
+            else:
+                pungs[np_] = r.sets[i].tile
+                np_ += 1
+        _isort(chows, nc)
+        _isort(pungs, np_)
+        return (r.pair, tuple([chows[i] for i in range(nc)]),
+                tuple([pungs[i] for i in range(np_)]),
+                tuple([r.wild_as[i] for i in range(r.nwilds)]))
+    finally:
+        free(w.rows)
 
 
 def has_wild_standard(counts, int wild, bint pair):

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mjcore._core import has_wild_standard, wild_standard_readings
+from mjcore._core import first_wild_decomposition, has_wild_standard, wild_standard_readings
 from mjcore.errors import MahjongError
-from mjcore.hand import Hand
+from mjcore.hand import Decomposition, Hand
 from mjcore.rules.common.readings import Reading, TileSet, meld_sets
 
 MAX_READINGS = 20_000
@@ -208,60 +208,20 @@ def has_wild_reading(counts: Sequence[int], wild: int, pair: bool = True) -> boo
     return bool(found)
 
 
-def one_wild_reading(counts: Sequence[int], wild: int, home: int, pair: bool = True,
-                     held: Sequence[int] | None = None, win_tile: int = -1) -> Reading | None:
-    """One standard reading of the concealed ``counts`` (no melds), chosen the same way every
-    time and cheaply: three wilds that leave a reading stand for a pung of ``home`` (the kind
-    the rule set names, e.g. the wild's own: 财神归位), then two for the pair the same way;
-    the rest is the first reading in ``wild_readings`` order. None when there is none. With
-    ``held`` (34 counts), no kind is stood for more often than ``4 - held[kind]`` (the wild
-    kind itself excepted). Three and four wilds alone stand for every kind, so listing every
-    reading costs tens of µs where this costs a few."""
-    n = list(counts)
-    nat_sets = (sum(n) - 2 * pair) // 3
-    used = list(held) if held is not None else [0] * 34  # held, plus what is stood for
-    fixed: list[TileSet] = []
-    stood: list[int] = []
-    if n[wild] >= 3 and used[home] + 3 <= 4:
-        n[wild] -= 3
-        if has_wild_reading(n, wild, pair):
-            fixed.append(_PUNGS[home])
-            stood += [home] * 3
-            used[home] += 3
-            nat_sets -= 1
-        else:
-            n[wild] += 3
-    pair_kind = -1
-    if pair and n[wild] >= 2 and used[home] + 2 <= 4:
-        n[wild] -= 2
-        if has_wild_reading(n, wild, False):
-            pair, pair_kind = False, home
-            stood += [home] * 2
-            used[home] += 2
-        else:
-            n[wild] += 2
-    rows = wild_standard_readings(n, wild, nat_sets, pair, used if held is not None else None,
-                                  _PUNGS, _CHOWS, _STAND_INS[wild])
-    if not rows:
-        if fixed or pair_kind >= 0:  # the copy limit refused every rest: the full list then
-            return _first_listed(counts, wild, pair or pair_kind >= 0, held, win_tile)
-        return None
-    sets, p, wl = rows[0]
-    all_stood = sorted(stood + [k for _, k in wl])
-    return Reading("standard", tuple(fixed) + sets, p if pair_kind < 0 else pair_kind, (),
-                   tuple(counts), 0, win_tile, tuple((wild, k) for k in all_stood))
-
-
-def _first_listed(counts: Sequence[int], wild: int, pair: bool, held: Sequence[int] | None,
-                  win_tile: int) -> Reading | None:
-    """The first reading in ``wild_readings`` order (``one_wild_reading``'s fallback)."""
-    rows = wild_standard_readings(list(counts), wild, (sum(counts) - 2 * pair) // 3, pair,
-                                  list(held) if held is not None else None, _PUNGS, _CHOWS,
-                                  _STAND_INS[wild])
-    if not rows:
-        return None
-    sets, p, wl = rows[0]
-    return Reading("standard", sets, p, (), tuple(counts), 0, win_tile, wl)
+def one_wild_split(counts: Sequence[int], wild: int, home: int, pair: bool = True,
+                   held: Sequence[int] | None = None
+                   ) -> tuple[Decomposition, tuple[int, ...]] | None:
+    """One split of the concealed ``counts`` (no melds; 3n + 2 tiles with ``pair``, else 3n)
+    with the copies of ``wild`` as wilds, the same every time: the first reading in
+    ``wild_readings`` order, except that wilds left to form a set or the pair alone stand for
+    ``home`` first (e.g. the wild's own kind: 财神归位). The ``Decomposition`` (pair -1 without
+    ``pair``), each wild counted as the kind it stands for, and those kinds (sorted); None
+    when there is none. With ``held`` (34 counts) no kind is stood for more often than
+    ``4 - held[kind]`` (the wild kind itself excepted). One core call that stops at that
+    reading: listing every reading costs tens of µs with three or four wilds."""
+    found = first_wild_decomposition(counts, wild, (sum(counts) - 2 * pair) // 3, pair, held,
+                                     home)
+    return None if found is None else (Decomposition(*found[:3]), found[3])
 
 
 def _multisets(kinds: range, size: int) -> Iterator[tuple[int, ...]]:
