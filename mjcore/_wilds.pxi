@@ -37,6 +37,7 @@ cdef struct WildSearch:
                           # 3: the first placement found (``first``)
     bint first            # stop at the first placement within ``lim`` (when ``limit``)
     int home              # with ``first``: the kind wilds alone stand for first
+    int floor             # wilds kept out of the natural groups (left to stand alone)
     bint limit
     int lim[34]           # copies left of each kind for the wilds to stand for
 
@@ -165,7 +166,7 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
         return
     if pair:  # the pair: two naturals, or one and a wild
         for nat in range(2, 0, -1):
-            if w.n[t] >= nat and wilds >= 2 - nat:
+            if w.n[t] >= nat and wilds - (2 - nat) >= w.floor:
                 w.n[t] -= nat
                 _wild_push(w, WG_PAIR, t, 2 - nat, t, 0, 0)
                 _wild_natural(w, wilds - (2 - nat), sets, 0, t)
@@ -173,7 +174,7 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                 w.n[t] += nat
     if sets:
         for nat in range(3, 0, -1):  # a pung
-            if w.n[t] >= nat and wilds >= 3 - nat:
+            if w.n[t] >= nat and wilds - (3 - nat) >= w.floor:
                 w.n[t] -= nat
                 _wild_push(w, WG_PUNG, t, 3 - nat, t, t, t)
                 _wild_natural(w, wilds - (3 - nat), sets - 1, pair, t)
@@ -192,7 +193,7 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                     else:
                         stood[need] = k
                         need += 1
-                if need > wilds:
+                if need > wilds - w.floor:
                     continue
                 for i in range(ntaken):
                     w.n[taken[i]] -= 1
@@ -331,17 +332,19 @@ cdef inline bint _within_copies_u8(const uint8_t* stood, int n, const int* lim) 
 
 
 def first_wild_decomposition(counts, int wild, int nsets, bint pair, held, int home=-1):
-    """The first reading of ``wild_standard_readings(counts, wild, nsets, pair, held, ...)``
-    as ``(pair, chows, pungs, stood)``: the pair's tile (-1 without), the first tiles of the
+    """One reading of ``wild_standard_readings(counts, wild, nsets, pair, held, ...)`` as
+    ``(pair, chows, pungs, stood)``: the pair's tile (-1 without), the first tiles of the
     sequences and the tiles of the pungs (each sorted), the kinds the wilds stand for
-    (sorted); None when there is none. With ``home`` (a kind), wilds left alone (a pung, the
-    pair) stand for it before the others. The search stops at that reading: one cheap call
-    for a caller that reports one split of the hand."""
+    (sorted); None when there is none. The reading with the most wilds standing alone (in a
+    pung or the pair of wilds only), the first of those in search order; with ``home`` (a
+    kind) wilds alone stand for it before the others. The search stops at that reading: a
+    few cheap passes for a caller that reports one split of the hand."""
     cdef WildSearch w
     cdef int t, i, c, nc = 0, np_ = 0
     cdef int chows[RD_SETS]
     cdef int pungs[RD_SETS]
     cdef CReading* r
+    cdef int floor
     if len(counts) != 34 or not 0 <= wild < 34 or not 0 <= nsets <= RD_SETS:
         raise MahjongError("bad_argument", "wild readings need 34 counts, a wild kind 0..33 "
                                            f"and at most {RD_SETS} sets")
@@ -360,9 +363,15 @@ def first_wild_decomposition(counts, int wild, int nsets, bint pair, held, int h
     w.wild = wild
     w.first = True
     w.home = home if 0 <= home < 34 else -1
-    with nogil:
-        _wild_natural(&w, c, nsets, pair, 0)
     try:
+        with nogil:
+            # most wilds standing alone first: the natural groups take as few as they can
+            for floor in range(c, -1, -1):
+                w.floor = floor
+                w.depth = 0
+                _wild_natural(&w, c, nsets, pair, 0)
+                if w.nrows or w.error != 0:
+                    break
         if w.error == 2:
             raise ValueError("more than one set of wilds alone")
         if w.error == 1:

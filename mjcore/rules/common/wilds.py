@@ -212,13 +212,14 @@ def one_wild_split(counts: Sequence[int], wild: int, home: int, pair: bool = Tru
                    held: Sequence[int] | None = None
                    ) -> tuple[Decomposition, tuple[int, ...]] | None:
     """One split of the concealed ``counts`` (no melds; 3n + 2 tiles with ``pair``, else 3n)
-    with the copies of ``wild`` as wilds, the same every time: the first reading in
-    ``wild_readings`` order, except that wilds left to form a set or the pair alone stand for
-    ``home`` first (e.g. the wild's own kind: 财神归位). The ``Decomposition`` (pair -1 without
-    ``pair``), each wild counted as the kind it stands for, and those kinds (sorted); None
-    when there is none. With ``held`` (34 counts) no kind is stood for more often than
-    ``4 - held[kind]`` (the wild kind itself excepted). One core call that stops at that
-    reading: listing every reading costs tens of µs with three or four wilds."""
+    with the copies of ``wild`` as wilds, the same every time: of the readings with the most
+    wilds standing alone (a pung or the pair of wilds only), the first in ``wild_readings``
+    order, wilds alone standing for ``home`` first (e.g. the wild's own kind: 财神归位). The
+    ``Decomposition`` (pair -1 without ``pair``), each wild counted as the kind it stands for,
+    and those kinds (sorted); None when there is none. With ``held`` (34 counts) no kind is
+    stood for more often than ``4 - held[kind]`` (the wild kind itself excepted). One core
+    call that stops at that reading: listing every reading costs tens of µs with three or
+    four wilds."""
     found = first_wild_decomposition(counts, wild, (sum(counts) - 2 * pair) // 3, pair, held,
                                      home)
     return None if found is None else (Decomposition(*found[:3]), found[3])
