@@ -331,8 +331,9 @@ cdef inline bint _within_copies_u8(const uint8_t* stood, int n, const int* lim) 
     return True
 
 
-def first_wild_decomposition(counts, int wild, int nsets, bint pair, held, int home=-1):
-    """One reading of ``wild_standard_readings(counts, wild, nsets, pair, held, ...)`` as
+def first_wild_decomposition(counts, int wild, bint pair, held, int home=-1):
+    """One reading of ``wild_standard_readings(counts, wild, nsets, pair, held, ...)`` (the
+    sets the tiles leave: 3 × nsets + 2 × pair tiles) as
     ``(pair, chows, pungs, stood)``: the pair's tile (-1 without), the first tiles of the
     sequences and the tiles of the pungs (each sorted), the kinds the wilds stand for
     (sorted); None when there is none. The reading with the most wilds standing alone (in a
@@ -344,16 +345,20 @@ def first_wild_decomposition(counts, int wild, int nsets, bint pair, held, int h
     cdef int chows[RD_SETS]
     cdef int pungs[RD_SETS]
     cdef CReading* r
-    cdef int floor
-    if len(counts) != 34 or not 0 <= wild < 34 or not 0 <= nsets <= RD_SETS:
-        raise MahjongError("bad_argument", "wild readings need 34 counts, a wild kind 0..33 "
-                                           f"and at most {RD_SETS} sets")
+    cdef int floor, total = 0, nsets
+    if len(counts) != 34 or not 0 <= wild < 34:
+        raise MahjongError("bad_argument", "wild readings need 34 counts and a wild kind 0..33")
     memset(&w, 0, sizeof(WildSearch))
     for t in range(34):
         c = counts[t]
         if not 0 <= c <= 4:
             raise MahjongError("bad_argument", f"tile count {c!r} outside 0..4")
         w.n[t] = c
+        total += c
+    nsets = (total - 2 * pair) // 3
+    if total != 3 * nsets + 2 * pair or nsets > RD_SETS:
+        raise MahjongError("bad_argument", f"{total} tiles are not {'3n + 2' if pair else '3n'} "
+                                           f"with n at most {RD_SETS}")
     if held is not None:
         w.limit = True
         for t in range(34):
@@ -365,8 +370,11 @@ def first_wild_decomposition(counts, int wild, int nsets, bint pair, held, int h
     w.home = home if 0 <= home < 34 else -1
     try:
         with nogil:
-            # most wilds standing alone first: the natural groups take as few as they can
-            for floor in range(c, -1, -1):
+            # most wilds standing alone first (a pung, the pair or none: 3, 2, 0 of them)
+            for i in range(3):
+                floor = 3 - i - (i == 2)
+                if floor > c or (floor == 2 and not pair):
+                    continue
                 w.floor = floor
                 w.depth = 0
                 _wild_natural(&w, c, nsets, pair, 0)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mjcore import Decomposition, Hand, MahjongError, Meld
-from mjcore._core import wild_standard_readings
+from mjcore._core import first_wild_decomposition, wild_standard_readings
 from mjcore.rules.common.readings import Reading, TileSet, concealed_decomposition
 from mjcore.rules.common.wilds import one_wild_split, wild_readings, wild_readings_reference
 
@@ -118,6 +118,12 @@ def test_bad_input_is_a_coded_error() -> None:
     with pytest.raises(MahjongError) as err2:
         wild_readings(Hand.parse("123m"), -1, 34, pair=False)
     assert err2.value.code == "bad_tile"
+    thirteen = tuple(Hand.parse("123m456p789s11z5z").counts)
+    for counts, wild, pair in (((0,) * 33, 31, True), ((5,) + (0,) * 33, 0, False),
+                               (thirteen, 31, True), (thirteen, 34, False)):
+        with pytest.raises(MahjongError) as err3:
+            first_wild_decomposition(counts, wild, pair, None)
+        assert err3.value.code == "bad_argument"
 
 
 def _split(r: Reading) -> tuple[Decomposition, tuple[int, ...]]:

@@ -220,8 +220,7 @@ def one_wild_split(counts: Sequence[int], wild: int, home: int, pair: bool = Tru
     stood for more often than ``4 - held[kind]`` (the wild kind itself excepted). One core
     call that stops at that reading: listing every reading costs tens of µs with three or
     four wilds."""
-    found = first_wild_decomposition(counts, wild, (sum(counts) - 2 * pair) // 3, pair, held,
-                                     home)
+    found = first_wild_decomposition(counts, wild, pair, held, home)
     return None if found is None else (Decomposition(*found[:3]), found[3])
 
 
