@@ -71,6 +71,9 @@ def wild_standard_readings(
     pung_sets: tuple[_T, ...], chow_sets: tuple[_T, ...], stand_ins: tuple[_S, ...],
 ) -> list[tuple[tuple[_T, ...], int, tuple[_S, ...]]]: ...
 def has_wild_standard(counts: Sequence[int], wild: int, pair: bool) -> bool | None: ...
+def first_wild_decomposition(
+    counts: Sequence[int], wild: int, pair: bool, held: Sequence[int] | None, home: int = -1,
+) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None: ...
 
 # compiled scoring (_reading.pxi, _scoring.pxi; docs/rules.md "Compiled scoring")
 FEATURES: tuple[str, ...]

@@ -33,7 +33,13 @@ cdef struct WildSearch:
     int depth
     CReading* rows
     int nrows, cap
-    int error             # 1: out of memory or too many placements, 2: two sets of wilds alone
+    int error             # 1: out of memory or too many placements, 2: two sets of wilds alone,
+                          # 3: the first placement found (``first``)
+    bint first            # stop at the first placement within ``lim`` (when ``limit``)
+    int home              # with ``first``: the kind wilds alone stand for first
+    int floor             # wilds kept out of the natural groups (left to stand alone)
+    bint limit
+    int lim[34]           # copies left of each kind for the wilds to stand for
 
 
 cdef void _wild_emit(WildSearch* w) noexcept nogil:
@@ -43,6 +49,8 @@ cdef void _wild_emit(WildSearch* w) noexcept nogil:
     cdef CReading* rows
     cdef CReading* r
     cdef WGroup* g
+    if w.error:
+        return
     if w.nrows == w.cap:
         cap = w.cap * 2 if w.cap else 64
         if cap > WILD_RAW_MAX:
@@ -86,6 +94,10 @@ cdef void _wild_emit(WildSearch* w) noexcept nogil:
             r.wild_as[k + 1] = r.wild_as[k]
             k -= 1
         r.wild_as[k + 1] = v
+    if w.first:
+        if w.limit and not _within_copies_u8(r.wild_as, r.nwilds, w.lim):
+            return
+        w.error = 3
     w.nrows += 1
 
 
@@ -101,23 +113,34 @@ cdef inline void _wild_push(WildSearch* w, int kind, int tile, int nstood, int s
     w.depth += 1
 
 
+cdef inline int _wild_kind_order(WildSearch* w, int i) noexcept nogil:
+    """The ``i``-th kind wilds alone stand for: kind order, ``home`` first in ``first`` mode."""
+    if not w.first or w.home < 0:
+        return i
+    if i == 0:
+        return w.home
+    return i - 1 if i - 1 < w.home else i
+
+
 cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept nogil:
     """The pair and at most one set made of wilds alone, standing for every kind."""
-    cdef int pk, k, base
+    cdef int pk, k, base, i, j
     if wilds != 3 * sets + 2 * pair:
         return
     if sets > 1:  # cannot happen with four wilds of one kind
         w.error = 2
         return
     base = w.depth
-    for pk in range(34 if pair else 1):
+    for i in range(34 if pair else 1):
+        pk = _wild_kind_order(w, i)
         w.depth = base
         if pair:
             _wild_push(w, WG_PAIR, pk, 2, pk, pk, 0)
         if sets == 0:
             _wild_emit(w)
             continue
-        for k in range(34):
+        for j in range(34):
+            k = _wild_kind_order(w, j)
             _wild_push(w, WG_PUNG, k, 3, k, k, k)
             _wild_emit(w)
             w.depth -= 1
@@ -143,7 +166,7 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
         return
     if pair:  # the pair: two naturals, or one and a wild
         for nat in range(2, 0, -1):
-            if w.n[t] >= nat and wilds >= 2 - nat:
+            if w.n[t] >= nat and wilds - (2 - nat) >= w.floor:
                 w.n[t] -= nat
                 _wild_push(w, WG_PAIR, t, 2 - nat, t, 0, 0)
                 _wild_natural(w, wilds - (2 - nat), sets, 0, t)
@@ -151,7 +174,7 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                 w.n[t] += nat
     if sets:
         for nat in range(3, 0, -1):  # a pung
-            if w.n[t] >= nat and wilds >= 3 - nat:
+            if w.n[t] >= nat and wilds - (3 - nat) >= w.floor:
                 w.n[t] -= nat
                 _wild_push(w, WG_PUNG, t, 3 - nat, t, t, t)
                 _wild_natural(w, wilds - (3 - nat), sets - 1, pair, t)
@@ -170,7 +193,7 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                     else:
                         stood[need] = k
                         need += 1
-                if need > wilds:
+                if need > wilds - w.floor:
                     continue
                 for i in range(ntaken):
                     w.n[taken[i]] -= 1
@@ -294,6 +317,90 @@ cdef inline void _isort(int* a, int n) noexcept nogil:
             a[j + 1] = a[j]
             j -= 1
         a[j + 1] = v
+
+
+cdef inline bint _within_copies_u8(const uint8_t* stood, int n, const int* lim) noexcept nogil:
+    cdef int i, j, same
+    for i in range(n):
+        same = 0
+        for j in range(n):
+            if stood[j] == stood[i]:
+                same += 1
+        if same > lim[stood[i]]:
+            return False
+    return True
+
+
+def first_wild_decomposition(counts, int wild, bint pair, held, int home=-1):
+    """One reading of ``wild_standard_readings(counts, wild, nsets, pair, held, ...)`` (the
+    sets the tiles leave: 3 × nsets + 2 × pair tiles) as
+    ``(pair, chows, pungs, stood)``: the pair's tile (-1 without), the first tiles of the
+    sequences and the tiles of the pungs (each sorted), the kinds the wilds stand for
+    (sorted); None when there is none. The reading with the most wilds standing alone (in a
+    pung or the pair of wilds only), the first of those in search order; with ``home`` (a
+    kind) wilds alone stand for it before the others. The search stops at that reading: a
+    few cheap passes for a caller that reports one split of the hand."""
+    cdef WildSearch w
+    cdef int t, i, c, nc = 0, np_ = 0
+    cdef int chows[RD_SETS]
+    cdef int pungs[RD_SETS]
+    cdef CReading* r
+    cdef int floor, total = 0, nsets
+    if len(counts) != 34 or not 0 <= wild < 34:
+        raise MahjongError("bad_argument", "wild readings need 34 counts and a wild kind 0..33")
+    memset(&w, 0, sizeof(WildSearch))
+    for t in range(34):
+        c = counts[t]
+        if not 0 <= c <= 4:
+            raise MahjongError("bad_argument", f"tile count {c!r} outside 0..4")
+        w.n[t] = c
+        total += c
+    nsets = (total - 2 * pair) // 3
+    if total != 3 * nsets + 2 * pair or nsets > RD_SETS:
+        raise MahjongError("bad_argument", f"{total} tiles are not {'3n + 2' if pair else '3n'} "
+                                           f"with n at most {RD_SETS}")
+    if held is not None:
+        w.limit = True
+        for t in range(34):
+            w.lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
+    c = w.n[wild]
+    w.n[wild] = 0
+    w.wild = wild
+    w.first = True
+    w.home = home if 0 <= home < 34 else -1
+    try:
+        with nogil:
+            # most wilds standing alone first (a pung, the pair or none: 3, 2, 0 of them)
+            for i in range(3):
+                floor = 3 - i - (i == 2)
+                if floor > c or (floor == 2 and not pair):
+                    continue
+                w.floor = floor
+                w.depth = 0
+                _wild_natural(&w, c, nsets, pair, 0)
+                if w.nrows or w.error != 0:
+                    break
+        if w.error == 2:
+            raise ValueError("more than one set of wilds alone")
+        if w.error == 1:
+            raise MahjongError("too_complex", "too many wild readings")
+        if not w.nrows:
+            return None
+        r = &w.rows[0]
+        for i in range(r.nsets):
+            if r.sets[i].kind == SET_CHOW:
+                chows[nc] = r.sets[i].tile
+                nc += 1
+            else:
+                pungs[np_] = r.sets[i].tile
+                np_ += 1
+        _isort(chows, nc)
+        _isort(pungs, np_)
+        return (r.pair, tuple([chows[i] for i in range(nc)]),
+                tuple([pungs[i] for i in range(np_)]),
+                tuple([r.wild_as[i] for i in range(r.nwilds)]))
+    finally:
+        free(w.rows)
 
 
 def has_wild_standard(counts, int wild, bint pair):

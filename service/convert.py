@@ -614,7 +614,7 @@ def score_result_bytes(r: Any, summary_only: bool = False) -> bytes:
     if summary_only:
         return b
     d = r.decomposition
-    if type(d) is Decomposition:  # not a special shape's id, nor a rule set's own reading
+    if type(d) is Decomposition:  # not a special shape's id ("qidui")
         b += decomposition_bytes(d)
     if r.payments:
         b += _payments_bytes(r.payments)

@@ -1,7 +1,8 @@
 """The core's wild-reading search (``_core.wild_standard_readings``, behind
 ``common.wilds.wild_readings``) against its Python twin (``wild_readings_reference``): the same
 readings in the same order, each wild's stand-in included, on every worked case's hand and on
-seeded random hands (MJ_CROSSCHECK_N sizes the sample: 1/10 of it, at least 2,000)."""
+seeded random hands (MJ_CROSSCHECK_N sizes the sample: 1/10 of it, at least 2,000); and
+``one_wild_split`` (the core's search stopped at one reading) against the twin's list."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from mjcore import Hand, MahjongError, Meld
-from mjcore._core import wild_standard_readings
-from mjcore.rules.common.readings import TileSet
-from mjcore.rules.common.wilds import wild_readings, wild_readings_reference
+from mjcore import Decomposition, Hand, MahjongError, Meld
+from mjcore._core import first_wild_decomposition, wild_standard_readings
+from mjcore.rules.common.readings import Reading, TileSet, concealed_decomposition
+from mjcore.rules.common.wilds import one_wild_split, wild_readings, wild_readings_reference
 
 N_HANDS = max(2000, int(os.environ.get("MJ_CROSSCHECK_N", "20000")) // 10)
 CASES = Path(__file__).resolve().parent.parent / "cases"
@@ -117,3 +118,40 @@ def test_bad_input_is_a_coded_error() -> None:
     with pytest.raises(MahjongError) as err2:
         wild_readings(Hand.parse("123m"), -1, 34, pair=False)
     assert err2.value.code == "bad_tile"
+    thirteen = tuple(Hand.parse("123m456p789s11z5z").counts)
+    for counts, wild, pair in (((0,) * 33, 31, True), ((5,) + (0,) * 33, 0, False),
+                               (thirteen, 31, True), (thirteen, 34, False)):
+        with pytest.raises(MahjongError) as err3:
+            first_wild_decomposition(counts, wild, pair, None)
+        assert err3.value.code == "bad_argument"
+
+
+def _split(r: Reading) -> tuple[Decomposition, tuple[int, ...]]:
+    return concealed_decomposition(r), tuple(k for _, k in r.wilds)
+
+
+def test_one_split_is_a_reading_of_the_python_twin() -> None:
+    """``one_wild_split`` (one core call that stops early) returns one of the twin's readings,
+    with the copy limit too, and None exactly when the twin finds none; wilds that can stand
+    alone do, for the home kind when it is free."""
+    rng = random.Random(20261202)
+    found = 0
+    for i in range(N_HANDS // 4):
+        pair = i % 4 != 3
+        hand, wild = _random_hand(rng, pair)
+        if hand.melds:
+            continue
+        limit = rng.random() < 0.3
+        home = rng.randrange(34)
+        got = one_wild_split(hand.counts, wild, home, pair, hand.all_counts() if limit else None)
+        slow = wild_readings_reference(hand, -1, wild, copy_limit=limit, pair=pair)
+        assert (got is None) == (not slow), (hand.to_text(), wild)
+        if got is not None:
+            found += 1
+            assert got in {_split(r) for r in slow}, (hand.to_text(), wild, home, limit)
+    assert found > N_HANDS // 20
+    hand = Hand.parse("123m456p789s99m555z")  # three wilds alone: a pung of home, not 1m
+    assert one_wild_split(hand.counts, 31, 31) == (Decomposition(8, (0, 12, 24), (31,)),
+                                                   (31, 31, 31))
+    assert one_wild_split(hand.counts, 31, 5) == (Decomposition(8, (0, 12, 24), (5,)),
+                                                  (5, 5, 5))

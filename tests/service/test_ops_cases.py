@@ -1,7 +1,7 @@
 """Every worked case of every rule set (tests/cases/*.jsonl, written from the rules text) over a
 real server, as a unary Score and as a one-item ScoreBatch: the patterns the case expects (or
-its error code), never INTERNAL. Hangzhou's results used to be INTERNAL on the wire (the
-result's reading is not a decomposition)."""
+its error code), never INTERNAL, and the engine's decomposition (a standard shape's split;
+none for a special shape such as 七对), Hangzhou's with its wilds placed included."""
 
 from __future__ import annotations
 
@@ -95,6 +95,17 @@ def test_case_over_the_wire(stub: pb2_grpc.MahjongRulesStub, case: dict[str, Any
     assert outcome.result == result  # the two paths agree
     if patterns is not None:
         assert sorted([p.id, p.value] for p in result.patterns) == patterns, case["why"]
+    engine = rules.score(case["hand"], win_tile=case["win_tile"], self_drawn=case["self_drawn"],
+                         ruleset=case["ruleset"], context=case["context"] or None,
+                         options={k: v for k, v in case["options"].items() if k != "preset"} or None,
+                         preset=case["options"].get("preset"))
+    d = engine.decomposition
+    if isinstance(d, str):
+        assert not result.HasField("decomposition")
+    else:
+        got = result.decomposition
+        assert (got.pair_tile_id, list(got.chow_tile_ids), list(got.pung_tile_ids)) == (
+            d.pair, list(d.chows), list(d.pungs))
 
 
 def test_settle_notes_are_filled(stub: pb2_grpc.MahjongRulesStub) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from mjcore._core import decompose, win_shapes
-from mjcore.hand import Hand, Meld
+from mjcore.hand import Decomposition, Hand, Meld
 
 
 class TileSet(NamedTuple):
@@ -104,6 +104,16 @@ def readings(hand: Hand, win_tile: int, shapes: Sequence[str] = ("standard",),
                 pair = next((t for t in range(34) if counts[t] >= 2), -1)
                 out.append(Reading(shape, (), pair, (), held, 0, win_tile))
     return tuple(out)
+
+
+def concealed_decomposition(r: Reading, pair: int | None = None) -> Decomposition:
+    """The sets of a standard reading formed by the concealed tiles (declared melds left out)
+    as a ``Decomposition``; a wild counts as the kind it stands for. ``pair`` replaces
+    ``r.pair`` (a reading of sets only, whose pair was taken out first)."""
+    own = [s for s in r.sets if not s.meld]
+    return Decomposition(r.pair if pair is None else pair,
+                         tuple(sorted(s.tile for s in own if s.kind == "chow")),
+                         tuple(sorted(s.tile for s in own if s.kind != "chow")))
 
 
 def win_slots(r: Reading) -> tuple[int, ...]:

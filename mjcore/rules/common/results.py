@@ -30,7 +30,11 @@ class ScoreResult(NamedTuple):
     ``(from_seat, to_seat, amount)``: one amount per payer (empty when the context does not
     say who pays). ``liable`` names the liability (包) that made one seat pay for all and
     ``liable_seat`` that seat (-1: none). ``decomposition`` is the standard decomposition
-    scored, or the special shape's id (``"qidui"``)."""
+    scored (a ``mjcore.hand.Decomposition`` of the concealed tiles, declared melds left out),
+    or the special shape's id (``"qidui"``). With wild tiles (Wuhan 赖子, Hangzhou 财神) it is
+    the split of the reading scored, each wild counted as the kind it stands for (itself when
+    it returns home) and each tile as the kind it plays as (a Hangzhou 白板 as the 财神's kind
+    in flip mode); Hangzhou's 爆头 pair is the drawn tile with a wild standing for it."""
 
     ruleset: str
     unit: str

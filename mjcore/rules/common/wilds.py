@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mjcore._core import has_wild_standard, wild_standard_readings
+from mjcore._core import first_wild_decomposition, has_wild_standard, wild_standard_readings
 from mjcore.errors import MahjongError
-from mjcore.hand import Hand
+from mjcore.hand import Decomposition, Hand
 from mjcore.rules.common.readings import Reading, TileSet, meld_sets
 
 MAX_READINGS = 20_000
@@ -206,6 +206,22 @@ def has_wild_reading(counts: Sequence[int], wild: int, pair: bool = True) -> boo
     if found is None:  # every honour held: no split into sets of a hand this small
         return bool(wild_readings(Hand(counts), -1, wild, pair=False))
     return bool(found)
+
+
+def one_wild_split(counts: Sequence[int], wild: int, home: int, pair: bool = True,
+                   held: Sequence[int] | None = None
+                   ) -> tuple[Decomposition, tuple[int, ...]] | None:
+    """One split of the concealed ``counts`` (no melds; 3n + 2 tiles with ``pair``, else 3n)
+    with the copies of ``wild`` as wilds, the same every time: of the readings with the most
+    wilds standing alone (a pung or the pair of wilds only), the first in ``wild_readings``
+    order, wilds alone standing for ``home`` first (e.g. the wild's own kind: 财神归位). The
+    ``Decomposition`` (pair -1 without ``pair``), each wild counted as the kind it stands for,
+    and those kinds (sorted); None when there is none. With ``held`` (34 counts) no kind is
+    stood for more often than ``4 - held[kind]`` (the wild kind itself excepted). One core
+    call that stops at that reading: listing every reading costs tens of µs with three or
+    four wilds."""
+    found = first_wild_decomposition(counts, wild, pair, held, home)
+    return None if found is None else (Decomposition(*found[:3]), found[3])
 
 
 def _multisets(kinds: range, size: int) -> Iterator[tuple[int, ...]]:

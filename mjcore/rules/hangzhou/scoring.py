@@ -24,13 +24,13 @@ from typing import Any, NamedTuple
 
 from mjcore._core import _count_runs, wait_mask
 from mjcore.errors import MahjongError
-from mjcore.hand import Hand
+from mjcore.hand import Decomposition, Hand
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
 from mjcore.rules.common.results import ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import Valued, best_reading
-from mjcore.rules.common.wilds import has_wild_reading, wild_readings
+from mjcore.rules.common.wilds import has_wild_reading, one_wild_split, wild_readings
 from mjcore.rules.hangzhou.options import HangzhouOptions
 from mjcore.rules.hangzhou.table import TABLE, Reading, WinFacts
 from mjcore.tiles import MAX_TEXT, parse_tiles, tile_id
@@ -430,6 +430,38 @@ def best(readings: tuple[Reading, ...], facts: WinFacts, o: HangzhouOptions) -> 
     return chosen
 
 
+def decomposition(r: Roles, drawn: int, reading: Reading, wild: int,
+                  o: HangzhouOptions) -> Decomposition | str:
+    """What ``ScoreResult.decomposition`` holds for the ``reading`` scored: ``"qidui"``, or the
+    concealed sets and pair of one reading that makes it (``common.wilds.one_wild_split``:
+    wilds forming a set or the pair alone stand for T, 财神归位), in the kinds the tiles play
+    as: a 白板 as T in flip mode, each wild as the kind it stands for. An 爆头 win pairs the
+    drawn tile with a wild standing for it (two wilds standing for T when the drawn tile is a
+    wild). Only on the result path: the table never needs the sets."""
+    if reading.shape != "standard":
+        return reading.shape
+    held = r.held if o.wild_copy_limit else None
+    if not reading.baotou:
+        split = one_wild_split(r.counts, BAIBAN, wild, True, held)
+        assert split is not None  # analyse found the reading
+        return split[0]
+    rest = list(r.counts)
+    rest[drawn] -= 1
+    rest[BAIBAN] -= 1
+    if drawn != BAIBAN and held is not None:
+        held = tuple(n + (k == drawn) for k, n in enumerate(held))  # the pair's drawn tile
+    split = one_wild_split(rest, BAIBAN, wild, False, held)
+    assert split is not None  # analyse found the 爆头 reading
+    d, stood = split
+    pair = drawn
+    if drawn == BAIBAN:
+        # the drawn wild and another stand for T, or under the copy limit for the first kind
+        # with two copies left (one always has: 14 tiles of 34 kinds)
+        pair = next(k for k in (wild, *range(34))
+                    if held is None or held[k] + stood.count(k) + 2 <= 4)
+    return Decomposition(pair, d.chows, d.pungs)
+
+
 # --------------------------------------------------------------------------- scoring
 
 def claim_refusal(c: Ctx, win_tile: int, o: HangzhouOptions) -> MahjongError | None:
@@ -542,8 +574,9 @@ def _score(p: Physical, win_tile: int | str, self_drawn: bool, c: Ctx,
     else:
         times = 3 if o.discard_payment == "discarder_pays_three" else 1
         payments = ((seat_of[RELATIVE.index(c.discarder)], w, times * stake),)
-    return ScoreResult(NAME, "fan", fan, value.raw, mult, value.hits, reading, reading.shape,
-                       self_drawn, payments, who, liable_seat)
+    return ScoreResult(NAME, "fan", fan, value.raw, mult, value.hits,
+                       decomposition(r, drawn, reading, c.wild, o), reading.shape, self_drawn,
+                       payments, who, liable_seat)
 
 
 def is_piao(hand: object, drawn: int | str, discard: int | str,

@@ -12,7 +12,13 @@ from mjcore._core import wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common.inputs import minus_tile, plus_tile, visible_counts
-from mjcore.rules.common.readings import Reading, TileSet, readings, win_slots
+from mjcore.rules.common.readings import (
+    Reading,
+    TileSet,
+    concealed_decomposition,
+    readings,
+    win_slots,
+)
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.special import ligu_pung
@@ -426,12 +432,6 @@ def payments(tai: int, c: TwContext, o: TaiwanOptions) -> tuple[tuple[int, int, 
                  for p in payers)
 
 
-def _decomposition(r: Reading) -> Decomposition:
-    sets = [s for s in r.sets if not s.meld]
-    return Decomposition(r.pair, tuple(sorted(s.tile for s in sets if s.kind == "chow")),
-                         tuple(sorted(s.tile for s in sets if s.kind != "chow")))
-
-
 _RESULTS: dict[tuple[Any, ...], ScoreResult] = {}
 
 
@@ -449,7 +449,7 @@ def _evaluate(hand: Hand, tile: int, c: TwContext, o: TaiwanOptions) -> ScoreRes
                        + (" nor 嚦咕嚦咕" if o.ligu else ""))
         raw, hits, tr = _best(rs, c, o)
         shape = tr.r.shape
-        dec = "ligu" if shape == "ligu" else _decomposition(tr.r)
+        dec = "ligu" if shape == "ligu" else concealed_decomposition(tr.r)
     if raw < o.min_tai:
         raise _err("below_min_tai", f"{raw} 台 is under min_tai {o.min_tai}")
     tai = raw if o.cap_tai is None else min(raw, o.cap_tai)

@@ -18,7 +18,7 @@ from mjcore.rules.common.inputs import clear_caches as clear_inputs
 from mjcore.rules.common.inputs import plus_tile, tile_id, visible_counts
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.patterns import all_258, all_pungs, is_258, qingyise, ziyise
-from mjcore.rules.common.readings import Reading, readings
+from mjcore.rules.common.readings import Reading, concealed_decomposition, readings
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.wilds import has_wild_reading, wild_readings
 from mjcore.rules.wuhan.context import (
@@ -215,9 +215,7 @@ def _decomposition(r: Any, shape: str) -> Any:
         return shape
     if isinstance(r, Decomposition):
         return r
-    own = [s for s in r.sets if not s.meld]
-    return Decomposition(r.pair, tuple(sorted(s.tile for s in own if s.kind == "chow")),
-                         tuple(sorted(s.tile for s in own if s.kind != "chow")))
+    return concealed_decomposition(r)  # each 赖子 counted as the kind it stands for
 
 
 def _why_not(found: tuple[tuple[Shape, Any], ...], c: Ctx, o: WuhanOptions) -> str:

@@ -345,3 +345,16 @@ def test_description() -> None:
     kinds = {c["id"]: c["kind"] for c in d["context_keys"]}
     assert kinds["laizi"] == "tile" and kinds["payer_melds"] == "seat_melds"
     assert get_ruleset("wuhan").allows_chi
+
+
+def test_decomposition_places_each_laizi_where_it_stands() -> None:
+    """The decomposition is the split of the reading scored, each 赖子 counted as the kind it
+    stands for (as Hangzhou's 财神), the declared melds left out (WH-02: the 9p is the 5m of
+    the pair; the soft 碰碰胡 + 将一色: the two 9p are a 5m pair)."""
+    r = s("456p789s345s5m9p chi:123m", "5m")
+    assert ids(r) == ["xiaohu", "ruanhu"]
+    assert (r.decomposition.pair, r.decomposition.chows, r.decomposition.pungs) == (
+        4, (12, 20, 24), ())
+    r = s("555m888p222s99p peng:555p", "5m", options={"yinghu_factor": 1})
+    assert "jiangyise" in ids(r)
+    assert (r.decomposition.pair, r.decomposition.pungs) == (4, (4, 16, 19))

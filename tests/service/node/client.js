@@ -149,7 +149,10 @@ check('Score (hangzhou): a wild 白板 makes 暴头, one 飘 before it: 财飘 x
   assert.strictEqual(res.unit, 'VALUE_UNIT_FAN');
   assert.deepStrictEqual(paidBy(res), { 1: 4, 2: 4, 3: 4 }); // each other seat pays the stake x4
   assert.ok(res.payments.every((p) => p.to_seat === 0));
-  assert.strictEqual(res.decomposition, null); // a reading of wilds, not a decomposition
+  // 爆头: the drawn 7p pairs with a wild 白板; 123m 456p 789s 111z as they stand
+  assert.strictEqual(res.decomposition.pair_tile_id, 15);
+  assert.deepStrictEqual(res.decomposition.chow_tile_ids, [0, 12, 24]);
+  assert.deepStrictEqual(res.decomposition.pung_tile_ids, [27]);
 });
 
 check('Score (hangzhou): refusals carry the rule set\'s code (平庄 HZ-11, wild in a meld HZ-34)', async () => {
