@@ -96,7 +96,7 @@ cdef int _split_rec(int* d, int n, bint seqs, int lo, int base, uint8_t* stack, 
             return -1
         out[nout].pair = pair
         out[nout].n = depth
-        for j in range(depth):
+        for j in range(min(depth, RD_SETS)):  # depth <= RD_SETS (checked below); for the compiler
             out[nout].code[j] = stack[j]
         return nout + 1
     cdef int c = d[lo], k, runs, nd
