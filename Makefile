@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 # The random samples' sizes. `make test` uses samples that keep the whole run within a few
 # minutes on 2 cores; `make test-long` the full ones (the cross-check alone is then about 12
 # minutes). A size set in the environment wins: `MJ_CROSSCHECK_N=50000 make test`.
-MJ_CROSSCHECK_N ?= 20000
+MJ_CROSSCHECK_N ?= 12000
 MJ_FUZZ_N ?= 20000
 MJ_SELFPLAY_HANDS ?= 500
 export MJ_CROSSCHECK_N MJ_FUZZ_N MJ_SELFPLAY_HANDS

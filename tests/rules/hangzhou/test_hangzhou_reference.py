@@ -1,6 +1,6 @@
 """A slow, obviously correct reference scorer for Hangzhou, written from the spec alone (no
 engine code: its own parsing, its own set search), cross-checked against ``score`` on a
-seeded random sample (``MJ_HZ_SAMPLE`` hands; a few thousand by default).
+seeded random sample (``MJ_HZ_SAMPLE`` hands, by default a tenth of ``MJ_CROSSCHECK_N``).
 
 Brute force: every wild is given every one of the 34 kinds. Wilds are interchangeable, so an
 assignment is a multiset of kinds (``combinations_with_replacement``), which is every
@@ -24,7 +24,8 @@ from hangzhou_api import score
 
 from mjcore import MahjongError
 
-SAMPLE = int(os.environ.get("MJ_HZ_SAMPLE", "2000"))
+# the random sample: MJ_HZ_SAMPLE, else a tenth of the cross-check size (make test: 1,200)
+SAMPLE = int(os.environ.get("MJ_HZ_SAMPLE") or int(os.environ.get("MJ_CROSSCHECK_N", "20000")) // 10)
 SUITS = "mpsz"
 ORDER = ["pinghu", "qidui", "haohua_qidui", "shuang_haohua_qidui", "san_haohua_qidui",
          "baotou", "caipiao", "shuang_caipiao", "san_caipiao", "gangkai", "gangbao", "gangpiao",
