@@ -28,6 +28,10 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object)
+    void* PyUnicode_DATA(object)
+
+cdef extern from "Python.h":
     void PyObject_GC_UnTrack(object)
     int PyObject_IS_GC(object)
 
@@ -363,37 +367,11 @@ def _count_runs(str text, list counts):
     """Add the tiles of plain suit runs ("123m44z") to the 34 ``counts``; returns False, adding
     nothing, if the text holds anything else (the Python parser then says what is wrong)."""
     cdef int add[34]
-    cdef int ranks[64]
-    cdef int npend = 0, base, top, k, t
-    cdef Py_UCS4 ch
-    if len(counts) != 34:
+    cdef int t
+    # an ASCII text is stored one byte a character: read in place (any other is not runs)
+    if len(counts) != 34 or not PyUnicode_IS_ASCII(text):
         return False
-    memset(add, 0, sizeof(add))
-    for ch in text:
-        if c'1' <= ch <= c'9':
-            if npend == 64:
-                return False
-            ranks[npend] = <int> ch - 48
-            npend += 1
-            continue
-        if ch == c'm':
-            base, top = 0, 9
-        elif ch == c'p':
-            base, top = 9, 9
-        elif ch == c's':
-            base, top = 18, 9
-        elif ch == c'z':
-            base, top = 27, 7
-        else:
-            return False
-        if npend == 0:
-            return False
-        for k in range(npend):
-            if ranks[k] > top:
-                return False
-            add[base + ranks[k] - 1] += 1
-        npend = 0
-    if npend:
+    if not plain_runs_counts(<const unsigned char*> PyUnicode_DATA(text), len(text), add):
         return False
     for t in range(34):
         if add[t]:
@@ -1720,6 +1698,7 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
 
 # ---------------------------------------------------------------- compiled scoring
 # (kept in their own files: the C reading, and the table evaluator that runs on it)
+include "_runs.pxi"
 include "_reading.pxi"
 include "_scoring.pxi"
 # readings of hands holding wild tiles (fills the C reading of _reading.pxi)

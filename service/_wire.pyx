@@ -26,7 +26,7 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void* op)
@@ -297,46 +297,22 @@ cdef inline bint _common(const uint8_t* p, Fields* f, int* tile) noexcept nogil:
 
 DEF MAX_RUNS_TEXT = 64  # longer hand texts go the general way (the engine bounds them)
 
+include "../mjcore/_runs.pxi"
+
 
 cdef bint _runs_counts(const uint8_t* p, Py_ssize_t s, Py_ssize_t e, uint8_t* cnt) noexcept nogil:
-    """The 34 counts of a hand text made only of plain suit runs ("123m44z": digits 1-9, then
-    m, p or s; 1-7 before z) with no count over 4; False for any other text (the engine
-    parses those itself and says what is wrong)."""
-    cdef int ranks[MAX_RUNS_TEXT]
-    cdef int npend = 0, base, top, k, t
-    cdef uint8_t ch
-    if e - s > MAX_RUNS_TEXT or e == s:
+    """The 34 counts of a hand text made only of plain suit runs ("123m44z") with no count
+    over 4; False for any other text (the engine parses those itself and says what is
+    wrong)."""
+    cdef int add[34]
+    cdef int t
+    if e - s > MAX_RUNS_TEXT or e == s or not plain_runs_counts(p + s, e - s, add):
         return False
     for t in range(34):
-        cnt[t] = 0
-    while s < e:
-        ch = p[s]
-        s += 1
-        if 0x31 <= ch <= 0x39:
-            ranks[npend] = ch - 0x30
-            npend += 1
-            continue
-        if ch == 0x6D:  # m
-            base, top = 0, 9
-        elif ch == 0x70:  # p
-            base, top = 9, 9
-        elif ch == 0x73:  # s
-            base, top = 18, 9
-        elif ch == 0x7A:  # z
-            base, top = 27, 7
-        else:
+        if add[t] > 4:
             return False
-        if npend == 0:
-            return False
-        for k in range(npend):
-            if ranks[k] > top:
-                return False
-            t = base + ranks[k] - 1
-            cnt[t] += 1
-            if cnt[t] > 4:
-                return False
-        npend = 0
-    return npend == 0
+        cnt[t] = add[t]
+    return True
 
 
 cdef tuple _counts_tuple(const uint8_t* cnt):
