@@ -608,8 +608,8 @@ def decomposition_bytes(object d):
     eight chows and eight pungs (a hand has four, five in a 16-tile game): every varint is
     one byte (ValueError otherwise)."""
     cdef tuple ch = d[1], pu = d[2]
-    cdef Py_ssize_t nc = len(ch), npu = len(pu), i, k = 0
-    cdef long pair = d[0], v
+    cdef Py_ssize_t nc = len(ch), npu = len(pu), k
+    cdef long pair = d[0]
     cdef char out[32]
     if nc > 8 or npu > 8 or not 0 <= pair < 128:
         raise ValueError("not a decomposition of tile ids")
@@ -617,22 +617,22 @@ def decomposition_bytes(object d):
     out[1] = <char>(6 + nc + npu)
     out[2] = 0x08
     out[3] = <char>pair
-    out[4] = 0x12
-    out[5] = <char>nc
-    k = 6
-    for i in range(nc):
-        v = ch[i]
-        if not 0 <= v < 128:
-            raise ValueError("not a decomposition of tile ids")
-        out[k] = <char>v
-        k += 1
-    out[k] = 0x1A
-    out[k + 1] = <char>npu
-    k += 2
-    for i in range(npu):
-        v = pu[i]
-        if not 0 <= v < 128:
-            raise ValueError("not a decomposition of tile ids")
-        out[k] = <char>v
-        k += 1
+    k = _packed_ids(out, 4, 0x12, ch)
+    k = _packed_ids(out, k, 0x1A, pu)
     return PyBytes_FromStringAndSize(out, k)
+
+
+cdef Py_ssize_t _packed_ids(char* out, Py_ssize_t k, char key, tuple ids) except -1:
+    """A packed field of one-byte tile ids at ``out[k]``; the position after it."""
+    cdef Py_ssize_t i
+    cdef long v
+    out[k] = key
+    out[k + 1] = <char>len(ids)
+    k += 2
+    for i in range(len(ids)):
+        v = ids[i]
+        if not 0 <= v < 128:
+            raise ValueError("not a decomposition of tile ids")
+        out[k] = <char>v
+        k += 1
+    return k
