@@ -26,6 +26,7 @@ cdef enum:
     RS_STANDARD = 0
     RS_QIDUI = 1
     RS_SHISANYAO = 2
+    RS_LIGU = 3          # 嚦咕嚦咕: seven pairs and a pung (17 tiles); sets[0] is the pung
 
 
 cdef struct RSet:
@@ -158,11 +159,11 @@ cdef int _suit_split_list(const Packed* p, int s, Split* out) noexcept nogil:
 
 
 cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* out,
-                   bint shisanyao=0) noexcept nogil:
+                   bint shisanyao=0, bint ligu=0) noexcept nogil:
     """Every reading of the packed hand plus its declared melds: the standard decompositions in
     ``decompose`` order, then 七对 (only without melds, when ``qidui``), then 十三幺 (when
-    ``shisanyao``; its pair is the tile held twice). The count, or -1 when there are more than
-    RD_MAX (the caller falls back to the Python readings)."""
+    ``shisanyao``; its pair is the tile held twice), then 嚦咕嚦咕 (when ``ligu``). The count,
+    or -1 when there are more than RD_MAX (the caller falls back to the Python readings)."""
     cdef Split splits[4][RD_SPLITS]
     cdef int ns[4]
     cdef int idx[4]
@@ -247,4 +248,32 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
         r.nsets = 0
         r.nwilds = 0
         nout += 1
+    cdef int pung = _ligu_pung(p) if ligu and mi.n == 0 else -1
+    if pung >= 0:
+        if nout == RD_MAX:
+            return -1
+        r = &out[nout]
+        r.shape = RS_LIGU
+        r.pair = -1
+        r.nsets = 1
+        r.nwilds = 0
+        r.sets[0].kind = SET_PUNG
+        r.sets[0].tile = pung
+        r.sets[0].concealed = 1
+        r.sets[0].meld = MK_NONE
+        nout += 1
     return nout
+
+
+cdef int _ligu_pung(const Packed* p) noexcept nogil:
+    """嚦咕嚦咕 (seven pairs and a pung, 17 concealed tiles; four of a kind are two pairs): the
+    pung's kind, the one held an odd number of times, which must be three; else -1."""
+    cdef int t, odd = -1
+    if p.ncon != 17:
+        return -1
+    for t in range(34):
+        if p.cnt[t] % 2:
+            if odd >= 0 or p.cnt[t] != 3:
+                return -1
+            odd = t
+    return odd

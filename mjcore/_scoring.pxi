@@ -31,13 +31,22 @@ cdef enum:
     F_ROUND_WIND_PUNG = 18
     F_MELDS4 = 19
     F_SHISANYAO = 20
+    F_HONOURS = 21       # some honour tile held
+    F_LIGU = 22
+    F_TWO_SIDED_WAIT = 23   # the winning tile completed a run on a two-sided wait
+    F_SINGLE_WAIT = 24   # ... completed the pair, a closed or an edge wait (one-tile shapes)
+    F_ONE_KIND_WAIT = 25    # the hand before the win waited on one kind only
     F_CONTEXT = 32       # bits 32-63: the rule set's own context features, in its order
     # counted features
     C_GEN = 0
     C_MELDS = 1
     C_DRAGON_PUNGS = 2
     C_WIND_PUNGS = 3
-    NCOUNTED = 4
+    C_OPEN_MELDS = 4     # declared melds other than angang
+    C_CONCEALED_PUNGS = 5   # 暗刻 (angang too), less the pung a discard completed
+    C_FLOWER_SETS = 6    # complete flower sets (from the context)
+    C_SEAT_FLOWERS = 7   # the winner's own seat flowers that count (from the context)
+    NCOUNTED = 8
     # table sizes
     CT_PATTERNS = 64
     CT_EXTRAS = 32
@@ -47,17 +56,20 @@ cdef enum:
     # policies
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
+    POL_ADDITIVE = 2     # additive (its own evaluator: _best_additive)
 
-_SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
+_SHAPE_OF = ("standard", "qidui", "shisanyao", "ligu")   # by RS_*
 _KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by F_PUNG | F_CHOW
 
 FEATURES = ("standard", "qidui", "qing", "hun", "zi", "pung", "chow", "yaojiu", "only258",
             "long", "terminals_honours", "terminals_only", "nine_gates", "concealed", "has19",
             "dragon_pair", "wind_pair", "seat_wind_pung", "round_wind_pung", "melds4",
-            "shisanyao")
-COUNTED = ("gen", "melds", "dragon_pungs", "wind_pungs")
+            "shisanyao", "honours", "ligu", "two_sided_wait", "single_wait", "one_kind_wait")
+COUNTED = ("gen", "melds", "dragon_pungs", "wind_pungs", "open_melds", "concealed_pungs",
+           "flower_sets", "seat_flowers")
 CONTEXT_BIT = F_CONTEXT
-POLICY_CODES = {"highest_plus_extras": POL_HIGHEST, "capped_base": POL_CAPPED_BASE}
+POLICY_CODES = {"highest_plus_extras": POL_HIGHEST, "capped_base": POL_CAPPED_BASE,
+                "additive": POL_ADDITIVE}
 
 
 cdef extern from *:
@@ -92,6 +104,9 @@ cdef struct Cond:
     int8_t cnt[2]        # counted features compared (-1: none)
     int8_t ge[2]         # 1: at least k; 0: exactly k
     int8_t k[2]
+    int8_t nany          # clauses "a|!b": at least one of any_on holds or one of any_off not
+    uint64_t any_on[2]
+    uint64_t any_off[2]
 
 
 cdef struct CPat:
@@ -103,6 +118,7 @@ cdef struct CPat:
     uint8_t special
     int8_t absorb        # extra it already holds (-1: none), and how many times
     int8_t absorb_n
+    int8_t times         # counted feature giving how often an ``each`` pattern holds (-1: once)
 
 
 cdef struct CExtra:
@@ -122,12 +138,17 @@ cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
     int8_t extra_n[CT_EXTRAS]
     uint32_t floors      # floors that hold
     int flat             # a flat pattern that replaced the value (-1: none)
+    uint64_t found       # additive: the patterns listed, and how often each holds
+    uint8_t found_n[CT_PATTERNS]
 
 
 cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
     if (bits & c.on) != c.on or (bits & c.off):
         return 0
     cdef int j, v
+    for j in range(c.nany):
+        if not (bits & c.any_on[j]) and not (~bits & c.any_off[j]):
+            return 0
     for j in range(2):
         if c.cnt[j] >= 0:
             v = counts[c.cnt[j]]
@@ -192,10 +213,15 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
         out |= (<uint64_t> 1) << F_TERM_HON
     if term:
         out |= (<uint64_t> 1) << F_HAS19
+    if hon:
+        out |= (<uint64_t> 1) << F_HONOURS
     cdef bint concealed = 1
+    counts[C_OPEN_MELDS] = 0
     for t in range(mi.n):
         if mi.sets[t].meld != MK_ANGANG:
             concealed = 0
+            counts[C_OPEN_MELDS] += 1
+    counts[C_CONCEALED_PUNGS] = counts[C_FLOWER_SETS] = counts[C_SEAT_FLOWERS] = 0
     if concealed:
         out |= (<uint64_t> 1) << F_CONCEALED
     if mi.n == 4:
@@ -258,6 +284,15 @@ cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
         out |= (<uint64_t> 1) << F_QIDUI
     elif r.shape == RS_SHISANYAO:
         out |= (<uint64_t> 1) << F_SHISANYAO
+    elif r.shape == RS_LIGU:  # its pung counts as an honour pung like any other
+        out |= (<uint64_t> 1) << F_LIGU
+        t = r.sets[0].tile
+        dragons = t >= 31
+        winds = 27 <= t < 31
+        if winds and t - 27 == seat_wind:
+            out |= (<uint64_t> 1) << F_SEAT_WIND_PUNG
+        if winds and t - 27 == round_wind:
+            out |= (<uint64_t> 1) << F_ROUND_WIND_PUNG
     counts[C_DRAGON_PUNGS] = dragons
     counts[C_WIND_PUNGS] = winds
     return out
@@ -268,16 +303,20 @@ cdef class CompiledContext:
     context features), the winds, and the payments per value (filled on first use)."""
 
     cdef uint64_t bits
-    cdef int seat_wind, round_wind, missing_suit
-    cdef bint no_melds
+    cdef int seat_wind, round_wind, missing_suit, flower_sets, seat_flowers
+    cdef bint no_melds, drawn
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
-                 int round_wind=-1, int missing_suit=-1, bint no_melds=False):
+                 int round_wind=-1, int missing_suit=-1, bint no_melds=False,
+                 int flower_sets=0, int seat_flowers=0):
         self.bits = bits
         self.self_drawn = bool(self_drawn)
+        self.drawn = self_drawn
+        self.flower_sets = flower_sets
+        self.seat_flowers = seat_flowers
         self.pay = pay
         self.seat_wind = seat_wind
         self.round_wind = round_wind
@@ -287,7 +326,8 @@ cdef class CompiledContext:
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:
-    """spec: (on mask, off mask, ((counted index, at_least, k), ...))"""
+    """spec: (on mask, off mask, ((counted index, at_least, k), ...)[, ((any on mask, any off
+    mask), ...)])"""
     c.on = spec[0]
     c.off = spec[1]
     c.cnt[0] = c.cnt[1] = -1
@@ -299,6 +339,13 @@ cdef int _fill_cond(Cond* c, tuple spec) except -1:
         c.cnt[j] = idx
         c.ge[j] = ge
         c.k[j] = k
+    anys = spec[3] if len(spec) > 3 else ()
+    if len(anys) > 2:
+        raise ValueError("a compiled condition has at most two either-or terms")
+    c.nany = len(anys)
+    for j, (on, off) in enumerate(anys):
+        c.any_on[j] = on
+        c.any_off[j] = off
     return 0
 
 
@@ -312,7 +359,9 @@ cdef class CompiledTable:
     cdef Cond floor[CT_FLOORS]
     cdef int policy, cap, floor_value, hand_tiles, max_suits
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
-    cdef list pattern_hits, extra_hits, floor_hits, alone_hits
+    cdef bint flat_alone, ligu, one_kind_used
+    cdef int min_raw
+    cdef list pattern_hits, extra_hits, floor_hits, alone_hits, pattern_times_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
     cdef dict contexts
@@ -334,6 +383,7 @@ cdef class CompiledTable:
             self.pat[i].special = p["special"]
             self.pat[i].absorb = p["absorb"][0]
             self.pat[i].absorb_n = p["absorb"][1]
+            self.pat[i].times = p.get("times", -1)
         self.nextra = len(extras)
         for i, e in enumerate(extras):
             _fill_cond(&self.extra[i].cond, e["when"])
@@ -353,6 +403,16 @@ cdef class CompiledTable:
         self.no_honours = t["no_honours"]
         self.qidui = t["qidui"]
         self.shisanyao = t["shisanyao"]
+        self.ligu = t.get("ligu", False)
+        self.flat_alone = t.get("flat_alone", False)
+        self.min_raw = t.get("min_raw", 0)
+        self.one_kind_used = False  # the wait search runs only for a table that asks
+        for i in range(self.npat):
+            if (self.pat[i].cond.on | self.pat[i].cond.off | self.pat[i].cond.any_on[0] |
+                    self.pat[i].cond.any_on[1] | self.pat[i].cond.any_off[0] |
+                    self.pat[i].cond.any_off[1]) >> F_ONE_KIND_WAIT & 1:
+                self.one_kind_used = True
+        self.pattern_times_hits = [list(h) for h in t.get("pattern_times_hits", ())]
         self.pattern_hits = list(t["pattern_hits"])
         self.alone_hits = [(h,) for h in self.pattern_hits]  # the usual answer: one pattern
         self.extra_hits = [list(h) for h in t["extra_hits"]]
@@ -611,7 +671,7 @@ cdef class CompiledTable:
         for i in range(self.npat):
             if self.pat[i].flat and _cond(&self.pat[i].cond, bits, counts):
                 cmp = v.raw if self.flat_after else v.value
-                if not have or self.pat[i].value >= cmp:
+                if not have or self.flat_alone or self.pat[i].value >= cmp:
                     return i
         return -1
 
@@ -619,6 +679,8 @@ cdef class CompiledTable:
         cdef int j, n = 0, k = 0
         if flat >= 0:
             return self.alone_hits[flat]
+        if self.policy == POL_ADDITIVE:
+            return self._hits_additive(v)
         if v.nextra == 0 and v.floors == 0:
             return self.alone_hits[v.main]
         cdef uint32_t f = v.floors
@@ -690,7 +752,7 @@ cdef class CompiledTable:
         cdef int i, bi = -1, f
         cdef Valued_ v
         cdef uint64_t hand, bits
-        if nr < 0:
+        if nr < 0 or self.policy == POL_ADDITIVE:  # (additive: _best_additive, by win tile)
             return -2
         flat[0] = -1
         if nr == 0:
@@ -729,6 +791,113 @@ cdef class CompiledTable:
                     best.raw <= self.cap else self.cap
         return bi
 
+    # ------------------------------------------------------------ the additive policy
+    # Every pattern that holds and is not superseded adds up (an ``each`` pattern as often as
+    # its counted feature says); a flat pattern replaces the sum (``flat_alone``: whatever it
+    # is). Readings are weighed with the winning tile in each place it can sit (its slot), as
+    # a pung completed by a discard is not concealed and the wait's shape counts. Ties go to
+    # the reading whose listed patterns come first in table order.
+
+    cdef int _value_additive(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
+        """One (reading, slot)'s sum; 0 when no pattern holds (``found`` empty), -1 past
+        CT_TIMES."""
+        cdef uint64_t found = 0, dropped = 0, f
+        cdef int i, n
+        cdef bint exempt = 0
+        cdef const CPat* p
+        for i in range(self.npat):
+            p = &self.pat[i]
+            if not p.flat and _cond(&p.cond, bits, counts):
+                found |= (<uint64_t> 1) << i
+                dropped |= p.supersedes
+        found &= ~dropped
+        v.raw = 0
+        f = found
+        while f:
+            i = __builtin_ctzll(f)
+            f &= f - 1
+            n = 1 if self.pat[i].times < 0 else counts[self.pat[i].times]
+            if n <= 0:
+                found &= ~((<uint64_t> 1) << i)
+                continue
+            if n >= CT_TIMES:
+                return -1
+            v.found_n[i] = n
+            v.raw += n * self.pat[i].value
+            exempt |= self.pat[i].cap_exempt
+        v.found = found
+        v.nextra = 0
+        v.floors = 0
+        v.flat = -1
+        if not found:
+            return 0
+        v.main = v.rank = __builtin_ctzll(found)
+        v.mainval = self.pat[v.main].value
+        v.value = v.raw if self.cap < 0 or exempt or v.raw <= self.cap else self.cap
+        return 1
+
+    cdef int _best_additive(self, const Packed* p, const MeldInfo* mi, uint64_t held, int tile,
+                            CompiledContext c, CReading* rs, int nr, Valued_* best,
+                            int* flat) noexcept nogil:
+        """``_best`` under the additive policy, each reading with each slot of ``tile``; -2
+        also when the best is under ``min_raw`` (the Python path refuses it)."""
+        cdef int counts[NCOUNTED]
+        cdef int i, j, k, bi = -1, f, fl, nslot, slot
+        cdef int8_t slots[RD_SETS + 1]
+        cdef Valued_ v
+        cdef uint64_t hand, rbits, bits
+        cdef const CReading* r
+        if nr < 0:
+            return -2
+        flat[0] = -1
+        if nr == 0:
+            return -1
+        hand = _hand_bits(p, mi, held, counts) | c.bits
+        if self.one_kind_used and _one_kind_wait(p, mi, tile, self.ligu):
+            hand |= (<uint64_t> 1) << F_ONE_KIND_WAIT
+        counts[C_FLOWER_SETS] = c.flower_sets
+        counts[C_SEAT_FLOWERS] = c.seat_flowers
+        for i in range(nr):
+            r = &rs[i]
+            rbits = hand | _reading_bits(r, c.seat_wind, c.round_wind, counts)
+            nslot = _win_slots(r, tile, slots)
+            for j in range(nslot):
+                slot = slots[j]
+                bits = rbits | _slot_bits(r, slot, tile, c.drawn, counts)
+                f = self._value_additive(bits, counts, &v)
+                if f < 0:
+                    return -2
+                fl = self._flat(bits, counts, &v, f)
+                if fl >= 0:  # the flat pattern alone
+                    v.raw = v.mainval = self.pat[fl].value
+                    v.value = v.raw if self.cap < 0 or v.raw <= self.cap else self.cap
+                    v.main = v.rank = fl
+                    v.found = (<uint64_t> 1) << fl
+                    v.found_n[fl] = 1
+                elif not f:  # a win all the same, worth nothing
+                    v.value = v.main = v.rank = v.mainval = 0
+                if bi < 0 or v.raw > best.raw or (v.raw == best.raw and
+                                                  _listed_first(v.found, best.found)):
+                    bi = i
+                    best[0] = v
+        if bi >= 0 and best.raw < self.min_raw:
+            return -2
+        return bi
+
+    cdef object _hits_additive(self, const Valued_* v):
+        cdef uint64_t f = v.found
+        cdef int i, k = 0
+        cdef tuple out = PyTuple_New(__builtin_popcountll(f))
+        while f:
+            i = __builtin_ctzll(f)
+            f &= f - 1
+            o = (<list> self.pattern_times_hits[i])[v.found_n[i]]
+            Py_INCREF(o)
+            PyTuple_SET_ITEM(out, k, o)
+            k += 1
+        PyObject_GC_UnTrack(out)
+        return out
+
     def score(self, hand, int tile, CompiledContext c):
         """The ``ScoreResult`` of a winning hand, or None when the Python path must answer
         (every refusal: the Python path raises the error it always raised)."""
@@ -743,7 +912,7 @@ cdef class CompiledTable:
         cdef uint64_t held
         if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
             return None
-        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
+        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0 or mi.n != len(h.melds)):
             return None
         if not h.melds:
             mi.n = 0
@@ -752,7 +921,11 @@ cdef class CompiledTable:
         if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1):
             return None
-        bi = self._best(p, &mi, held, c, rs, &best, &flat)
+        if self.policy == POL_ADDITIVE:
+            bi = self._best_additive(p, &mi, held, tile, c, rs, _readings(
+                p, &mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat)
+        else:
+            bi = self._best(p, &mi, held, c, rs, &best, &flat)
         if bi < 0:
             return None
         fan = best.value
@@ -864,6 +1037,104 @@ cdef inline int t_suit(int t) noexcept nogil:
     return t // 9 if t < 27 else 3
 
 
+cdef inline bint _listed_first(uint64_t a, uint64_t b) noexcept nogil:
+    """Whether the table positions in ``a``, listed in order, come before those in ``b``
+    (lexicographically, a list before its own continuation)."""
+    cdef uint64_t d = a ^ b, above
+    if not d:
+        return 0
+    cdef int x = __builtin_ctzll(d)
+    above = ~(((<uint64_t> 2) << x) - 1) if x < 63 else 0
+    if a >> x & 1:  # a lists x where b lists something later (a first), or nothing
+        return (b & above) != 0
+    return (a & above) == 0  # b lists x: a first only when it ends there
+
+
+cdef int _win_slots(const CReading* r, int tile, int8_t* out) noexcept nogil:
+    """Where the winning tile can sit in reading ``r`` (``common.readings.win_slots``): each
+    concealed set holding it (one per distinct set), then -1 for the pair; 嚦咕嚦咕: its pung
+    when the tile is the pung's, else a pair."""
+    cdef int j, k, n = 0
+    cdef const RSet* s
+    cdef bint seen
+    if r.shape == RS_LIGU:
+        out[0] = 0 if r.sets[0].tile == tile else -1
+        return 1
+    for j in range(r.nsets):
+        s = &r.sets[j]
+        if s.meld != MK_NONE or not (s.tile == tile or (
+                s.kind == SET_CHOW and s.tile < tile <= s.tile + 2)):
+            continue
+        seen = 0
+        for k in range(n):
+            if r.sets[out[k]].kind == s.kind and r.sets[out[k]].tile == s.tile:
+                seen = 1
+        if not seen:
+            out[n] = j
+            n += 1
+    if r.pair == tile:
+        out[n] = -1
+        n += 1
+    return n
+
+
+cdef uint64_t _slot_bits(const CReading* r, int slot, int tile, bint drawn,
+                         int* counts) noexcept nogil:
+    """The features of the winning tile's slot: the wait's shape, and the concealed pungs
+    (a pung a discard completed is not concealed)."""
+    cdef uint64_t out = 0
+    cdef int j, n = 0, start, rank
+    for j in range(r.nsets):
+        if r.sets[j].kind != SET_CHOW and r.sets[j].concealed:
+            n += 1
+    if slot < 0:
+        out |= (<uint64_t> 1) << F_SINGLE_WAIT
+    elif r.sets[slot].kind == SET_CHOW:
+        start = r.sets[slot].tile
+        rank = start % 9
+        if (tile == start and rank <= 5) or (tile == start + 2 and rank >= 1):
+            out |= (<uint64_t> 1) << F_TWO_SIDED_WAIT
+        if tile == start + 1 or (tile == start + 2 and rank == 0) or (
+                tile == start and rank == 6):
+            out |= (<uint64_t> 1) << F_SINGLE_WAIT
+    elif not drawn:
+        n -= 1
+    counts[C_CONCEALED_PUNGS] = n
+    return out
+
+
+cdef bint _one_kind_wait(const Packed* p, const MeldInfo* mi, int tile, bint ligu) noexcept nogil:
+    """Whether the hand less the winning tile waited on one kind only (standard wins, and
+    嚦咕嚦咕 when ``ligu``; never a kind of which all four copies are held)."""
+    cdef Packed x = p[0]
+    cdef int s = t_suit(tile), t, odd
+    x.cnt[tile] -= 1
+    x.key[s] -= P5[tile - s * 9]
+    x.ncon -= 1
+    x.four &= ~((<uint64_t> 1) << tile)
+    cdef uint64_t mask = _waits(&x, SH_STANDARD, 0)
+    if ligu and mi.n == 0 and x.ncon == 16:
+        odd = 0
+        for t in range(34):
+            odd += x.cnt[t] % 2
+        for t in range(34):  # one more t: a pung of t and pairs, or t's pair and one pung
+            if (x.cnt[t] == 2 and odd == 0) or (x.cnt[t] % 2 == 1 and odd == 2 and
+                                                _ligu_rest(&x, t)):
+                mask |= (<uint64_t> 1) << t
+        mask &= ~x.four
+    return mask != 0 and (mask & (mask - 1)) == 0
+
+
+cdef bint _ligu_rest(const Packed* x, int t) noexcept nogil:
+    """With one more ``t`` (held an odd number of times), the one odd kind left is held
+    three times."""
+    cdef int u
+    for u in range(34):
+        if u != t and x.cnt[u] % 2:
+            return x.cnt[u] == 3
+    return 0
+
+
 def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint objects=True):
     """The C readings of a winning hand with their features, for the tests that hold them
     against ``common.readings`` and ``common.compiled.features_of``: a list of
@@ -891,4 +1162,38 @@ def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint
                     tuple((rs[i].sets[j].kind, rs[i].sets[j].tile, rs[i].sets[j].concealed,
                            rs[i].sets[j].meld) for j in range(rs[i].nsets)),
                     bits, tuple(counts[j] for j in range(NCOUNTED))))
+    return out
+
+
+def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint drawn=True,
+                    bint ligu=False):
+    """What the additive evaluator sees of a winning hand, for the tests that hold it against
+    ``common.compiled.features_of``: per C reading (``_c_readings`` order, then 嚦咕嚦咕 when
+    ``ligu``) and winning tile slot, (reading index, shape, slot, feature bits, counted
+    features); the context's own bits and counts left out, ``one_kind_wait`` included."""
+    cdef HandBase h = _as_hand(hand)
+    cdef MeldInfo mi
+    cdef CReading rs[RD_MAX]
+    cdef int counts[NCOUNTED]
+    cdef int8_t slots[RD_SETS + 1]
+    cdef int n, i, j, k
+    cdef uint64_t hand_bits, bits
+    mi.n = 0
+    if h.melds and _meld_info(h.melds, &mi) < 0:
+        raise MahjongError("bad_meld", "a meld the C readings do not take")
+    if tile < 0 or tile >= 34 or h.p.cnt[tile] == 0:
+        raise MahjongError("bad_tile", "the winning tile is not held")
+    n = _readings(&h.p, &mi, 0, rs, 0, ligu)
+    if n < 0:
+        raise MahjongError("internal", "too many readings")
+    hand_bits = _hand_bits(&h.p, &mi, _held_mask(&h.p), counts)
+    if _one_kind_wait(&h.p, &mi, tile, ligu):
+        hand_bits |= (<uint64_t> 1) << F_ONE_KIND_WAIT
+    out = []
+    for i in range(n):
+        bits = hand_bits | _reading_bits(&rs[i], seat_wind, round_wind, counts)
+        for j in range(_win_slots(&rs[i], tile, slots)):
+            b = bits | _slot_bits(&rs[i], slots[j], tile, drawn, counts)
+            out.append((i, _SHAPE_OF[rs[i].shape], slots[j], b,
+                        tuple(counts[k] for k in range(NCOUNTED))))
     return out

@@ -43,7 +43,20 @@ _TIMES = 9  # an extra's hits are made for 0..8 times (more: the Python path ans
 
 
 def _parse(term: str, context: tuple[str, ...]) -> tuple[str, Any]:
-    """("on" | "off", bit) or ("count", (index, at_least, k)); ValueError if unknown."""
+    """("on" | "off", bit), ("count", (index, at_least, k)) or, for an either-or term
+    ``"a|!b"`` (one of its features holds or one of its negated ones does not), ("any",
+    (on mask, off mask)); ValueError if unknown."""
+    if "|" in term:
+        on = off = 0
+        for alt in term.split("|"):
+            kind, bit = _parse(alt, context)
+            if kind == "count" or kind == "any":
+                raise ValueError(f"an either-or term names features only: {term!r}")
+            if kind == "on":
+                on |= 1 << bit
+            else:
+                off |= 1 << bit
+        return "any", (on, off)
     m = _COUNTED_TERM.match(term)
     if m:
         if m.group(1) not in COUNTED:
@@ -64,24 +77,30 @@ def check_terms(spec: Any, context: tuple[str, ...]) -> None:
     for term in spec.when or ():
         _parse(term, context)
     times = getattr(spec, "times", None)
+    if getattr(spec, "each", False) and spec.when is not None and times is None:
+        raise ValueError(f"{spec.id}: an each pattern with a when needs its times")
     if times is not None and times not in COUNTED:
         raise ValueError(f"{spec.id}: unknown counted feature {times!r}")
     if len(context) > 64 - CONTEXT_BIT:
         raise ValueError("too many context features")
 
 
-def _cond(when: tuple[str, ...], context: tuple[str, ...]) -> tuple[int, int, tuple[Any, ...]]:
+def _cond(when: tuple[str, ...], context: tuple[str, ...],
+          ) -> tuple[int, int, tuple[Any, ...], tuple[Any, ...]]:
     on = off = 0
     counted = []
+    anys = []
     for term in when:
         kind, arg = _parse(term, context)
         if kind == "on":
             on |= 1 << arg
         elif kind == "off":
             off |= 1 << arg
+        elif kind == "any":
+            anys.append(arg)
         else:
             counted.append(arg)
-    return on, off, tuple(counted)
+    return on, off, tuple(counted), tuple(anys)
 
 
 def context_bits(table: Any, names: tuple[str, ...] | list[str]) -> int:
@@ -94,7 +113,7 @@ def context_bits(table: Any, names: tuple[str, ...] | list[str]) -> int:
 
 def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles: int = 14,
                   max_suits: int = 3, no_honours: bool = False, qidui: bool = True,
-                  shisanyao: bool = False,
+                  shisanyao: bool = False, ligu: bool = False, min_raw: int = 0,
                   tie_by_value: bool = False, flat_after: bool = False,
                   mult_pow2: bool = False, hand_extras_first: bool = False,
                   multipliers: tuple[int, ...] | None = None,
@@ -105,7 +124,9 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     The knobs say what the rule set's scoring does beyond ``FanTable.evaluate``:
     ``tie_by_value``: readings of equal value and total go to the higher main pattern (else
     the earlier in table order), then the first listed; ``qidui``/``shisanyao``: the special
-    readings listed after the standard ones; ``flat_after``: a flat pattern is
+    readings listed after the standard ones, and ``ligu`` 嚦咕嚦咕 (seven pairs and a pung) after
+    them; ``min_raw``: a best reading worth less is left to the Python path (which refuses
+    it); ``flat_after``: a flat pattern is
     weighed after the best reading, against its total before the cap, and is then capped
     (else it replaces each reading whose capped value it reaches); ``mult_pow2``: the
     multiplier is ``2**value`` (else the value); ``multipliers``: the multiplier by value
@@ -127,7 +148,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     extra_pos = {e.id: i for i, e in enumerate(extras)}
     patterns = []
     for p in rows:
-        if len(p.absorbs) > 1 or p.each:
+        if len(p.absorbs) > 1 or (p.each and policy.kind != "additive"):
             return None
         absorb = (-1, 0)
         for aid, n in p.absorbs:
@@ -139,7 +160,8 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         patterns.append({
             "when": _cond(p.when or (), ctx), "value": p.value(options), "supersedes": sup,
             "flat": p.is_flat(options), "cap_exempt": p.cap_exempt,
-            "special": p.klass == "special", "absorb": absorb})
+            "special": p.klass == "special", "absorb": absorb,
+            "times": -1 if p.times is None else COUNTED.index(p.times)})
     cap = policy.cap(options)
     return CompiledTable({
         "patterns": patterns,
@@ -153,8 +175,12 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "tie_by_value": tie_by_value, "flat_after": flat_after, "mult_pow2": mult_pow2,
         "multipliers": multipliers,
         "hand_tiles": hand_tiles, "max_suits": max_suits, "no_honours": no_honours,
-        "qidui": qidui, "shisanyao": shisanyao,
+        "qidui": qidui, "shisanyao": shisanyao, "ligu": ligu, "min_raw": min_raw,
+        "flat_alone": policy.flat_rule == "alone",
         "pattern_hits": [PatternHit(p.id, p.name, p.value(options)) for p in rows],
+        "pattern_times_hits": [[PatternHit(p.id, p.name, n * p.value(options))
+                                for n in range(_TIMES)] for p in rows]
+        if policy.kind == "additive" else [],
         "extra_hits": [[PatternHit(e.id, e.name, n * e.value(options)) for n in range(_TIMES)]
                        for e in extras],
         "floor_hits": [PatternHit(f.id, f.name, 0) for f in floors],
@@ -170,10 +196,14 @@ def _term(t: int) -> bool:
     return t < 27 and t % 9 in (0, 8)
 
 
-def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
+def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1, *, slot: int | None = None,
+                self_drawn: bool = True, waits: int = 0,
                 ) -> tuple[set[str], dict[str, int]]:
     """What the C features say of one ``common.readings.Reading``, stated plainly: the names
-    of the boolean features that hold, and the counted ones."""
+    of the boolean features that hold, and the counted ones. With the winning tile's ``slot``
+    (an index in ``r.sets``, -1 for the pair; see ``readings.win_slots``) also the wait's
+    shape and the concealed pungs (on a discard win, ``self_drawn`` False, the pung the
+    discard completed is not concealed); ``waits``: the hand's wait mask before the win."""
     held = r.held
     kinds = [t for t in range(34) if held[t]]
     suits = {t // 9 for t in kinds if t < 27}
@@ -198,6 +228,10 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
         f.add("terminals_honours")
     if any(_term(t) for t in kinds):
         f.add("has19")
+    if hon:
+        f.add("honours")
+    if waits and not waits & (waits - 1):
+        f.add("one_kind_wait")
     if all(s.meld == "angang" for s in melds):
         f.add("concealed")
     if len(melds) == 4:
@@ -207,6 +241,13 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
         if c[0] >= 3 and c[8] >= 3 and all(c[i] for i in range(1, 8)):
             f.add("nine_gates")
     pungs = [s for s in r.sets if s.kind != "chow"]
+    if r.shape in ("standard", "ligu"):  # (嚦咕嚦咕's one set is its pung)
+        if seat_wind >= 0 and any(s.tile == 27 + seat_wind for s in pungs):
+            f.add("seat_wind_pung")
+        if round_wind >= 0 and any(s.tile == 27 + round_wind for s in pungs):
+            f.add("round_wind_pung")
+    if r.shape == "ligu":
+        f.add("ligu")
     if r.shape == "standard":
         f.add("standard")
         if not any(s.kind == "chow" for s in r.sets):
@@ -220,20 +261,34 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
             f.add("dragon_pair")
         elif r.pair >= 27:
             f.add("wind_pair")
-        if seat_wind >= 0 and any(s.tile == 27 + seat_wind for s in pungs):
-            f.add("seat_wind_pung")
-        if round_wind >= 0 and any(s.tile == 27 + round_wind for s in pungs):
-            f.add("round_wind_pung")
     elif r.shape.startswith("qidui"):
         f.add("qidui")
     elif r.shape == "shisanyao":
         f.add("shisanyao")
+    with_sets = r.shape in ("standard", "ligu")
+    anke = sum(1 for s in pungs if s.concealed)
+    if slot is not None:
+        w = r.win_tile
+        s = r.sets[slot] if slot >= 0 else None
+        if s is None:
+            f.add("single_wait")
+        elif s.kind == "chow":
+            rank = s.tile % 9
+            if (w == s.tile and rank <= 5) or (w == s.tile + 2 and rank >= 1):
+                f.add("two_sided_wait")
+            if w == s.tile + 1 or (w == s.tile + 2 and rank == 0) or (w == s.tile and rank == 6):
+                f.add("single_wait")
+        elif not self_drawn:
+            anke -= 1
     counts = {
         "gen": sum(1 for c in held if c == 4),
         "melds": len(melds),
-        "dragon_pungs": sum(1 for s in pungs if s.tile >= 31) if r.shape == "standard" else 0,
-        "wind_pungs": sum(1 for s in pungs if 27 <= s.tile < 31) if r.shape == "standard"
-        else 0,
+        "dragon_pungs": sum(1 for s in pungs if s.tile >= 31) if with_sets else 0,
+        "wind_pungs": sum(1 for s in pungs if 27 <= s.tile < 31) if with_sets else 0,
+        "open_melds": sum(1 for s in melds if s.meld != "angang"),
+        "concealed_pungs": anke if slot is not None else 0,
+        "flower_sets": 0,
+        "seat_flowers": 0,
     }
     return f, counts
 
@@ -241,6 +296,11 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
 def holds(when: tuple[str, ...], features: set[str], counts: dict[str, int]) -> bool:
     """Whether a ``when`` condition holds for these features (the Python statement)."""
     for term in when:
+        if "|" in term:
+            if not any(a[1:] not in features if a.startswith("!") else a in features
+                       for a in term.split("|")):
+                return False
+            continue
         m = _COUNTED_TERM.match(term)
         if m:
             v, k = counts[m.group(1)], int(m.group(3))

@@ -89,8 +89,10 @@ class PatternSpec:
     flat_option: str | None = None
     supersedes_unless: str | None = None
     # the predicate as data, for compiled scoring (``common.compiled``): named features that
-    # must hold (``"qing"``), must not (``"!has19"``) or counted ones (``"dragon_pungs==2"``)
+    # must hold (``"qing"``), must not (``"!has19"``) or counted ones (``"dragon_pungs==2"``);
+    # an ``each`` pattern's count as data: ``times``, a counted feature (``"dragon_pungs"``)
     when: tuple[str, ...] | None = None
+    times: str | None = None
 
     def value(self, options: Any) -> int:
         return _value(self, options)
@@ -116,7 +118,7 @@ class PatternSpec:
             "value_option": self.value_option, "enabled_by": self.enabled_by,
             "columns": dict(self.columns), "per_occurrence": self.each,
             "flat_option": self.flat_option, "supersedes_unless": self.supersedes_unless,
-            "when": None if self.when is None else list(self.when),
+            "when": None if self.when is None else list(self.when), "times": self.times,
         }
 
 

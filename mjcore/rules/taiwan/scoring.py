@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from mjcore._core import wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
+from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import minus_tile, plus_tile, visible_counts
 from mjcore.rules.common.readings import (
     Reading,
@@ -23,7 +24,15 @@ from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.special import ligu_pung
 from mjcore.rules.taiwan.options import TaiwanOptions
-from mjcore.rules.taiwan.table import ORDER, TABLE, TwContext, TwReading, reading
+from mjcore.rules.taiwan.table import (
+    ORDER,
+    TABLE,
+    TwContext,
+    TwReading,
+    _full_sets,
+    _zhenghua,
+    reading,
+)
 from mjcore.tiles import FLOWERS, MAX_TEXT, SET_MELDS, tile_to_text
 
 NAME = "taiwan"
@@ -508,15 +517,91 @@ def analyse(hand: object, win_tile: object, self_drawn: object,
     return h, tile, parse_context(context, h, tile, self_drawn, flowers, o)
 
 
+# --------------------------------------------------------------------------- compiled path
+# The table run by the core from its ``when`` data (``_core.CompiledTable``, the additive
+# policy); ``MJ_PURE_SCORING=1`` keeps everything on the Python path above, its twin.
+
+_TABLES: dict[TaiwanOptions, compiled.CompiledTable] = {}
+_ONES = (1,) * 64  # the multiplier of every value: 台 are paid one by one (§10)
+
+
+def _compiled_table(o: TaiwanOptions) -> compiled.CompiledTable:
+    t = compiled.compile_table(TABLE, o, name=NAME, unit="tai", hand_tiles=HAND_TILES,
+                               qidui=False, ligu=o.ligu, min_raw=o.min_tai, multipliers=_ONES)
+    assert t is not None  # every row of the table has its ``when``
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()
+    _TABLES[o] = t
+    return t
+
+
+def context_features(c: TwContext, o: TaiwanOptions) -> list[str]:
+    """The names of ``table.CONTEXT_FEATURES`` that hold for the parsed context ``c``."""
+    names = [n for n in ("self_drawn", "hai_di_lao_yue", "he_di_lao_yu", "qiang_gang")
+             if getattr(c, n)]
+    if c.ting is not None and o.tianting_diting:
+        names.append("ting")
+    if c.ting is not None:
+        names.append("tian_ting" if c.ting == "tian" else "di_ting")
+    for name in (c.first_turn, c.flower_win):
+        if name is not None:
+            names.append(name)
+    if not c.flowers:
+        names.append("no_flowers")
+    if c.gang_shang_kai_hua and (c.replacement_after != "gang" or o.gangshang_minggang):
+        names.append("gang_shang_kai_hua")
+    if o.duting == "one_kind":
+        names.append("duting_by_kind")
+    return names
+
+
+def _compiled_context(t: compiled.CompiledTable, c: TwContext,
+                      o: TaiwanOptions) -> compiled.CompiledContext:
+    """The context ``c`` compiled, kept in ``t`` under ``c`` itself."""
+    return t.add_context(c, compiled.CompiledContext(
+        compiled.context_bits(TABLE, context_features(c, o)), c.self_drawn,
+        lambda tai, mult: payments(tai, c, o), seat_wind=c.seat_wind - 27,
+        round_wind=c.round_wind - 27, no_melds=c.first_turn is not None,
+        flower_sets=len(_full_sets(c)), seat_flowers=_zhenghua(None, c, o)))  # type: ignore[arg-type]
+
+
+def _hand_free(c: TwContext) -> bool:
+    """Whether the context's checks against the hand are all the core's (the winning tile
+    held; no melds on a first-turn win), so that it may be found again by its raw items."""
+    return c.flower_win is None and c.ting is None and c.replacement_after in (None, "flower")
+
+
 def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
           context: Mapping[str, object] | None, o: TaiwanOptions) -> ScoreResult:
     """Score one win (see ``mjcore.rules.score``); memoised per input."""
+    ckey: tuple[object, ...] | None = None
+    if type(context) is dict and type(hand) is Hand and not compiled.PURE:
+        # the common call in one core call: memo look-up, compiled score, memo entry, in the
+        # compiled context kept under the context's items (and their types: True == 1)
+        try:
+            ckey = (self_drawn, type(self_drawn), type(win_tile), *context.items(),
+                    *map(type, context.values()))
+            t = _TABLES.get(o) or _compiled_table(o)
+            got = t.score_memo(_RESULTS, (hand, win_tile, o, ckey), hand, win_tile, ckey,
+                               _CACHE_LIMIT) if type(win_tile) is int else None
+        except (TypeError, OverflowError):  # unhashable, or no int tile: the path below
+            ckey, got = None, None
+        if got:
+            return got  # type: ignore[no-any-return]
     key = _key(hand, win_tile, self_drawn, context, o)
     hit = _RESULTS.get(key) if key is not None else None
     if hit is not None:
         return hit
     h, tile, c = analyse(hand, win_tile, self_drawn, context, o)
-    result = _evaluate(h, tile, c, o)
+    result = None
+    if not compiled.PURE and c.flower_win is None:
+        t = _TABLES.get(o) or _compiled_table(o)
+        cc = t.context(c) or _compiled_context(t, c, o)
+        if ckey is not None and _hand_free(c):
+            t.add_context(ckey, cc)
+        result = t.score(h, tile, cc)
+    if result is None:
+        result = _evaluate(h, tile, c, o)
     if key is not None:
         if len(_RESULTS) >= _CACHE_LIMIT:
             _RESULTS.clear()
