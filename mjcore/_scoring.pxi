@@ -587,13 +587,15 @@ cdef class CompiledTable:
         return self.score(hand, tile, c)
 
     def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
-        """``score_in`` with a rule set's results memo: the answer kept under ``key`` (an
-        immutable, acyclic tuple), else ``score_in``'s, kept when it is a result (the memo
-        cleared past ``limit`` entries). The hot path of a cold call in one core call."""
+        """``score_in`` (or ``score``, given the compiled context itself) with a rule set's
+        results memo: the answer kept under ``key`` (an immutable, acyclic tuple), else the
+        score, kept when it is a result (the memo cleared past ``limit`` entries). The hot
+        path of a cold call in one core call."""
         got = memo.get(key)
         if got is not None:
             return got
-        got = self.score_in(hand, tile, ctx_key)
+        got = self.score(hand, tile, <CompiledContext> ctx_key) if type(
+            ctx_key) is CompiledContext else self.score_in(hand, tile, ctx_key)
         if got is None or got is False:
             return got
         if len(memo) >= limit:
@@ -979,9 +981,13 @@ cdef class CompiledTable:
                 c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
                 c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
             return -1
-        nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
-        b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
-        b2 = self._best_of(&x, mi, held, c2, rs, nr, v2, f2)
+        nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu)
+        if self.policy == POL_ADDITIVE:
+            b1 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1)
+            b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2)
+        else:
+            b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
+            b2 = self._best_of(&x, mi, held, c2, rs, nr, v2, f2)
         if b1 == -2 or b2 == -2 or (b1 < 0) != (b2 < 0):
             return -2
         return -1 if b1 < 0 else 0
@@ -1002,7 +1008,8 @@ cdef class CompiledTable:
         cdef int fd, fs, bd, t, unseen
         if p.ncon + 3 * len(h.melds) != self.hand_tiles - 1:
             return None
-        if h.melds and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
+        if h.melds and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0
+                        or mi.n != len(h.melds)):
             return None
         if not h.melds:
             mi.n = 0
@@ -1010,6 +1017,8 @@ cdef class CompiledTable:
             return None
         cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0) | (
             SH_SHISANYAO if self.shisanyao else 0), 0)
+        if self.ligu and mi.n == 0:
+            mask |= _ligu_waits(p)
         out = []
         while mask:
             t = __builtin_ctzll(mask)
@@ -1107,22 +1116,31 @@ cdef bint _one_kind_wait(const Packed* p, const MeldInfo* mi, int tile, bint lig
     """Whether the hand less the winning tile waited on one kind only (standard wins, and
     嚦咕嚦咕 when ``ligu``; never a kind of which all four copies are held)."""
     cdef Packed x = p[0]
-    cdef int s = t_suit(tile), t, odd
+    cdef int s = t_suit(tile)
     x.cnt[tile] -= 1
     x.key[s] -= P5[tile - s * 9]
     x.ncon -= 1
     x.four &= ~((<uint64_t> 1) << tile)
     cdef uint64_t mask = _waits(&x, SH_STANDARD, 0)
-    if ligu and mi.n == 0 and x.ncon == 16:
-        odd = 0
-        for t in range(34):
-            odd += x.cnt[t] % 2
-        for t in range(34):  # one more t: a pung of t and pairs, or t's pair and one pung
-            if (x.cnt[t] == 2 and odd == 0) or (x.cnt[t] % 2 == 1 and odd == 2 and
-                                                _ligu_rest(&x, t)):
-                mask |= (<uint64_t> 1) << t
-        mask &= ~x.four
+    if ligu and mi.n == 0:
+        mask |= _ligu_waits(&x)
     return mask != 0 and (mask & (mask - 1)) == 0
+
+
+cdef uint64_t _ligu_waits(const Packed* x) noexcept nogil:
+    """The kinds that make 16 concealed tiles 嚦咕嚦咕 (never one whose four copies are
+    held)."""
+    cdef int t, odd = 0
+    cdef uint64_t mask = 0
+    if x.ncon != 16:
+        return 0
+    for t in range(34):
+        odd += x.cnt[t] % 2
+    for t in range(34):  # one more t: a pung of t and pairs, or t's pair and one pung
+        if (x.cnt[t] == 2 and odd == 0) or (x.cnt[t] % 2 == 1 and odd == 2 and
+                                            _ligu_rest(x, t)):
+            mask |= (<uint64_t> 1) << t
+    return mask & ~x.four
 
 
 cdef bint _ligu_rest(const Packed* x, int t) noexcept nogil:

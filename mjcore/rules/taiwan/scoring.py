@@ -575,19 +575,21 @@ def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
           context: Mapping[str, object] | None, o: TaiwanOptions) -> ScoreResult:
     """Score one win (see ``mjcore.rules.score``); memoised per input."""
     ckey: tuple[object, ...] | None = None
-    if type(context) is dict and type(hand) is Hand and not compiled.PURE:
-        # the common call in one core call: memo look-up, compiled score, memo entry, in the
-        # compiled context kept under the context's items (and their types: True == 1)
+    if (type(context) is dict and type(hand) is Hand and type(win_tile) is int
+            and (self_drawn is True or self_drawn is False) and not compiled.PURE):
+        # the common call: the compiled context kept under the context's items (and their
+        # types: True == 1), then memo look-up, compiled score and memo entry in one core call
         try:
-            ckey = (self_drawn, type(self_drawn), type(win_tile), *context.items(),
-                    *map(type, context.values()))
+            ckey = (self_drawn, *context.items(), *map(type, context.values()))
             t = _TABLES.get(o) or _compiled_table(o)
-            got = t.score_memo(_RESULTS, (hand, win_tile, o, ckey), hand, win_tile, ckey,
-                               _CACHE_LIMIT) if type(win_tile) is int else None
-        except (TypeError, OverflowError):  # unhashable, or no int tile: the path below
-            ckey, got = None, None
-        if got:
-            return got  # type: ignore[no-any-return]
+            cc = t.context(ckey)
+        except TypeError:  # an unhashable value: the path below says what is wrong
+            ckey = cc = None
+        if cc is not None:
+            got = t.score_memo(_RESULTS, (hand, win_tile, cc), hand, win_tile, cc,
+                               _CACHE_LIMIT)
+            if got:
+                return got  # type: ignore[no-any-return]
     key = _key(hand, win_tile, self_drawn, context, o)
     hit = _RESULTS.get(key) if key is not None else None
     if hit is not None:
@@ -643,15 +645,17 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Taiw
                  visible: object = None) -> tuple[ValuedWait, ...]:
     """Every winning tile of a 16-tile hand (§6) with its 台 on a discard and self-drawn. A
     wait that cannot win one way (``min_tai``) shows -1 and no patterns for that way."""
+    if type(hand) is Hand and type(context) is dict and not compiled.PURE:
+        got = _compiled_waits(hand, context, o, visible)
+        if got is not None:
+            return got
     h = parse_hand(hand, size=HAND_TILES - 1)
     if context is not None and not isinstance(context, Mapping):
         raise _err("bad_context", "context must be a mapping of key to value")
     ctx = dict(context or {})
     vis = visible_counts(visible)
     held = h.all_counts()
-    discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}
-    discard_ctx.setdefault("discarder", "right" if ctx.get("dealer") != "right" else "left")
-    self_ctx = {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
+    discard_ctx, self_ctx = _wait_contexts(ctx)
     out = []
     mask = wait_kinds(h, o)
     for t in range(34):
@@ -672,6 +676,51 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Taiw
         out.append(ValuedWait(tile_to_text(t), t, values[0][0], values[1][0],
                               max(0, 4 - held[t] - vis[t]), values[0][1], values[1][1]))
     return tuple(out)
+
+
+def _wait_contexts(ctx: Mapping[str, object]) -> tuple[dict[str, object], dict[str, object]]:
+    """The context of a wait won on a discard, and self-drawn."""
+    discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}
+    discard_ctx.setdefault("discarder", "right" if ctx.get("dealer") != "right" else "left")
+    return discard_ctx, {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
+
+
+# (options, the context's items and their types) -> the compiled (discard, self-drawn) pair
+_WAIT_CONTEXTS: dict[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = {}
+
+
+def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
+                    visible: object) -> tuple[ValuedWait, ...] | None:
+    """``valued_waits`` in one core call, in the two contexts compiled once (kept under the
+    context's items when no check of theirs depends on the hand); None when the Python
+    path must answer: a refusal, a flower win, a value under ``min_tai``, a hand past the
+    core's bounds."""
+    t = _TABLES.get(o) or _compiled_table(o)
+    try:
+        key = (o, *context.items(), *map(type, context.values()))
+        pair = _WAIT_CONTEXTS.get(key)
+    except TypeError:
+        return None
+    if pair is None:
+        mask = wait_kinds(parse_hand(h, size=HAND_TILES - 1), o)  # (refusals: Python's)
+        if not mask:
+            return None
+        first = (mask & -mask).bit_length() - 1
+        full = plus_tile(h, first)
+        try:
+            parsed = [analyse(full, first, sd, cx, o)[2]
+                      for sd, cx in zip((False, True), _wait_contexts(context), strict=True)]
+        except MahjongError:
+            return None
+        if any(c.flower_win is not None for c in parsed):
+            return None
+        pair = tuple(t.context(c) or _compiled_context(t, c, o) for c in parsed)
+        if all(_hand_free(c) for c in parsed):
+            if len(_WAIT_CONTEXTS) >= 4096:
+                _WAIT_CONTEXTS.clear()
+            _WAIT_CONTEXTS[key] = pair
+    vis = None if visible is None else visible_counts(visible)
+    return t.valued_waits(h, pair[0], pair[1], vis)  # type: ignore[no-any-return]
 
 
 def clear_caches() -> None:

@@ -24,6 +24,7 @@ from mjcore._core import _c_win_features
 from mjcore.rules import resolve_options
 from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import minus_tile
+from mjcore.rules.common.results import ValuedWait
 from mjcore.rules.taiwan import scoring as tw
 from mjcore.rules.taiwan import table as tw_table
 
@@ -270,6 +271,7 @@ def test_taiwan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> N
     base = {"seat_wind": "2z", "round_wind": "1z", "dealer": "left"}
     contexts = [base, {**base, "flowers": "2f"}, {**base, "dealer": "self", "ting": "di"}]
     rng = random.Random(34)
+    answered = 0
     for _ in range(N // 10):
         hand, win = taiwan_hand(rng)
         ready = minus_tile(hand, win)
@@ -284,3 +286,8 @@ def test_taiwan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> N
             except MahjongError as exc:
                 got.append((exc.code, str(exc)))
         assert got[0] == got[1], (ready, ctx)
+        if got[0] and isinstance(got[0][0], ValuedWait) and not o.min_tai:  # the core answers
+            core = tw._compiled_waits(ready, ctx, o, None)
+            assert core == got[0], (ready, ctx)
+            answered += 1
+    assert answered > N // 40
