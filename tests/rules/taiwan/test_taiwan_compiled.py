@@ -28,7 +28,7 @@ from mjcore.rules.common.results import ValuedWait
 from mjcore.rules.taiwan import scoring as tw
 from mjcore.rules.taiwan import table as tw_table
 
-N = max(400, int(os.environ.get("MJ_CROSSCHECK_N", "20000")) // 6)
+N = max(300, int(os.environ.get("MJ_CROSSCHECK_N", "20000")) // 10)
 CASES = Path(__file__).resolve().parents[2] / "cases" / "taiwan.jsonl"
 
 
