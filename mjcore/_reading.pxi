@@ -61,6 +61,21 @@ _MELD_KINDS = {"chi": MK_CHI, "peng": MK_PENG, "gang": MK_GANG, "angang": MK_ANG
                "bugang": MK_BUGANG}
 
 
+cdef inline int _meld_kind(object kind):
+    """``_MELD_KINDS[kind]`` or -1, without the look-up (kinds are interned: a pointer test)."""
+    if kind == "peng":
+        return MK_PENG
+    if kind == "chi":
+        return MK_CHI
+    if kind == "gang":
+        return MK_GANG
+    if kind == "angang":
+        return MK_ANGANG
+    if kind == "bugang":
+        return MK_BUGANG
+    return -1
+
+
 cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
     """The declared melds as sets; -1 when one is not a plain set (a chi with a stand-in),
     which the Python readings handle."""
@@ -71,7 +86,7 @@ cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
         tiles = <tuple> (<tuple> m)[1]
         if len(tiles) < 3:
             continue
-        mk = _MELD_KINDS.get((<tuple> m)[0], -1)
+        mk = _meld_kind((<tuple> m)[0])
         if mk < 0 or out.n == RD_SETS:
             return -1
         t = <int> tiles[0]

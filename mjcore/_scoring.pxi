@@ -333,6 +333,7 @@ cdef int _fill_cond(Cond* c, tuple spec) except -1:
     c.cnt[0] = c.cnt[1] = -1
     c.ge[0] = c.ge[1] = 0
     c.k[0] = c.k[1] = 0
+    c.any_on[0] = c.any_on[1] = c.any_off[0] = c.any_off[1] = 0
     if len(spec[2]) > 2:
         raise ValueError("a compiled condition compares at most two counted features")
     for j, (idx, ge, k) in enumerate(spec[2]):
@@ -360,6 +361,7 @@ cdef class CompiledTable:
     cdef int policy, cap, floor_value, hand_tiles, max_suits
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
     cdef bint flat_alone, ligu, one_kind_used
+    cdef uint64_t plain_rows, flat_rows   # table positions of the ordinary and flat rows
     cdef int min_raw
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits, pattern_times_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
@@ -407,7 +409,12 @@ cdef class CompiledTable:
         self.flat_alone = t.get("flat_alone", False)
         self.min_raw = t.get("min_raw", 0)
         self.one_kind_used = False  # the wait search runs only for a table that asks
+        self.plain_rows = self.flat_rows = 0
         for i in range(self.npat):
+            if self.pat[i].flat:
+                self.flat_rows |= (<uint64_t> 1) << i
+            else:
+                self.plain_rows |= (<uint64_t> 1) << i
             if (self.pat[i].cond.on | self.pat[i].cond.off | self.pat[i].cond.any_on[0] |
                     self.pat[i].cond.any_on[1] | self.pat[i].cond.any_off[0] |
                     self.pat[i].cond.any_off[1]) >> F_ONE_KIND_WAIT & 1:
@@ -586,6 +593,48 @@ cdef class CompiledTable:
             self.last = c
         return self.score(hand, tile, c)
 
+    def items_key(self, self_drawn, dict context):
+        """The key ``score_items_memo`` finds a compiled context under: ``self_drawn``, then
+        each of the context's keys, values and the values' types (``True == 1``, but only
+        one of them is a valid flag), flat (one tuple to hash). TypeError if a value is not
+        hashable."""
+        cdef Py_ssize_t i = 2, n = 2 + 3 * len(context)
+        cdef tuple out = PyTuple_New(n)
+        _put(out, 0, self_drawn)
+        _put(out, 1, type(self_drawn))
+        for k, v in context.items():
+            if i + 3 > n:  # (the dict changed size under us)
+                raise TypeError("context changed while read")
+            _put(out, i, k)
+            _put(out, i + 1, v)
+            _put(out, i + 2, type(v))
+            i += 3
+        hash(out)
+        return out
+
+    def score_items_memo(self, dict memo, hand, int tile, self_drawn, dict context,
+                         Py_ssize_t limit):
+        """``score_memo`` for a rule set that keeps its compiled contexts under
+        ``items_key(self_drawn, context)``: the answer in ``memo`` under (hand, tile, compiled
+        context), else the compiled score, kept when it is a result; False when no compiled
+        context is kept under that key yet (the rule set parses the context and
+        ``add_context``s it), None when the Python path must answer."""
+        got = self.contexts.get(self.items_key(self_drawn, context))
+        if got is None:
+            return False
+        cdef tuple key = (hand, tile, got)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        hit = self.score(hand, tile, <CompiledContext> got)
+        if hit is None:
+            return None
+        if len(memo) >= limit:
+            memo.clear()
+        PyObject_GC_UnTrack(key)
+        memo[key] = hit
+        return hit
+
     def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
         """``score_in`` (or ``score``, given the compiled context itself) with a rule set's
         results memo: the answer kept under ``key`` (an immutable, acyclic tuple), else the
@@ -673,7 +722,7 @@ cdef class CompiledTable:
         for i in range(self.npat):
             if self.pat[i].flat and _cond(&self.pat[i].cond, bits, counts):
                 cmp = v.raw if self.flat_after else v.value
-                if not have or self.flat_alone or self.pat[i].value >= cmp:
+                if not have or self.pat[i].value >= cmp:
                     return i
         return -1
 
@@ -803,13 +852,15 @@ cdef class CompiledTable:
     cdef int _value_additive(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One (reading, slot)'s sum; 0 when no pattern holds (``found`` empty), -1 past
         CT_TIMES."""
-        cdef uint64_t found = 0, dropped = 0, f
+        cdef uint64_t found = 0, dropped = 0, f = self.plain_rows
         cdef int i, n
         cdef bint exempt = 0
         cdef const CPat* p
-        for i in range(self.npat):
+        while f:
+            i = __builtin_ctzll(f)
+            f &= f - 1
             p = &self.pat[i]
-            if not p.flat and _cond(&p.cond, bits, counts):
+            if _cond(&p.cond, bits, counts):
                 found |= (<uint64_t> 1) << i
                 dropped |= p.supersedes
         found &= ~dropped
@@ -869,7 +920,12 @@ cdef class CompiledTable:
                 f = self._value_additive(bits, counts, &v)
                 if f < 0:
                     return -2
-                fl = self._flat(bits, counts, &v, f)
+                fl = -1
+                for k in range(self.npat if self.flat_rows else 0):  # FanTable._flat's
+                    if self.flat_rows >> k & 1 and _cond(&self.pat[k].cond, bits, counts) and (
+                            self.flat_alone or not f or self.pat[k].value >= v.value):
+                        fl = k
+                        break
                 if fl >= 0:  # the flat pattern alone
                     v.raw = v.mainval = self.pat[fl].value
                     v.value = v.raw if self.cap < 0 or v.raw <= self.cap else self.cap

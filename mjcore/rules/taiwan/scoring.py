@@ -575,21 +575,19 @@ def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
           context: Mapping[str, object] | None, o: TaiwanOptions) -> ScoreResult:
     """Score one win (see ``mjcore.rules.score``); memoised per input."""
     ckey: tuple[object, ...] | None = None
-    if (type(context) is dict and type(hand) is Hand and type(win_tile) is int
-            and (self_drawn is True or self_drawn is False) and not compiled.PURE):
-        # the common call: the compiled context kept under the context's items (and their
-        # types: True == 1), then memo look-up, compiled score and memo entry in one core call
+    if type(context) is dict and not compiled.PURE:
+        # the common call in one core call: the compiled context kept under the context's
+        # items, memo look-up, compiled score, memo entry
+        t = _TABLES.get(o) or _compiled_table(o)
         try:
-            ckey = (self_drawn, *context.items(), *map(type, context.values()))
-            t = _TABLES.get(o) or _compiled_table(o)
-            cc = t.context(ckey)
-        except TypeError:  # an unhashable value: the path below says what is wrong
-            ckey = cc = None
-        if cc is not None:
-            got = t.score_memo(_RESULTS, (hand, win_tile, cc), hand, win_tile, cc,
-                               _CACHE_LIMIT)
-            if got:
-                return got  # type: ignore[no-any-return]
+            if type(hand) is Hand and type(win_tile) is int:
+                got = t.score_items_memo(_RESULTS, hand, win_tile, self_drawn, context,
+                                         _CACHE_LIMIT)
+                if got:
+                    return got  # type: ignore[no-any-return]
+            ckey = t.items_key(self_drawn, context)
+        except (TypeError, OverflowError):  # an unhashable value, a huge tile: see below
+            ckey = None
     key = _key(hand, win_tile, self_drawn, context, o)
     hit = _RESULTS.get(key) if key is not None else None
     if hit is not None:
