@@ -61,7 +61,8 @@ class PatternSpec:
 
     ``predicate(reading, context, options)`` says whether the pattern holds for one reading
     of the hand. ``value_option`` names the option whose value replaces ``fan``;
-    ``enabled_by`` a boolean option that must be on for the pattern to exist; ``supersedes``
+    ``enabled_by`` a boolean option that must be on for the pattern to exist (or a value
+    option whose 0 means off, e.g. Taiwan's ``pinghu_tai``); ``supersedes``
     the patterns it replaces when both hold (不重复计算), unless the boolean option
     ``supersedes_unless`` is on; ``flat`` patterns replace the whole score (``flat_option``: a
     boolean option that makes the pattern flat when on, an ordinary one when off);

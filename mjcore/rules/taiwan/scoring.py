@@ -718,7 +718,7 @@ def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
                 _WAIT_CONTEXTS.clear()
             _WAIT_CONTEXTS[key] = pair
     vis = None if visible is None else visible_counts(visible)
-    return t.valued_waits(h, pair[0], pair[1], vis)  # type: ignore[no-any-return]
+    return t.valued_waits(h, pair[0], pair[1], vis)
 
 
 def clear_caches() -> None:
