@@ -36,6 +36,8 @@ MAX_UNARY_REQUEST_BYTES = 64 * 1024
 CACHE_KEY_BYTES = 1024
 OPTIONS_CACHE_ENTRIES = 1024
 CONTEXT_CACHE_ENTRIES = 4096
+# (rule set, resolved options) -> its batch scorer, which keeps its compiled table alive
+BATCH_SCORER_ENTRIES = 64
 
 
 def _rules() -> Any:
@@ -232,7 +234,7 @@ class MahjongRulesServicer:
         scorer = self._scorers.get(key, False)
         if scorer is False:
             scorer = ruleset.batch_scorer(options) if ruleset.batch_scorer is not None else None
-            if len(self._scorers) >= OPTIONS_CACHE_ENTRIES:
+            if len(self._scorers) >= BATCH_SCORER_ENTRIES:
                 self._scorers.clear()
             self._scorers[key] = scorer
         if scorer is None:

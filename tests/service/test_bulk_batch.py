@@ -15,9 +15,13 @@ import pytest
 from test_wire import Aborted, FakeContext, random_bulk, random_item, random_options
 
 from mjcore.rules import guangdong, sichuan
+from mjcore.rules.common import compiled
 from service import loadtest as lt
 from service.pb import pb2
 from service.servicer import MahjongRulesServicer
+
+# the batch path is the compiled path's: with MJ_PURE_SCORING=1 every hand goes one by one
+pytestmark = pytest.mark.skipif(compiled.PURE, reason="MJ_PURE_SCORING: no compiled tables")
 
 
 class _CountingTable:
