@@ -644,16 +644,26 @@ cdef struct Item:
 
 cdef struct CtxSeen:
     Py_ssize_t s, e      # the WinContext's bytes (-1: none)
+    uint64_t hash        # of those bytes and self_drawn (compared first: cheap)
     int self_drawn
     int index            # its index among the compiled contexts, -1: one by one
 
 
-cdef int _ctx_slot(const uint8_t* p, Fields* f, CtxSeen* seen, int nseen) noexcept nogil:
-    """The entry of ``seen`` with the item's context bytes and self_drawn, or -1."""
+cdef uint64_t _ctx_hash(const uint8_t* p, Fields* f) noexcept nogil:
+    cdef uint64_t h = 1469598103934665603ULL ^ <uint64_t>(f.self_drawn + 2 * (f.ctx_s < 0))
+    cdef Py_ssize_t i
+    if f.ctx_s >= 0:
+        for i in range(f.ctx_s, f.ctx_e):
+            h = (h ^ p[i]) * 1099511628211ULL
+    return h
+
+
+cdef int _ctx_slot(const uint8_t* p, Fields* f, uint64_t h, CtxSeen* seen, int nseen) noexcept nogil:
+    """The entry of ``seen`` with the item's context bytes and self_drawn (hash ``h``), or -1."""
     cdef int k
     cdef Py_ssize_t n = f.ctx_e - f.ctx_s
     for k in range(nseen):
-        if seen[k].self_drawn != f.self_drawn or (seen[k].s < 0) != (f.ctx_s < 0):
+        if seen[k].hash != h or seen[k].self_drawn != f.self_drawn or (seen[k].s < 0) != (f.ctx_s < 0):
             continue
         if f.ctx_s < 0 or (seen[k].e - seen[k].s == n and
                            memcmp(p + seen[k].s, p + f.ctx_s, n) == 0):
@@ -673,6 +683,7 @@ cdef object _score_batched(bytes data, _ObjectPath o, tuple batch, object check_
     cdef Item* items = NULL
     cdef Item* grown
     cdef CtxSeen seen[MAX_BATCH_CONTEXTS]
+    cdef uint64_t h
     cdef uint8_t* cnt
     cdef uint8_t* wins
     cdef uint8_t* ctx_of
@@ -723,12 +734,14 @@ cdef object _score_batched(bytes data, _ObjectPath o, tuple batch, object check_
             f = items[k].f
             if not _common(p, &f, &tile) or not _runs_counts(p, f.text_s, f.text_e, cnt + nb * 34):
                 continue
-            slot = _ctx_slot(p, &f, seen, nseen)
+            h = _ctx_hash(p, &f)
+            slot = _ctx_slot(p, &f, h, seen, nseen)
             if slot < 0:
                 if nseen == MAX_BATCH_CONTEXTS:
                     continue
                 slot = nseen
                 nseen += 1
+                seen[slot].hash = h
                 seen[slot].s = f.ctx_s
                 seen[slot].e = f.ctx_e
                 seen[slot].self_drawn = f.self_drawn
