@@ -94,7 +94,9 @@ class MahjongRulesServicer:
     ``Score``, ``ScoreBatch`` and ``ScoreStream`` take and return bytes (see
     :func:`method_handlers`): the common request is read and the reply written by
     ``service._wire``; any other request goes through the generated classes, which define
-    the answer. Both paths give the same answers (tests/service/test_wire.py)."""
+    the answer. Both paths give the same answers (tests/service/test_wire.py). In bulk, the
+    plain hands of a message are scored in one call of the rule set's compiled table, where
+    it has one (``_batch``; tests/service/test_bulk_batch.py: byte for byte the same replies)."""
 
     def __init__(self) -> None:
         # rule set name -> serialized RulesetOptions -> resolved options
