@@ -472,16 +472,6 @@ def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -
         winds, {**winds, "hai_di_lao_yue": True}, {**winds, "gang_shang_kai_hua": True},
         {"seat_wind": "1z", "round_wind": "1z", "tianhe": True},
         {"seat_wind": "3z", "round_wind": "4z", "winners_on_discard": 3}]
-    # Each tile on the Python path as a never-seen hand: its signature memo would otherwise
-    # share readings between the tiles of one hand, and where two readings tie on value it
-    # may report the other one's hits (docs/rulesets/guangdong.md §16.1).
-    one_tile = gd._wait_value
-
-    def fresh(*args: Any) -> Any:
-        gd.clear_caches()
-        return one_tile(*args)
-
-    monkeypatch.setattr(gd, "_wait_value", fresh)
     rng = random.Random(31)
     asked = answered = 0
     for _ in range(N // 8):

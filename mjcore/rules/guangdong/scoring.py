@@ -1,14 +1,12 @@
 """Guangdong scoring (docs/rulesets/guangdong.md §9-§11): the value of a winning hand by the fan
 table (``table.TABLE``), and who pays whom.
 
-The table's predicates read ``common.readings.Reading`` objects. Building those for every hand
-would cost tens of microseconds, so a hand is first summarised into a *signature*: an integer
-holding exactly what the table can see (which kinds of reading exist, the suits, honours,
-terminals, the honour pungs and pair, 门清 …), from one core call (``hand_profile``) and a few
-look-ups. Hands with the same signature score alike, so the readings of the first hand seen
-with a signature (one of each kind: all-pung, all-sequence, mixed, 七对, 十三幺) are kept and
-the table is evaluated on them once per win context and options. Who pays depends on the
-melds' order and sources and is worked out per call.
+The compiled table (``_core.CompiledTable``, built from the table's ``when`` data) values a
+hand in one core call: readings, patterns, policy, the best reading, its decomposition, the
+points and the payments of the context. What needs the melds' sources (the §15 checks, the
+§11 liabilities) and ``min_fan`` is settled here. ``_score_python`` is the twin the compiled
+path is held against (``MJ_PURE_SCORING=1``): the table's Python predicates on every reading
+of the hand (``common.readings``), and the answer to every refusal.
 """
 
 from __future__ import annotations
@@ -17,18 +15,10 @@ import itertools
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import (
-    PROFILE_HONOURS,
-    PROFILE_QIDUI,
-    PROFILE_SUITS,
-    PROFILE_TERMINAL,
-    _untrack,
-    decomposition_for,
-    hand_profile,
-)
+from mjcore._core import _untrack
 from mjcore._core import waits as _core_waits
 from mjcore.errors import MahjongError
-from mjcore.hand import Decomposition, Hand, Meld
+from mjcore.hand import Hand, Meld
 from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
 from mjcore.rules.common.inputs import hand_of as _hand_of
@@ -36,7 +26,7 @@ from mjcore.rules.common.inputs import plus_tile as _plus
 from mjcore.rules.common.inputs import tile_id as _tile
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
-from mjcore.rules.common.readings import Reading, readings
+from mjcore.rules.common.readings import Reading, concealed_decomposition, readings
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.table import Valued, best_reading
 from mjcore.rules.guangdong.context import CONTEXT_KEYS
@@ -47,7 +37,7 @@ NAME = "guangdong"
 RELATIVE = ("left", "across", "right")
 _REL_OFFSET = {"left": 3, "across": 2, "right": 1}  # absolute seat = (winner + offset) % 4
 _WINDS = {"1z": 0, "2z": 1, "3z": 2, "4z": 3}
-# Memo size per cache (analyses, contexts, scores, wait lists); a full cache is cleared at
+# Memo size per cache (melds, contexts, scores, wait lists); a full cache is cleared at
 # once (no LRU bookkeeping on the hot path).
 _CACHE_LIMIT = 50_000
 
@@ -110,156 +100,6 @@ def _meld_bits(m: Meld) -> int:
             _MELD_BITS.clear()
         _MELD_BITS[m] = bits
     return bits
-
-
-# Concealed honours: the honour pungs (bits 0-6), the honour pair + 1 (bits 7-9; 0: none) and
-# whether they cannot be sets and at most one pair (bit 10)
-_H_BAD = 1 << 10
-_HONOURS: dict[tuple[int, ...], int] = {}
-_NO_HONOURS = (0,) * 7
-
-
-def _honours(c: tuple[int, ...]) -> int:
-    bits = _HONOURS.get(c)
-    if bits is None:
-        bits = 0
-        for i, n in enumerate(c):
-            if n == 3:
-                bits |= 1 << i
-            elif n == 2:
-                bits = bits | _H_BAD if bits >> 7 & 7 else bits | (i + 1) << 7
-            elif n:
-                bits |= _H_BAD
-        _HONOURS[c] = bits  # at most 5**7 keys
-    return bits
-
-
-# Per suit: the only split into sequences (with the pair at the lowest rank that allows one,
-# when the suit holds 3n+2 tiles), or None
-_RUNS: dict[tuple[int, ...], tuple[int, tuple[int, ...]] | None] = {}
-
-
-def _runs_only(c: list[int]) -> tuple[int, ...] | None:
-    out: list[int] = []
-    for i in range(9):
-        k = c[i]
-        if k:
-            if i > 6 or c[i + 1] < k or c[i + 2] < k:
-                return None
-            c[i + 1] -= k
-            c[i + 2] -= k
-            out += [i] * k
-    return tuple(out)
-
-
-def _suit_runs(c: tuple[int, ...]) -> tuple[int, tuple[int, ...]] | None:
-    if c in _RUNS:
-        return _RUNS[c]
-    n = sum(c)
-    found: tuple[int, tuple[int, ...]] | None = None
-    if n % 3 == 0:
-        runs = _runs_only(list(c))
-        found = None if runs is None else (-1, runs)
-    elif n % 3 == 2:
-        for r in range(9):
-            if c[r] >= 2:
-                d = list(c)
-                d[r] -= 2
-                runs = _runs_only(d)
-                if runs is not None:
-                    found = (r, runs)
-                    break
-    if len(_RUNS) >= _CACHE_LIMIT:
-        _RUNS.clear()
-    _RUNS[c] = found
-    return found
-
-
-def _sequence_decomposition(h: Hand) -> Decomposition | None:
-    """The concealed tiles as sequences and a pair (no pung), or None (honours only as the
-    pair; the caller has checked that there is no honour pung)."""
-    counts = h.counts
-    pair = -1
-    chows: list[int] = []
-    for s in range(3):
-        got = _suit_runs(counts[s * 9:s * 9 + 9])
-        if got is None:
-            return None
-        if got[0] >= 0:
-            pair = s * 9 + got[0]
-        chows += [s * 9 + r for r in got[1]]
-    if pair < 0:
-        pair = next((t for t in range(27, 34) if counts[t] == 2), -1)
-    return Decomposition(pair, tuple(chows), ())
-
-
-# Signature bits
-(_S_STD, _S_PUNG, _S_CHOW, _S_QIDUI, _S_SSY, _S_ONESUIT, _S_NOSUIT, _S_HON, _S_TERM, _S_YAOJIU,
- _S_JIULIAN, _S_MENQING, _S_WINDPAIR, _S_DRAGONPAIR) = (1 << i for i in range(14))
-_S_WINDS = 14  # bits 14-17: wind kinds held as pungs/kongs (concealed or melds)
-_S_DRAGONS = 18  # bits 18-19: how many dragon pungs/kongs (which ones does not matter)
-_YAOJIU_IDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-_DRAGON_COUNT = (0, 1, 1, 2, 1, 2, 2, 3)  # by the three dragon bits
-
-
-_ALL = (1 << 14) - 1
-
-
-def _signature(h: Hand, mand: int, mor: int) -> tuple[int, Decomposition | None]:
-    """Everything the fan table can see of ``h``, as one integer (see the module docstring),
-    and the hand's all-sequence decomposition when it has one (found on the way). ``mand`` and
-    ``mor``: the melds' bits ANDed (every meld a pung, a chi, …; all bits without melds) and
-    ORed (the honour pungs)."""
-    profile = hand_profile(h)
-    counts = h.counts
-    melds = h.melds
-    words = profile & 15
-    suits = (profile >> PROFILE_SUITS) & 7
-    sig = _S_ONESUIT if suits in (1, 2, 4) else _S_NOSUIT if not suits else 0
-    hon = 0
-    if profile & PROFILE_HONOURS:
-        sig |= _S_HON
-        hon = _honours(counts[27:34])
-    honpungs = (hon | mor >> _M_HON) & 127
-    seq = None
-    all_pung, all_chi, all_yaojiu = mand & _M_PUNG, mand & _M_CHI, mand & _M_YAOJIU
-    if mand & _M_ANGANG:  # no meld but angangs
-        sig |= _S_MENQING
-    if words:
-        sig |= _S_STD
-        if all_pung and words & 5:
-            sig |= _S_PUNG
-        if all_yaojiu and words & 1:  # every set and the pair hold a 1, 9 or honour, no run
-            sig |= _S_YAOJIU
-        # sequences only: some decomposition with a run (or none with any set: 4 chi melds)
-        if all_chi and not hon & 127 and (words & 10 or h.concealed_count == 2):
-            seq = _sequence_decomposition(h)
-            if seq is not None:
-                sig |= _S_CHOW
-        if not melds and suits in (1, 2, 4) and not hon:
-            c = counts[(suits >> 1) * 9:(suits >> 1) * 9 + 9]  # suit 1, 2, 4 -> 0, 1, 2
-            if c[0] >= 3 and c[8] >= 3 and all(c[1:8]):
-                sig |= _S_JIULIAN
-    if not melds and profile & PROFILE_QIDUI:
-        sig |= _S_QIDUI
-        if not words and sum(counts[t] for t in _YAOJIU_IDS) == 14:
-            sig |= _S_YAOJIU
-    elif not words and not melds and suits == 7 and hon and all(
-            counts[t] for t in _YAOJIU_IDS) and sum(counts[t] for t in _YAOJIU_IDS) == 14:
-        sig |= _S_SSY | _S_YAOJIU
-    if honpungs:
-        dragons = _DRAGON_COUNT[honpungs >> 4]
-        sig |= (honpungs & 15) << _S_WINDS | dragons << _S_DRAGONS
-        # the honour pair only matters beside two dragon or three wind pungs (小三元, 小四喜)
-        pair = (hon >> 7 & 7) - 1
-        if pair >= 4 and dragons == 2:
-            sig |= _S_DRAGONPAIR
-        elif 0 <= pair < 4 and (honpungs & 15) in (7, 11, 13, 14):
-            sig |= _S_WINDPAIR
-    # a terminal only matters to tell 混幺九 (terminals and honours) from 字一色
-    if sig & _S_YAOJIU and profile & PROFILE_TERMINAL and sig & _S_HON:
-        sig |= _S_TERM
-    return sig, seq
 
 
 # --------------------------------------------------------------------------- the context
@@ -419,87 +259,38 @@ def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
 
 
 class _Eval(NamedTuple):
-    """A signature's value under one WinFacts and options."""
+    """The best reading's value under one WinFacts and options (the Python path)."""
 
     fan: int
     uncapped: int
     hits: tuple[PatternHit, ...]
     claim_total: int  # the total without the 一炮三响 floor (for min_fan)
-    shape: str  # "pung", "chow", "mixed", "qidui", "shisanyao": the reading scored
-    main: str  # the main pattern's id
-    std_shape: str  # "standard", "qidui" or "shisanyao"
+    reading: Reading  # the reading scored
     points: int  # P: what one payer pays (§10)
     discard_amount: int  # what a discarder pays (P, or 3P with discarder_pays_three)
 
 
-class _Analysis:
-    """The readings of one signature (one of each kind) and their values, memoised."""
-
-    __slots__ = ("sig", "readings", "values")
-
-    def __init__(self, sig: int, reps: tuple[tuple[str, Reading], ...]) -> None:
-        self.sig = sig
-        self.readings = reps
-        self.values: dict[int, _Eval] = {}
+_SHAPES = ("standard", "qidui", "shisanyao")
 
 
-_SHARED: dict[int, _Analysis] = {}
-
-
-def _kind(r: Reading) -> str:
-    if r.shape != "standard":
-        return r.shape
-    if all(s.kind != "chow" for s in r.sets):
-        return "pung"
-    if all(s.kind == "chow" for s in r.sets):
-        return "chow"
-    return "mixed"
-
-
-def _analysis(h: Hand, sig: int, win_tile: int) -> _Analysis:
-    a = _SHARED.get(sig)
-    if a is None:
-        reps: dict[str, Reading] = {}
-        for r in readings(h, win_tile, ("standard", "qidui", "shisanyao")):
-            reps.setdefault(_kind(r), r)
-        if len(_SHARED) >= _CACHE_LIMIT:
-            _SHARED.clear()
-        a = _SHARED[sig] = _Analysis(sig, tuple(reps.items()))
-    return a
-
-
-_OPTION_IDS: dict[GuangdongOptions, int] = {}  # options object -> a small number (1, 2, …)
-
-
-def _option_id(o: GuangdongOptions) -> int:
-    if len(_OPTION_IDS) >= 4096:  # bounded (it keeps the objects): start again, and drop
-        _OPTION_IDS.clear()        # the evaluations keyed by the old numbers with them
-        _SHARED.clear()
-    return _OPTION_IDS.setdefault(o, len(_OPTION_IDS) + 1)
-
-
-def _evaluate(a: _Analysis, facts: WinFacts, key: int, o: GuangdongOptions) -> _Eval | None:
-    """The best reading's value (§9 steps 2-5), or None when no reading wins (``key``: the
-    WinFacts' and options' numbers)."""
-    got = a.values.get(key)
-    if got is not None:
-        return got
-    valued: list[tuple[Valued, str]] = []
-    for kind, r in a.readings:
-        if kind == "qidui" and not o.qidui:
+def _evaluate(rs: tuple[Reading, ...], facts: WinFacts, o: GuangdongOptions) -> _Eval | None:
+    """The best of the hand's readings ``rs`` (§9 steps 2-5; on a full tie the first in the
+    core's order, §17 decision 11) and its value, or None when no reading wins."""
+    valued: list[tuple[Valued, Reading]] = []
+    for r in rs:
+        if r.shape == "qidui" and not o.qidui:
             continue
         v = TABLE.evaluate(r, facts, o)
         if v is not None:
-            valued.append((v, kind))
+            valued.append((v, r))
     best = best_reading(valued)
     if best is None:
         return None
-    v, kind = best
-    got = _eval_of(v.value, v.raw, tuple(_hit(h) for h in v.hits), kind, o)
-    if len(a.values) >= 256:
-        a.values.clear()
-    a.values[key] = got
-    return got
+    v, r = best
+    hits = tuple(_hit(x) for x in v.hits)
+    p = o.base_points * o.fan_points[v.value]
+    return _Eval(v.value, v.raw, hits, _claim(v.raw, hits, o), r, p,
+                 3 * p if o.discard_payment == "discarder_pays_three" else p)
 
 
 _FLOOR_IDS = frozenset(f.id for f in TABLE.floors)
@@ -512,16 +303,6 @@ def _claim(raw: int, hits: tuple[PatternHit, ...], o: GuangdongOptions) -> int:
     if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in hits):
         claim = max(claim, o.baohu_cap)
     return claim
-
-
-def _eval_of(value: int, raw: int, hits: tuple[PatternHit, ...], kind: str,
-             o: GuangdongOptions) -> _Eval:
-    """The best reading's value (``kind``: pung, chow, mixed, qidui, shisanyao) with what the
-    payments and min_fan need (§9 step 5, §10)."""
-    p = o.base_points * o.fan_points[value]
-    return _Eval(value, raw, hits, _claim(raw, hits, o), kind, hits[0].id,
-                 "standard" if kind in ("pung", "chow", "mixed") else kind, p,
-                 3 * p if o.discard_payment == "discarder_pays_three" else p)
 
 
 # --------------------------------------------------------------------------- compiled path
@@ -696,22 +477,10 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
 
 
 def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
-    """``_score`` by the table's Python predicates (on signatures), the twin of the compiled
-    path; also what answers every refusal."""
+    """``_score`` by the table's Python predicates on every reading of the hand, the twin of
+    the compiled path; also what answers every refusal."""
     melds = h.melds
-    mand, mor = _ALL, 0
-    angangs = chis = 0
-    if melds:
-        for i, m in enumerate(melds):
-            b = _MELD_BITS.get(m)
-            if b is None:
-                b = _meld_bits(m)  # refuses a meld Guangdong does not have
-            mand &= b
-            mor |= b
-            if b & _M_ANGANG:
-                angangs |= 1 << i
-            elif b & _M_CHI:
-                chis |= 1 << i
+    angangs, chis = _meld_kinds(melds)  # refuses a meld Guangdong does not have
     if h.concealed_count + 3 * len(melds) != 14:
         _check_count(h, 14)
     if not h.counts[tile]:
@@ -723,14 +492,10 @@ def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResul
     f = c.facts
     if f.winners > 1 and o.multi_ron == "first_only":
         raise _bad("with multi_ron first_only only one player wins on a discard")
-    sig, seq = _signature(h, mand, mor)
-    a = _SHARED.get(sig)
-    if a is None:
-        a = _analysis(h, sig, tile)
-    vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
-    e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
+    rs = readings(h, tile, _SHAPES)
+    e = _evaluate(rs, f, o)
     if e is None:
-        if sig & _S_QIDUI and not o.qidui:
+        if any(r.shape == "qidui" for r in rs):
             raise MahjongError("not_a_win", "七对 is not a winning shape unless option qidui is on")
         raise MahjongError("not_a_win", "the tiles are not four sets and a pair or 十三幺")
     if e.claim_total < o.min_fan:
@@ -739,13 +504,14 @@ def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResul
     # payments (§10, §11)
     p = e.points
     w = c.winner
+    main = e.hits[0].id
     liable, seat = "", -1
     payments: tuple[tuple[int, int, int], ...]
     if f.zimo:
         # a liability needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
         if f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
-                melds and e.main in ("dasixi", "dasanyuan")):
-            liable, seat = _liability(h, e.main, c, o)
+                melds and main in ("dasixi", "dasanyuan")):
+            liable, seat = _liability(h, main, c, o)
         if liable:
             payments = ((seat, w, 3 * p),)
         else:  # few distinct values: shared (and kept out of the cycle collector)
@@ -757,17 +523,9 @@ def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResul
         pkey = e.discard_amount << 5 | w << 3 | (c.discarder - w) & 3
         payments = _PAYMENTS.get(pkey) or _payments_of(pkey, (c.discarder,), w,
                                                        e.discard_amount)
-    shape = e.shape
-    dec: object
-    if shape == "pung":
-        dec = decomposition_for(h, 0b0101)
-    elif shape == "chow":
-        dec = seq
-    elif shape == "mixed":
-        dec = decomposition_for(h, 0b1111)
-    else:
-        dec = shape
-    return _new(ScoreResult, (NAME, "fan", e.fan, e.uncapped, p, e.hits, dec, e.std_shape,
+    r = e.reading
+    dec = concealed_decomposition(r) if r.shape == "standard" else r.shape
+    return _new(ScoreResult, (NAME, "fan", e.fan, e.uncapped, p, e.hits, dec, r.shape,
                               f.self_drawn, payments, liable, seat))
 
 
@@ -874,8 +632,7 @@ def points(result: ScoreResult) -> dict[str, Any]:
 def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
-    for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS,
-                 _PAYMENTS, _OPTION_IDS, _WAIT_PAIRS):
+    for memo in (_RESULTS, _CONTEXTS, _MELD_BITS, _WAITS, _HITS, _PAYMENTS, _WAIT_PAIRS):
         memo.clear()
 
 
