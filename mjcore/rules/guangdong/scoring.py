@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from mjcore._core import _untrack
+from mjcore._core import context_key as _ckey
 from mjcore._core import waits as _core_waits
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand, Meld
@@ -119,8 +120,11 @@ class Ctx(NamedTuple):
     chi_bad: int  # bit i: a chi could not come from the seat meld_from names for meld i
     bao_exempt: bool
     flagged: bool  # 抢杠, 杠上开花 or a first-turn win: checks against the melds
+    fast: int  # the core's answer is the whole answer: 1 always, 2 for a hand without melds
+    # (a self-draw: no 包 without melds), 0 never (checks, multi_ron; min_fan is the options')
     others: tuple[int, int, int]  # the three other seats
-    ckey: int  # the compiled context's key: the facts, the winner and the discarder
+    ckey: int  # the compiled context's key: the facts, the meld sources, the winner and the
+    # discarder
     cid: int  # a number per parsed context: the results memo's key for it (cheap to hash)
 
 
@@ -244,8 +248,16 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
     fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
     return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
                named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
-               others, fid << 5 | winner << 3 | seat("discarder") + 1,
+               0 if qg or gsk or flat or winners > 1 else 2 if self_drawn else 1,
+               others, (fid << 11 | _sources_code(meld_from, named, chi_bad)) << 5 | winner << 3
+               | seat("discarder") + 1,
                next(_CONTEXT_IDS))
+
+
+def _sources_code(meld_from: tuple[object, ...] | None, named: int, chi_bad: int) -> int:
+    """What the compiled context checks of ``meld_from``, as 11 bits of its key: the number of
+    entries + 1 (0: none given), the named and the chi_bad masks."""
+    return 0 if meld_from is None else len(meld_from) + 1 | named << 3 | chi_bad << 7
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
@@ -348,7 +360,8 @@ def _compiled_context(t: compiled.CompiledTable, c: Ctx,
 
     return t.add_context(c.ckey, compiled.CompiledContext(
         compiled.context_bits(TABLE, names), f.self_drawn, pay, seat_wind=f.seat_wind,
-        round_wind=f.round_wind, no_melds=bool(f.flat)))
+        round_wind=f.round_wind, no_melds=bool(f.flat), plain_melds=True,
+        meld_sources=None if c.meld_from is None else (len(c.meld_from), c.named, c.chi_bad)))
 _HITS: dict[PatternHit, PatternHit] = {}
 
 
@@ -448,16 +461,8 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     if r is False:
         _compiled_context(t, c, o)
         r = t.score_in(h, tile, c.ckey)
-    if r is None:  # the Python path raises the error (the core checked counts and tile)
-        return _score_python(h, tile, c, o)
-    melds = h.melds
-    angangs = 0
-    if melds:
-        angangs, chis = _meld_kinds(melds)
-        if c.meld_from is not None:
-            _meld_checks(melds, angangs, chis, c)
-    elif c.meld_from is not None:
-        _meld_checks(melds, 0, 0, c)
+    if r is None:  # the Python path raises the error (the core checked counts, tile, melds
+        return _score_python(h, tile, c, o)  # and meld_from)
     if c.flagged:
         _flag_checks(h, tile, c)
     f = c.facts
@@ -468,11 +473,15 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
                            f"{_claim(r.value_uncapped, r.patterns, o)} fan (without the "
                            f"一炮三响 floor), below min_fan {o.min_fan}")
     # a liability (§11) needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
-    if f.zimo and (f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
-            melds and r.patterns[0].id in ("dasixi", "dasanyuan"))):
-        liable, seat = _liability(h, r.patterns[0].id, c, o)
-        if liable:
-            r = _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable, seat))
+    if f.zimo:
+        melds = h.melds
+        if f.qiang_gang or f.gang_fed or melds and (
+                len(melds) == 4 and not _meld_kinds(melds)[0] or
+                r.patterns[0].id in ("dasixi", "dasanyuan")):
+            liable, seat = _liability(h, r.patterns[0].id, c, o)
+            if liable:
+                r = _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable,
+                                       seat))
     return r  # type: ignore[no-any-return]
 
 
@@ -559,12 +568,7 @@ def score(
     if context is None:
         ck: tuple[object, ...] = (self_drawn,)
     elif type(context) is dict:
-        if type(context.get("meld_from")) is list:
-            ck = (self_drawn, *context, *[tuple(v) if type(v) is list else v
-                                          for v in context.values()],
-                  *map(type, context.values()))
-        else:
-            ck = (self_drawn, *context, *context.values(), *map(type, context.values()))
+        ck = _ckey(self_drawn, context)
     elif isinstance(context, Mapping):
         ck = (self_drawn, *_context_key(context))
     else:
@@ -582,12 +586,18 @@ def score(
     key: tuple[object, ...] | None = None
     if c is not None:
         key = (hand, win_tile, type(win_tile), o, c.cid)
-        try:
-            hit = _RESULTS.get(key)
-        except TypeError:  # an unhashable hand or tile (an error below)
-            key, hit = None, None
-        if hit is not None:
-            return hit
+        if c.fast and type(hand) is Hand and type(win_tile) is int and (
+                c.fast == 1 or not hand.melds) and not o.min_fan and not compiled.PURE:
+            # memo, core and memo again in one call; None/False: the general way below
+            hit = (_TABLES.get(o) or _compiled_table(o)).score_memo(
+                _RESULTS, key, hand, win_tile, c.ckey, _CACHE_LIMIT)
+        else:
+            try:
+                hit = _RESULTS.get(key)
+            except TypeError:  # an unhashable hand or tile (an error below)
+                key, hit = None, None
+        if hit:
+            return hit  # type: ignore[no-any-return]
     h = hand if type(hand) is Hand else hand_of(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
     if c is None:
