@@ -859,6 +859,8 @@ cdef class CompiledTable:
             return None
         if not h.melds:
             mi.n = 0
+        if not discard.melds_fit(&mi, len(h.melds)) or not self_drawn.melds_fit(&mi, len(h.melds)):
+            return None
         if self.no_honours and _held_mask(p) & M_HON:
             return None
         cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0) | (

@@ -502,6 +502,12 @@ def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -
     gd.clear_caches()
     ready = Hand.parse("19m19p19s1234567z")  # 十三幺, thirteen ways: the core answers itself
     assert len(gd.valued_waits(ready, winds, resolve_options("guangdong"))) == 13
+    # with min_fan the core's values are held against it: 鸡胡 on a discard (0 fan) does not
+    # reach 1, self-drawn (自摸) does
+    jihu = gd.valued_waits(Hand.parse("123m456p777s234s9m"), winds,
+                           resolve_options("guangdong", {"min_fan": 1}))
+    assert [(w.tile, w.fan_discard, w.patterns_discard, w.fan_self_drawn) for w in jihu] == [
+        ("9m", -1, (), 1)]
 
 
 # --------------------------------------------------------------------------- batch

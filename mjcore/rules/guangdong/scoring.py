@@ -676,37 +676,44 @@ def valued_waits(
     self-drawn (the context's winds and other keys; keys that only fit one of the two are left
     out of the other). With ``min_fan`` a tile counts when it wins at or above it either way
     (§15); the way it does not is reported with fan -1 and no patterns."""
-    if context is not None and not isinstance(context, Mapping):
+    if type(context) is dict:
+        ctx = context
+    elif context is None or isinstance(context, Mapping):
+        ctx = dict(context or {})
+    else:
         raise _bad("context must be a mapping of key to value")
-    ctx = dict(context or {})
     key: tuple[object, ...] | None
     try:
         seen: object = visible if visible is None or isinstance(visible, str) else tuple(
             visible)  # type: ignore[arg-type]
-        ck = _context_key(ctx)
-        key = (hand, o, seen, *ck)
+        ck = _ckey(False, ctx)
+        key = (hand, o, seen, ck)
         hit = _WAITS.get(key)
     except TypeError:
         key, hit = None, None
     if hit is not None:
         return hit
-    h = hand if type(hand) is Hand else hand_of(hand)
-    angangs, chis = _meld_kinds(h.melds)  # refuses a meld Guangdong does not have
-    _check_count(h, 13)
-    vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
-    got = None
-    if key is not None and not compiled.PURE and not o.min_fan:
+    got = pair = None
+    if key is not None and not compiled.PURE:
         pair = _WAIT_PAIRS.get(ck)
         if pair is None:
             pair = _wait_pair(ck, ctx)
+        if pair and visible is None and type(hand) is Hand:
+            got = _compiled_waits(hand, pair, o, None)  # (None: the checks below answer)
+    if got is None:
+        h = hand if type(hand) is Hand else hand_of(hand)
+        _meld_kinds(h.melds)  # refuses a meld Guangdong does not have
+        _check_count(h, 13)
+        vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
         if pair:
-            got = _compiled_waits(h, angangs, chis, pair, o, vis)
-    result = _python_waits(h, ctx, o, vis) if got is None else got
+            got = _compiled_waits(h, pair, o, vis)
+        if got is None:
+            got = _python_waits(h, ctx, o, vis)
     if key is not None:
         if len(_WAITS) >= _CACHE_LIMIT:
             _WAITS.clear()
-        _WAITS[_untrack(key)] = _untrack(result)
-    return result
+        _WAITS[_untrack(key)] = _untrack(got)
+    return got
 
 
 def _split_context(ctx: dict[str, object]) -> tuple[dict[str, object], dict[str, object]]:
@@ -739,27 +746,43 @@ def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx
     return pair
 
 
-def _compiled_waits(h: Hand, angangs: int, chis: int, pair: tuple[Ctx, Ctx],
-                    o: GuangdongOptions, vis: tuple[int, ...]) -> tuple[ValuedWait, ...] | None:
-    """The waits valued by the core's ``valued_waits`` in the two contexts, or None when the
-    Python path must answer: ``multi_ron``'s refusal, ``meld_from`` not fitting the melds, a
-    self-drawn 包 that ``meld_from`` does not source (errors of ``score``, tile by tile).
-    (``min_fan``, with its one-way -1, is left to the Python path by the caller.)"""
-    melds = h.melds
-    for c in pair:
-        if c.facts.winners > 1 and o.multi_ron == "first_only":
-            return None
-        if c.meld_from is not None and (len(c.meld_from) != len(melds) or angangs & c.named or
-                                        chis & c.chi_bad):
-            return None
-    # a self-drawn 包 (§11) that meld_from does not source is an error of ``score``
-    named = pair[1].named if pair[1].meld_from is not None else 0
-    if melds and (named | angangs) != (1 << len(melds)) - 1 and (
-            len(melds) == 4 and not angangs or any(m.tiles[0] >= 27 for m in melds)):
+def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
+                    vis: tuple[int, ...] | None) -> tuple[ValuedWait, ...] | None:
+    """The waits valued by the core's ``valued_waits`` in the two contexts (it checks the
+    count, the melds and ``meld_from``), or None when the Python path must answer: a refusal,
+    ``multi_ron``'s, a self-drawn 包 that ``meld_from`` does not source (errors of ``score``,
+    tile by tile). With ``min_fan`` a way below it is -1 with no patterns (§15)."""
+    if o.multi_ron == "first_only" and pair[0].facts.winners > 1:
         return None
+    melds = h.melds
+    if melds:  # a self-drawn 包 (§11) that meld_from does not source is an error of ``score``
+        full = (1 << len(melds)) - 1
+        named = pair[1].named if pair[1].meld_from is not None else 0
+        if named != full:
+            angangs = _meld_kinds(melds)[0]
+            if (named | angangs) != full and (len(melds) == 4 and not angangs or any(
+                    m.tiles[0] >= 27 for m in melds)):
+                return None
     t = _TABLES.get(o) or _compiled_table(o)
-    cd, cs = (t.context(c.ckey) or _compiled_context(t, c, o) for c in pair)
-    return t.valued_waits(h, cd, cs, vis)
+    d, s = pair
+    got = t.valued_waits(h, t.context(d.ckey) or _compiled_context(t, d, o),
+                         t.context(s.ckey) or _compiled_context(t, s, o), vis)
+    if got is None or not o.min_fan:
+        return got  # type: ignore[no-any-return]
+    out = []
+    for w in got:  # the claim of each way against min_fan (as ``score`` holds it)
+        on_d = _claim(sum(x.fan for x in w.patterns_discard), w.patterns_discard,
+                      o) >= o.min_fan
+        on_s = _claim(sum(x.fan for x in w.patterns_self_drawn), w.patterns_self_drawn,
+                      o) >= o.min_fan
+        if on_d and on_s:
+            out.append(w)
+        elif on_d or on_s:
+            out.append(_untrack(_new(ValuedWait, (
+                w.tile, w.id, w.fan_discard if on_d else -1, w.fan_self_drawn if on_s else -1,
+                w.unseen, w.patterns_discard if on_d else (),
+                w.patterns_self_drawn if on_s else ()))))
+    return tuple(out)
 
 
 def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
