@@ -726,8 +726,7 @@ def _split_context(ctx: dict[str, object]) -> tuple[dict[str, object], dict[str,
 
 
 # a waits context (its memo key part) -> its parsed (discard, self-drawn) pair, or () when the
-# Python path must answer: a context that is wrong, or that the hand must be checked against
-# (抢杠, 杠上开花, first-turn wins: their errors come from ``score``, tile by tile)
+# Python path must answer: a context that is wrong (its errors come from ``score``)
 _WAIT_PAIRS: dict[tuple[object, ...], tuple[Ctx, Ctx] | tuple[()]] = {}
 
 
@@ -737,8 +736,6 @@ def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx
     try:
         pair = (parse_context(discard_ctx, False), parse_context(self_ctx, True))
     except MahjongError:
-        pair = ()
-    if pair and any(c.flagged for c in pair):
         pair = ()
     if len(_WAIT_PAIRS) >= 4096:
         _WAIT_PAIRS.clear()
@@ -767,6 +764,8 @@ def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
     d, s = pair
     got = t.valued_waits(h, t.context(d.ckey) or _compiled_context(t, d, o),
                          t.context(s.ckey) or _compiled_context(t, s, o), vis)
+    if got and (d.flagged or s.flagged) and not _flags_fit(h, got, d, s):
+        return None
     if got is None or not o.min_fan:
         return got  # type: ignore[no-any-return]
     out = []
@@ -783,6 +782,21 @@ def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
                 w.unseen, w.patterns_discard if on_d else (),
                 w.patterns_self_drawn if on_s else ()))))
     return tuple(out)
+
+
+def _flags_fit(h: Hand, waits: tuple[ValuedWait, ...], d: Ctx, s: Ctx) -> bool:
+    """抢杠, 杠上开花 and first-turn wins fit the hand for every wait (else ``score``'s error,
+    tile by tile, is the answer). On a discard only 抢杠 is tile by tile (the robbed bugang
+    holds the other three copies); 人和's no-melds rule the core has checked. Self-drawn, the
+    checks read the melds only (抢杠 is not in that context)."""
+    if d.facts.qiang_gang and any(h.held[w.id] for w in waits):
+        return False
+    if s.flagged:
+        try:
+            _flag_checks(h, -1, s)
+        except MahjongError:
+            return False
+    return True
 
 
 def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
