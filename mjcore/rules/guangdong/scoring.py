@@ -472,17 +472,24 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         raise MahjongError("below_min_fan", f"the hand is worth "
                            f"{_claim(r.value_uncapped, r.patterns, o)} fan (without the "
                            f"一炮三响 floor), below min_fan {o.min_fan}")
-    # a liability (§11) needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
-    if f.zimo:
-        melds = h.melds
-        if f.qiang_gang or f.gang_fed or melds and (
-                len(melds) == 4 and not _meld_kinds(melds)[0] or
-                r.patterns[0].id in ("dasixi", "dasanyuan")):
-            liable, seat = _liability(h, r.patterns[0].id, c, o)
-            if liable:
-                r = _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable,
-                                       seat))
+    if f.zimo and (f.qiang_gang or f.gang_fed or h.melds):
+        return _bao(r, h, c, o)
     return r  # type: ignore[no-any-return]
+
+
+def _bao(r: ScoreResult, h: Hand, c: Ctx, o: GuangdongOptions) -> ScoreResult:
+    """``r`` of a self-drawn win with its liability (§11), if one applies: it needs 抢杠, a 直杠
+    before 杠上开花, four melds (no angang) or a 大四喜/大三元 with melds."""
+    f = c.facts
+    melds = h.melds
+    main = r.patterns[0].id
+    if f.qiang_gang or f.gang_fed or melds and (
+            len(melds) == 4 and not _meld_kinds(melds)[0] or main in ("dasixi", "dasanyuan")):
+        liable, seat = _liability(h, main, c, o)
+        if liable:
+            return _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable,
+                                      seat))
+    return r
 
 
 def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
@@ -586,11 +593,18 @@ def score(
     key: tuple[object, ...] | None = None
     if c is not None:
         key = (hand, win_tile, type(win_tile), o, c.cid)
-        if c.fast and type(hand) is Hand and type(win_tile) is int and (
-                c.fast == 1 or not hand.melds) and not o.min_fan and not compiled.PURE:
-            # memo, core and memo again in one call; None/False: the general way below
-            hit = (_TABLES.get(o) or _compiled_table(o)).score_memo(
-                _RESULTS, key, hand, win_tile, c.ckey, _CACHE_LIMIT)
+        if c.fast and type(hand) is Hand and type(win_tile) is int and 0 <= win_tile < 34 \
+                and not o.min_fan and not compiled.PURE:
+            t = _TABLES.get(o) or _compiled_table(o)
+            if c.fast == 1 or not hand.melds:
+                # memo, core and memo again in one call; None/False: the general way below
+                hit = t.score_memo(_RESULTS, key, hand, win_tile, c.ckey, _CACHE_LIMIT)
+            else:  # a self-draw with melds: a liability (§11) may change the payments
+                hit = _RESULTS.get(key)
+                if hit is None:
+                    got = t.score_in(hand, win_tile, c.ckey)
+                    if got:
+                        return _keep(key, _bao(got, hand, c, o))
         else:
             try:
                 hit = _RESULTS.get(key)
@@ -608,11 +622,15 @@ def score(
             _CONTEXTS[ck] = c
             key = _results_key(hand, win_tile, o, c)
     result = _score(h, tile, c, o)
-    if key is not None:
-        if len(_RESULTS) >= _CACHE_LIMIT:
-            _RESULTS.clear()
-        # memo key and answer are immutable and acyclic: kept out of the cycle collector
-        _RESULTS[_untrack(key)] = _untrack(result)
+    return result if key is None else _keep(key, result)
+
+
+def _keep(key: tuple[object, ...], result: ScoreResult) -> ScoreResult:
+    """``result`` kept in the results memo under ``key``."""
+    if len(_RESULTS) >= _CACHE_LIMIT:
+        _RESULTS.clear()
+    # memo key and answer are immutable and acyclic: kept out of the cycle collector
+    _RESULTS[_untrack(key)] = _untrack(result)
     return result
 
 
@@ -767,7 +785,7 @@ def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
     if got and (d.flagged or s.flagged) and not _flags_fit(h, got, d, s):
         return None
     if got is None or not o.min_fan:
-        return got  # type: ignore[no-any-return]
+        return got
     out = []
     for w in got:  # the claim of each way against min_fan (as ``score`` holds it)
         on_d = _claim(sum(x.fan for x in w.patterns_discard), w.patterns_discard,

@@ -465,3 +465,12 @@ def test_each_hand_is_valued_on_its_own_readings(pure: bool, first: str,
                         round_wind="2z")
     assert (got[BOTH_WAYS].fan, pats(got[BOTH_WAYS])[0]) == (5, ["hunyise", 2])
     assert (got[PUNGS_ONLY].fan, pats(got[PUNGS_ONLY])) == (4, [["hunpeng", 4]])
+
+
+@pytest.mark.parametrize("win", [2 ** 70, -1, 34, True, 9.0])
+@pytest.mark.parametrize("self_drawn", [False, True])
+@pytest.mark.parametrize("hand", ["123m456p777s234s99m", "123m234s99m peng:777s chi:456p"])
+def test_a_win_tile_out_of_range_is_bad_tile(win: Any, self_drawn: bool, hand: str) -> None:
+    h = Hand.parse(hand)
+    run(h, "9m", self_drawn)  # the context is known: the memo's way is taken next
+    assert error(h, win, self_drawn) == "bad_tile"
