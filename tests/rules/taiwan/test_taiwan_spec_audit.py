@@ -22,3 +22,19 @@ def test_report_refuses_a_bad_hand_before_a_bad_option(
     with pytest.raises(MahjongError) as err:
         report(hand, win_tile="4p", context=DISCARD, options=options, preset=preset)
     assert err.value.code == code
+
+
+def test_preset_is_an_option() -> None:
+    """§11: `preset` is in the option table ("a named bundle; explicit options override it");
+    an unknown one is `bad_option` (§1 item 5)."""
+    dasixi = "111z222z333z444z55z789m"  # 大四喜 won on 5z from a discard
+    assert report(dasixi, win_tile="5z", context=DISCARD,
+                  options={"preset": "taiwan_2005"})["patterns"][-1] == ["dasixi", 8]
+    assert report(dasixi, win_tile="5z", context=DISCARD,
+                  options={"preset": "taiwan_2005", "dasixi_tai": 16})["patterns"][-1] == [
+        "dasixi", 16]
+    assert report(dasixi, win_tile="5z", context=DISCARD,
+                  options={"preset": "taiwan"})["patterns"][-1] == ["dasixi", 16]
+    with pytest.raises(MahjongError) as err:
+        report(dasixi, win_tile="5z", context=DISCARD, options={"preset": "nope"})
+    assert err.value.code == "bad_option"
