@@ -3,10 +3,10 @@ specification: each test cites the section it checks."""
 
 from __future__ import annotations
 
-from sichuan_api import score, settle
+from sichuan_api import TableView, legal_moves, score, settle, validate_move
 
-from mjcore.rules.sichuan import DingQue
-from mjcore.table import HandStart, WallEmpty, Win
+from mjcore.rules.sichuan import DingQue, SichuanView
+from mjcore.table import HandStart, Move, WallEmpty, Win
 
 
 def test_a_preset_may_be_named_among_the_options() -> None:
@@ -27,3 +27,14 @@ def test_a_preset_may_be_named_among_the_options() -> None:
     win = Win(1, "123m456m789m234p55p", "5p", discarder=0)
     assert settle([HandStart(2), *[DingQue(s, "s") for s in range(4)], win],
                   {"preset": "chengdu_points"}).next_dealer == 1
+
+
+def test_ding_que_is_declared_once() -> None:
+    """§1.3 定缺: the suit is "fixed for the hand": a seat that has declared may not declare
+    again (wrong_phase), and legal_moves offers it nothing more in that phase."""
+    v = TableView(seat=0, hand="123m456m789m23p55p9m", phase="ding_que", missing_suit="s")
+    assert validate_move(v, Move("ding_que", (), "m")).code == "wrong_phase"
+    assert legal_moves(v) == ()
+    fresh = v.replace(rules=SichuanView())
+    assert validate_move(fresh, Move("ding_que", (), "m")).ok
+    assert len(legal_moves(fresh)) == 3
