@@ -59,7 +59,7 @@ class OptionSpec:
 
     def validate(self, value: object) -> OptionValue:
         """The canonical value, or ``MahjongError('bad_option')`` naming the option."""
-        if value is None or (value == "none" and self.kind != "enum"):
+        if value is None or (value == "none" and (self.kind != "enum" or self.none_allowed)):
             if self.none_allowed:
                 return None
             raise MahjongError("bad_option", f"option {self.name!r} may not be none")
