@@ -82,10 +82,13 @@ COUNTED: tuple[str, ...]
 CONTEXT_BIT: int
 POLICY_CODES: dict[str, int]
 
+def context_key(self_drawn: object, context: dict[str, object]) -> tuple[object, ...]: ...
+
 class CompiledContext:
     def __init__(self, bits: int, self_drawn: bool, pay: Callable[[int, int], Any] | None,
                  seat_wind: int = -1, round_wind: int = -1, missing_suit: int = -1,
-                 no_melds: bool = False) -> None: ...
+                 no_melds: bool = False, plain_melds: bool = False,
+                 meld_sources: tuple[int, int, int] | None = None) -> None: ...
 
 class CompiledTable:
     def __init__(self, t: dict[str, Any]) -> None: ...

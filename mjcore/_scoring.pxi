@@ -270,12 +270,20 @@ cdef class CompiledContext:
     cdef uint64_t bits
     cdef int seat_wind, round_wind, missing_suit
     cdef bint no_melds
+    cdef bint plain_melds    # every meld must be a plain set (no one-tile meld)
+    cdef int meld_count      # melds the context names a source for (-1: none given)
+    cdef uint32_t named      # bit i: meld i's source seat is named (never an angang's)
+    cdef uint32_t not_left   # bit i: meld i named from a seat other than the left (no chi)
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
-                 int round_wind=-1, int missing_suit=-1, bint no_melds=False):
+                 int round_wind=-1, int missing_suit=-1, bint no_melds=False,
+                 bint plain_melds=False, meld_sources=None):
+        """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
+        says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
+        ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -283,7 +291,23 @@ cdef class CompiledContext:
         self.round_wind = round_wind
         self.missing_suit = missing_suit
         self.no_melds = no_melds
+        self.plain_melds = plain_melds
+        self.meld_count, self.named, self.not_left = (-1, 0, 0) if meld_sources is None \
+            else meld_sources
         self.payments = [None] * CT_FANS
+
+    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept:
+        """The hand's melds fit this context's meld sources (see ``__init__``)."""
+        cdef int j
+        if self.meld_count < 0:
+            return not self.plain_melds or mi.n == nmelds
+        if mi.n != nmelds or nmelds != self.meld_count:
+            return 0
+        for j in range(mi.n):
+            if (self.named >> j & 1 and mi.sets[j].meld == MK_ANGANG) or (
+                    self.not_left >> j & 1 and mi.sets[j].meld == MK_CHI):
+                return 0
+        return 1
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:
@@ -948,6 +972,8 @@ cdef class CompiledTable:
             return None
         if not h.melds:
             mi.n = 0
+        if not c.melds_fit(&mi, len(h.melds)):
+            return None
         held = _held_mask(p)
         s = _suits_of(held)
         if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits or (
@@ -1034,6 +1060,8 @@ cdef class CompiledTable:
             return None
         if not h.melds:
             mi.n = 0
+        if not discard.melds_fit(&mi, len(h.melds)) or not self_drawn.melds_fit(&mi, len(h.melds)):
+            return None
         if self.no_honours and _held_mask(p) & M_HON:
             return None
         cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0) | (
@@ -1092,4 +1120,22 @@ def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint
                     tuple((rs[i].sets[j].kind, rs[i].sets[j].tile, rs[i].sets[j].concealed,
                            rs[i].sets[j].meld) for j in range(rs[i].nsets)),
                     bits, tuple(counts[j] for j in range(NCOUNTED))))
+    return out
+
+
+def context_key(self_drawn, dict context):
+    """A win context's memo key, flat (one tuple): ``self_drawn``, the keys, the values (a
+    list as a tuple) and the values' types (``True == 1``, but only one of them is a flag)."""
+    cdef Py_ssize_t n = len(context), i = 0
+    cdef tuple out = PyTuple_New(1 + 3 * n)
+    _put(out, 0, self_drawn)
+    for k, v in context.items():
+        if i == n:  # (a dict changed under us: the caller's error)
+            raise RuntimeError("context changed size while read")
+        _put(out, 1 + i, k)
+        _put(out, 1 + n + i, tuple(<list> v) if type(v) is list else v)
+        _put(out, 1 + 2 * n + i, type(v))
+        i += 1
+    if i != n:
+        raise RuntimeError("context changed size while read")
     return out
