@@ -234,9 +234,9 @@ def main() -> None:
     cores = []
     for hand, win, sd, ctx in items:
         c = gd.parse_context(ctx, sd)
-        if table.context(c.ckey) is None:
+        if table.context(c.cid) is None:
             gd._compiled_context(table, c, resolve_options("guangdong"))
-        cores.append((hand, win, c.ckey))
+        cores.append((hand, win, c.cid))
 
     def core_only() -> int:
         for hand, win, key in cores:

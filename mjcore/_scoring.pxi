@@ -277,13 +277,19 @@ cdef class CompiledContext:
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
+    cdef object settle       # settle(result, hand, tile) -> result, or None
+    cdef bint settle_melds   # only a hand with melds is settled
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
-                 bint plain_melds=False, meld_sources=None):
+                 bint plain_melds=False, meld_sources=None, settle=None,
+                 bint settle_melds=False):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
-        ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it."""
+        ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
+        ``settle``: the rule set's last word on a result (checks that may raise, who is
+        liable), called by ``score`` before it answers or a memo keeps it; with
+        ``settle_melds`` only for a hand with melds."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -294,6 +300,8 @@ cdef class CompiledContext:
         self.plain_melds = plain_melds
         self.meld_count, self.named, self.not_left = (-1, 0, 0) if meld_sources is None \
             else meld_sources
+        self.settle = settle
+        self.settle_melds = settle_melds
         self.payments = [None] * CT_FANS
 
     cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept:
@@ -811,6 +819,8 @@ cdef class CompiledTable:
         _put(out, 10, "")
         _put(out, 11, -1)
         PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
+        if c.settle is not None and (h.melds or not c.settle_melds):
+            return c.settle(out, hand, tile)
         return out
 
     cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, int tile,
