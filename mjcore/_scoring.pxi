@@ -288,8 +288,9 @@ cdef class CompiledContext:
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
         ``settle``: the rule set's last word on a result (checks that may raise, who is
-        liable), called by ``score`` before it answers or a memo keeps it; with
-        ``settle_melds`` only for a hand with melds."""
+        liable), called by ``score_in`` (and ``score_memo``) before it answers or a memo
+        keeps it; with ``settle_melds`` only for a hand with melds. (``score`` and the
+        batches give the table's result as it is.)"""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -746,7 +747,8 @@ cdef class CompiledTable:
 
     def score_in(self, hand, int tile, key):
         """``score`` in the compiled context stored under ``key`` (a rule set's parsed
-        context); False when there is none yet (``add_context`` it, then ask again)."""
+        context), settled by the context's ``settle``; False when there is none yet
+        (``add_context`` it, then ask again)."""
         cdef CompiledContext c
         if key is self.last_key:
             c = self.last
@@ -757,7 +759,11 @@ cdef class CompiledTable:
             c = <CompiledContext> got
             self.last_key = key
             self.last = c
-        return self.score(hand, tile, c)
+        got = self.score(hand, tile, c)
+        if got is not None and c.settle is not None and (
+                (<HandBase> hand).melds or not c.settle_melds):
+            return c.settle(got, hand, tile)
+        return got
 
     def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
         """``score_in`` with a rule set's results memo: the answer kept under ``key`` (an
@@ -1020,8 +1026,6 @@ cdef class CompiledTable:
         _put(out, 10, "")
         _put(out, 11, -1)
         PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
-        if c.settle is not None and (h.melds or not c.settle_melds):
-            return c.settle(out, hand, tile)
         return out
 
     cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, int tile,

@@ -623,6 +623,23 @@ def _keep(key: tuple[object, ...], result: ScoreResult) -> ScoreResult:
     return result
 
 
+def parsed_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx:
+    """``parse_context`` through the contexts memo of ``score`` (one ``Ctx``, so one compiled
+    context, per distinct context)."""
+    try:
+        ck = _ckey(self_drawn, context) if type(context) is dict else (
+            self_drawn, *_context_key(context or {}))
+        c = _CONTEXTS.get(ck)
+    except TypeError:  # an unhashable value (an error of parse_context)
+        return parse_context(context, self_drawn)
+    if c is None:
+        c = parse_context(context, self_drawn)
+        if len(_CONTEXTS) >= 4096:
+            _CONTEXTS.clear()
+        _CONTEXTS[ck] = c
+    return c
+
+
 def _results_key(hand: object, win_tile: object, o: GuangdongOptions,
                  c: Ctx) -> tuple[object, ...] | None:
     """The results memo's key, or None when the hand cannot be one (unhashable)."""
