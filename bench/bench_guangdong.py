@@ -8,8 +8,9 @@ hands (honours, melds, self-drawn and discard wins, contexts with meld sources):
 * batch cold  - a loop over N distinct prepared hands never scored before: every cache of the
                 rule set cleared first (so the per-hand memo never answers);
 * batch warm  - the same loop again (answers memoised per hand and context);
-* the compiled core alone: ``CompiledTable.score_in`` on the same hands, contexts parsed and
-  compiled beforehand (no API layer, no memo: what a cold call costs beside its glue);
+* the compiled core alone: ``CompiledTable.score`` on the same hands, contexts parsed and
+  compiled beforehand (no API layer, no memo, no liability: what a cold call costs beside
+  its glue);
 * the cold loop on the Python path too (``MJ_PURE_SCORING=1``'s, switched in-process), and
   ``valued_waits`` cold (compiled, Python) and warm on the same hands less the winning tile;
 
@@ -234,13 +235,11 @@ def main() -> None:
     cores = []
     for hand, win, sd, ctx in items:
         c = gd.parse_context(ctx, sd)
-        if table.context(c.cid) is None:
-            gd._compiled_context(table, c, resolve_options("guangdong"))
-        cores.append((hand, win, c.cid))
+        cores.append((hand, win, gd._compiled_context(table, c, resolve_options("guangdong"))))
 
     def core_only() -> int:
-        for hand, win, key in cores:
-            table.score_in(hand, win, key)
+        for hand, win, c in cores:
+            table.score(hand, win, c)
         return n
 
     rows: list[tuple[str, tuple[float, float], float]] = [
@@ -248,7 +247,7 @@ def main() -> None:
             ("score: batch loop, cold, Python path", rate(python_path(score_cold), s),
              peer_rate)]
     rows += [("score: batch loop, cold (never-seen hands)", rate(score_cold, s), peer_rate),
-             ("score: compiled core alone (score_in)", rate(core_only, s), peer_rate),
+             ("score: compiled core alone (no API layer)", rate(core_only, s), peer_rate),
              ("score: batch loop, warm (memoised)", rate(score_batch, s), peer_rate),
              ("valued_waits: cold, compiled", rate(waits_cold, s), peer_rate),
              ("valued_waits: cold, Python path", rate(python_path(waits_cold), s), peer_rate),
