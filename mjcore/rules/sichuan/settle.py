@@ -75,6 +75,11 @@ def _kong_feeder(ev: object, seat: int) -> int | None:
     return None
 
 
+def _robbed(ev: object, seat: int, tile: int) -> bool:
+    """``ev`` is ``seat``'s bugang of ``tile``, robbed."""
+    return isinstance(ev, Kong) and ev.robbed and ev.seat == seat and _tile(ev.tile) == tile
+
+
 def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = None) -> Ledger:
     """The whole hand's ledger from its event log (see docs/rulesets/sichuan.md §Settlement)."""
     log = check_log(events)
@@ -154,6 +159,9 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
                     group_active = frozenset(active)
                 win_active = group_active
                 ctx["discarder"] = discarder
+                start = groups[-1][1] if in_group else i  # 抢杠胡: the log shows the robbed
+                if start and _robbed(log[start - 1], discarder, tile):  # bugang (§4.2)
+                    ctx.setdefault("robbing_kong", True)
             if seat not in win_active or (in_group and seat in groups[-1][2]):
                 raise _bad(f"event {i}: seat {seat} has already won")
             ctx["winner"] = seat

@@ -58,3 +58,18 @@ def test_dian_gang_hua_feeder_taken_from_the_log() -> None:
     own = [*log[:-2], Kong(1, "angang", 15), Win(1, "123m456m789m11p angang:6666p", "1p",
                                                   self_drawn=True, context={"after_kong": True})]
     assert len([p for p in settle(own).payments if p.reason == "win"]) == 3
+
+
+def test_robbing_a_logged_bugang_is_qiangganghu() -> None:
+    """§4.2/§4.3 抢杠胡: a win on the tile of a bugang the log shows as robbed adds 抢杠胡 +1 and
+    the robbed seat pays, also for each winner when several rob it, as when the context says
+    `robbing_kong`; the robbed bugang pays nothing (§5.1)."""
+    ready = "123m456m789m23p55p"
+    log = [*[DingQue(s, "s") for s in range(4)], Kong(1, "bugang", 12, robbed=True),
+           Win(0, ready + "4p", "4p", discarder=1), Win(2, ready + "4p", "4p", discarder=1)]
+    entries = [(p.from_seat, p.to_seat, p.amount, p.reason) for p in settle(log).payments]
+    assert entries == [(1, 0, 2, "win"), (1, 2, 2, "win")]  # pinghu 0 + 抢杠胡 1
+    flagged = [*log[:4], Kong(1, "bugang", 12, robbed=True),
+               Win(0, ready + "4p", "4p", discarder=1, context={"robbing_kong": True}),
+               Win(2, ready + "4p", "4p", discarder=1, context={"robbing_kong": True})]
+    assert settle(flagged).payments == settle(log).payments
