@@ -77,7 +77,8 @@ def _kong_feeder(ev: object, seat: int) -> int | None:
 
 def _robbed(ev: object, seat: int, tile: int) -> bool:
     """``ev`` is ``seat``'s bugang of ``tile``, robbed."""
-    return isinstance(ev, Kong) and ev.robbed and ev.seat == seat and _tile(ev.tile) == tile
+    return (isinstance(ev, Kong) and ev.robbed and ev.kind == "bugang" and ev.seat == seat
+            and _tile(ev.tile) == tile)
 
 
 def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = None) -> Ledger:
