@@ -57,3 +57,21 @@ def test_robbing_a_logged_bugang_is_qiangganghu() -> None:
     assert settle(flagged).payments == settle(log).payments
     not_robbed = [log[0], Kong(3, "bugang", "4p"), log[2]]
     assert [p.amount for p in settle(not_robbed).payments] == [60]
+
+
+def test_claim_priority() -> None:
+    """§2 (shapes.md §4): 胡 > 槓 > 碰 > 吃; one winner per discard, the first in turn order
+    after the discarder, unless `multi_ron: all`."""
+    from taiwan_api import resolve_options
+
+    from mjcore import Move
+    from mjcore.rules.taiwan import resolve_claims
+
+    hu, peng, gang, chi = Move("hu"), Move("peng", (4,)), Move("gang", (4,)), Move.parse(
+        "chi 3m 4m 5m")
+    assert resolve_claims(1, {3: hu, 2: hu, 0: peng}) == ((2, hu),)
+    assert resolve_claims(1, {3: hu, 2: hu}, resolve_options({"multi_ron": "all"})) == (
+        (2, hu), (3, hu))
+    assert resolve_claims(1, {2: chi, 3: gang}) == ((3, gang),)
+    assert resolve_claims(1, {2: chi, 0: peng}) == ((0, peng),)
+    assert resolve_claims(1, {2: chi, 3: Move("pass")}) == ((2, chi),)
