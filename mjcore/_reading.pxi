@@ -59,21 +59,7 @@ cdef struct Split:       # one split of one suit: its pair (-1: none) and sets
 
 _MELD_KINDS = {"chi": MK_CHI, "peng": MK_PENG, "gang": MK_GANG, "angang": MK_ANGANG,
                "bugang": MK_BUGANG}
-
-
-cdef inline int _meld_kind(object kind):
-    """``_MELD_KINDS[kind]`` or -1, without the look-up (kinds are interned: a pointer test)."""
-    if kind == "peng":
-        return MK_PENG
-    if kind == "chi":
-        return MK_CHI
-    if kind == "gang":
-        return MK_GANG
-    if kind == "angang":
-        return MK_ANGANG
-    if kind == "bugang":
-        return MK_BUGANG
-    return -1
+cdef dict _MELD_KIND_OF = _MELD_KINDS  # typed: a C-level look-up per meld, not a method call
 
 
 cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
@@ -86,7 +72,7 @@ cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
         tiles = <tuple> (<tuple> m)[1]
         if len(tiles) < 3:
             continue
-        mk = _meld_kind((<tuple> m)[0])
+        mk = _MELD_KIND_OF.get((<tuple> m)[0], -1)
         if mk < 0 or out.n == RD_SETS:
             return -1
         t = <int> tiles[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import wait_mask
+from mjcore._core import context_key, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common import compiled
@@ -561,7 +561,7 @@ def _compiled_context(t: compiled.CompiledTable, c: TwContext,
     return t.add_context(c, compiled.CompiledContext(
         compiled.context_bits(TABLE, context_features(c, o)), c.self_drawn,
         lambda tai, mult: payments(tai, c, o), seat_wind=c.seat_wind - 27,
-        round_wind=c.round_wind - 27, no_melds=c.first_turn is not None,
+        round_wind=c.round_wind - 27, no_melds=c.first_turn is not None, plain_melds=True,
         flower_sets=len(_full_sets(c)), seat_flowers=_zhenghua(None, c, o)))  # type: ignore[arg-type]
 
 
@@ -575,9 +575,10 @@ def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
           context: Mapping[str, object] | None, o: TaiwanOptions) -> ScoreResult:
     """Score one win (see ``mjcore.rules.score``); memoised per input."""
     ckey: tuple[object, ...] | None = None
-    if type(context) is dict and not compiled.PURE:
+    if type(context) is dict and (self_drawn is True or self_drawn is False) and (
+            not compiled.PURE):
         # the common call in one core call: the compiled context kept under the context's
-        # items, memo look-up, compiled score, memo entry
+        # key, memo look-up, compiled score, memo entry
         t = _TABLES.get(o) or _compiled_table(o)
         try:
             if type(hand) is Hand and type(win_tile) is int:
@@ -585,7 +586,8 @@ def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
                                          _CACHE_LIMIT)
                 if got:
                     return got  # type: ignore[no-any-return]
-            ckey = t.items_key(self_drawn, context)
+            ckey = context_key(self_drawn, context)
+            hash(ckey)
         except (TypeError, OverflowError):  # an unhashable value, a huge tile: see below
             ckey = None
     key = _key(hand, win_tile, self_drawn, context, o)
@@ -617,7 +619,11 @@ def report(hand: Hand | str, *, win_tile: int | str, self_drawn: bool = False,
     and ``points`` (``from``: relative seat → amount, ``winner_total``)."""
     from mjcore.rules import resolve_options
 
-    o = resolve_options(NAME, options, preset)
+    try:
+        o = resolve_options(NAME, options, preset)
+    except MahjongError:
+        check_input(hand, win_tile, context)  # a bad hand is reported before a bad option (§1)
+        raise
     result = score(hand, win_tile, self_drawn, context, o)
     _, _, c = analyse(hand, win_tile, self_drawn, context, o)
     w = c.winner
