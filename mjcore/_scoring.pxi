@@ -296,7 +296,7 @@ cdef class CompiledContext:
             else meld_sources
         self.payments = [None] * CT_FANS
 
-    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept:
+    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
         cdef int j
         if self.meld_count < 0:
@@ -600,7 +600,8 @@ cdef class CompiledTable:
         hm = _held_mask(&p)
         s = _suits_of(hm)
         if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
-                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
+                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds) or \
+                not c.melds_fit(&mi, mi.n):  # (a batch's melds are plain sets: mi.n of them)
             return 1
         bi[0] = self._best(&p, &mi, hm, c, rs, best, flat)
         return 1 if bi[0] < 0 else 0
