@@ -112,7 +112,7 @@ def test_guangdong_detail_is_score_hand_by_hand() -> None:
             ({"seat_wind": "1z", "round_wind": "2z", "meld_from": [None], "discarder": "right"},
              False),
             ({"seat_wind": "2z", "round_wind": "2z", "meld_from": []}, True))]
-        contexts = tuple(t.context(c.ckey) or gd._compiled_context(t, c, o) for c in parsed)
+        contexts = tuple(t.context(c.cid) or gd._compiled_context(t, c, o) for c in parsed)
         hands = _sample(rng, guangdong_hand, N)
         which = [rng.randrange(len(contexts)) for _ in hands]
         assert _check(t, contexts, hands, which) > N // 2
