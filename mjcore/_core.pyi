@@ -90,8 +90,8 @@ class CompiledContext:
                  no_melds: bool = False, plain_melds: bool = False,
                  meld_sources: tuple[int, int, int] | None = None,
                  settle: Callable[[Any, Any, int], Any] | None = None,
-                 settle_melds: bool = False, flower_sets: int = 0,
-                 seat_flowers: int = 0) -> None: ...
+                 settle_melds: int = 0, settle_mains: tuple[str, ...] = (),
+                 flower_sets: int = 0, seat_flowers: int = 0) -> None: ...
 
 class CompiledTable:
     def __init__(self, t: dict[str, Any]) -> None: ...

@@ -313,20 +313,23 @@ cdef class CompiledContext:
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
     cdef object settle       # settle(result, hand, tile) -> result, or None
-    cdef bint settle_melds   # only a hand with melds is settled
+    cdef int settle_melds    # a hand with at least this many melds is settled,
+    cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
                  bint plain_melds=False, meld_sources=None, settle=None,
-                 bint settle_melds=False, int flower_sets=0, int seat_flowers=0):
+                 int settle_melds=0, tuple settle_mains=(), int flower_sets=0,
+                 int seat_flowers=0):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
         ``settle``: the rule set's last word on a result (checks that may raise, who is
         liable), called by ``score_in`` (and ``score_memo``) before it answers or a memo
-        keeps it; with ``settle_melds`` only for a hand with melds. (``score`` and the
-        batches give the table's result as it is.) ``flower_sets``, ``seat_flowers``: the
-        context's counted features of those names."""
+        keeps it, for a hand with at least ``settle_melds`` melds or with melds and a main
+        pattern in ``settle_mains``. (``score`` and the batches give the table's result as
+        it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
+        names."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.drawn = self_drawn
@@ -342,9 +345,10 @@ cdef class CompiledContext:
             else meld_sources
         self.settle = settle
         self.settle_melds = settle_melds
+        self.settle_mains = settle_mains
         self.payments = [None] * CT_FANS
 
-    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept:
+    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
         cdef int j
         if self.meld_count < 0:
@@ -676,7 +680,8 @@ cdef class CompiledTable:
         hm = _held_mask(&p)
         s = _suits_of(hm)
         if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
-                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
+                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds) or \
+                not c.melds_fit(&mi, mi.n):  # (a batch's melds are plain sets: mi.n of them)
             return 1
         bi[0] = self._best(&p, &mi, hm, c, rs, best, flat)
         return 1 if bi[0] < 0 else 0
@@ -830,10 +835,13 @@ cdef class CompiledTable:
 
     cdef object _settled(self, hand, int tile, CompiledContext c):
         """``score``, settled by the context's ``settle``."""
-        got = self.score(hand, tile, c)
-        if got is not None and c.settle is not None and (
-                (<HandBase> hand).melds or not c.settle_melds):
-            return c.settle(got, hand, tile)
+        got = self._score(hand, tile, c)
+        cdef Py_ssize_t nm
+        if got is not None and c.settle is not None:
+            nm = len((<HandBase> hand).melds)
+            if nm >= c.settle_melds or nm and (<tuple> (<tuple> (<tuple> got)[5])[0])[0] in \
+                    c.settle_mains:
+                return c.settle(got, hand, tile)
         return got
 
     def score_items_memo(self, dict memo, hand, int tile, self_drawn, dict context,
@@ -1184,6 +1192,9 @@ cdef class CompiledTable:
     def score(self, hand, int tile, CompiledContext c):
         """The ``ScoreResult`` of a winning hand, or None when the Python path must answer
         (every refusal: the Python path raises the error it always raised)."""
+        return self._score(hand, tile, c)
+
+    cdef object _score(self, hand, int tile, CompiledContext c):
         if not isinstance(hand, HandBase) or tile < 0 or tile >= 34:
             return None
         cdef HandBase h = <HandBase> hand
