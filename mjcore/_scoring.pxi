@@ -263,6 +263,66 @@ cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
     return out
 
 
+# The features ``_best_words`` gives (``_word_bits`` and ``_honour_bits`` beside the hand's):
+# a table whose conditions read any other (one added later, say) takes the readings path.
+cdef uint64_t W_FEATURES = ((<uint64_t> 1) << (F_SHISANYAO + 1)) - 1 | \
+    ~(((<uint64_t> 1) << F_CONTEXT) - 1)
+cdef enum:
+    W_COUNTED = 4        # counted features below this index: C_GEN .. C_WIND_PUNGS
+
+
+cdef bint _word_cond(const Cond* c) noexcept:
+    cdef int j
+    for j in range(2):
+        if c.cnt[j] >= W_COUNTED:
+            return 0
+    return not ((c.on | c.off) & ~W_FEATURES)
+
+
+cdef inline uint64_t _word_bits(int w) noexcept nogil:
+    """The features of a standard reading of word w that its word decides (``_reading_bits``
+    says the same of each reading)."""
+    cdef uint64_t out = (<uint64_t> 1) << F_STANDARD
+    if not (w & RW_RUN):
+        out |= (<uint64_t> 1) << F_PUNG
+    if not (w & RW_PUNG):
+        out |= (<uint64_t> 1) << F_CHOW
+    if not (w & RW_PLAIN):
+        out |= (<uint64_t> 1) << F_YAOJIU
+    return out
+
+
+cdef uint64_t _honour_bits(const Packed* p, const MeldInfo* mi, int seat_wind,
+                           int round_wind, int* counts) noexcept nogil:
+    """The features every standard reading takes from its honour sets and pair (one split:
+    the pungs of the 3s, the pair of a 2, the honour melds), as ``_reading_bits`` reads them,
+    and the counted ones."""
+    cdef uint64_t out = 0
+    cdef int t, j, dragons = 0, winds = 0
+    for j in range(7 + mi.n):
+        if j < 7:
+            t = 27 + j
+            if p.cnt[t] == 2:
+                out |= (<uint64_t> 1) << (F_DRAGON_PAIR if t >= 31 else F_WIND_PAIR)
+            if p.cnt[t] != 3:
+                continue
+        else:
+            t = mi.sets[j - 7].tile
+            if t < 27 or mi.sets[j - 7].kind == SET_CHOW:
+                continue
+        if t >= 31:
+            dragons += 1
+        else:
+            winds += 1
+            if t - 27 == seat_wind:
+                out |= (<uint64_t> 1) << F_SEAT_WIND_PUNG
+            if t - 27 == round_wind:
+                out |= (<uint64_t> 1) << F_ROUND_WIND_PUNG
+    counts[C_DRAGON_PUNGS] = dragons
+    counts[C_WIND_PUNGS] = winds
+    return out
+
+
 cdef class CompiledContext:
     """One win context as the compiled table sees it: its feature bits (the rule set's own
     context features), the winds, and the payments per value (filled on first use)."""
@@ -312,6 +372,7 @@ cdef class CompiledTable:
     cdef Cond floor[CT_FLOORS]
     cdef int policy, cap, floor_value, hand_tiles, max_suits
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
+    cdef bint by_words           # every condition reads features the reading words give
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
@@ -367,6 +428,10 @@ cdef class CompiledTable:
         self.unit = t["unit"]
         self.multipliers = t.get("multipliers")
         self.contexts = {}
+        self.by_words = all(_word_cond(&self.pat[i].cond) for i in range(self.npat)) and all(
+            _word_cond(&self.extra[i].cond) and self.extra[i].times < W_COUNTED
+            for i in range(self.nextra)) and all(
+            _word_cond(&self.floor[i]) for i in range(self.nfloor))
 
     def context(self, key):
         """The compiled context stored under ``key`` (None if none)."""
@@ -499,7 +564,10 @@ cdef class CompiledTable:
         if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
             return 1
-        bi = self._best(&p, &mi, hm, c, rs, &best, &flat)
+        if self.by_words:  # (no reading built: only its value is asked)
+            bi = self._best_words(&p, &mi, hm, c, NULL, &best, &flat)
+        else:
+            bi = self._best(&p, &mi, hm, c, rs, &best, &flat)
         if bi < 0:
             return 1
         value[0] = best.value
@@ -679,6 +747,8 @@ cdef class CompiledTable:
                    CReading* rs, Valued_* best, int* flat) noexcept nogil:
         """The best reading's index (its value in ``best``, a replacing flat pattern in
         ``flat``); -1 when no reading holds, -2 when the Python path must answer."""
+        if self.by_words:
+            return self._best_words(p, mi, held, c, rs, best, flat)
         return self._best_of(p, mi, held, c, rs, _readings(p, mi, self.qidui, rs,
                                                            self.shisanyao), best, flat)
 
@@ -690,44 +760,134 @@ cdef class CompiledTable:
         cdef int i, bi = -1, f
         cdef Valued_ v
         cdef uint64_t hand, bits
+        flat[0] = -1
         if nr < 0:
             return -2
-        flat[0] = -1
         if nr == 0:
             return -1
         hand = _hand_bits(p, mi, held, counts) | c.bits
         for i in range(nr):
             bits = hand | _reading_bits(&rs[i], c.seat_wind, c.round_wind, counts)
-            v.flat = -1
-            f = self._value(bits, counts, &v)
+            f = self._reading_value(bits, counts, &v)
             if f < 0:
                 return -2
-            if not self.flat_after:  # FanTable: a flat pattern replaces this reading's value
-                v.flat = self._flat(bits, counts, &v, f)
-                if v.flat >= 0:
-                    v.value = v.raw = v.mainval = self.pat[v.flat].value
-                    v.rank = v.main = v.flat
-                    v.nextra = 0
-                    v.floors = 0
-                elif not f:
-                    continue
-            elif not f:
-                continue
-            if bi < 0 or v.value > best.value or v.value == best.value and (
-                    v.raw > best.raw or v.raw == best.raw and (
-                        v.mainval > best.mainval if self.tie_by_value else v.rank < best.rank)):
+            if f and (bi < 0 or self._better(&v, best)):
                 bi = i
                 best[0] = v
-        flat[0] = best.flat if bi >= 0 else -1
-        if bi >= 0 and self.flat_after:  # Sichuan: after the best reading, against its total
+        if bi >= 0:
             bits = hand | _reading_bits(&rs[bi], c.seat_wind, c.round_wind, counts)
-            f = self._flat(bits, counts, best, 1)
-            if f >= 0:
-                flat[0] = f
-                best.raw = self.pat[f].value
-                best.value = best.raw if self.cap < 0 or self.pat[f].cap_exempt or \
-                    best.raw <= self.cap else self.cap
+            self._flat_after(bits, counts, best, flat)
         return bi
+
+    cdef int _reading_value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
+        """One reading's value (``_value``), a flat pattern that replaces it included: 1, 0
+        when no pattern holds, -2 when the Python path must answer."""
+        v.flat = -1
+        cdef int f = self._value(bits, counts, v)
+        if f < 0:
+            return -2
+        if not self.flat_after:  # FanTable: a flat pattern replaces this reading's value
+            v.flat = self._flat(bits, counts, v, f)
+            if v.flat >= 0:
+                v.value = v.raw = v.mainval = self.pat[v.flat].value
+                v.rank = v.main = v.flat
+                v.nextra = 0
+                v.floors = 0
+                return 1
+        return f
+
+    cdef inline bint _better(self, const Valued_* v, const Valued_* best) noexcept nogil:
+        """Whether reading value v beats ``best`` (a later reading must do strictly better)."""
+        return v.value > best.value or v.value == best.value and (
+            v.raw > best.raw or v.raw == best.raw and (
+                v.mainval > best.mainval if self.tie_by_value else v.rank < best.rank))
+
+    cdef void _flat_after(self, uint64_t bits, const int* counts, Valued_* best,
+                          int* flat) noexcept nogil:
+        """The flat pattern of the best reading (features ``bits``) in ``flat``: the one that
+        replaced its value, or (Sichuan) one weighed after it against its total, then capped."""
+        flat[0] = best.flat
+        if not self.flat_after:
+            return
+        cdef int f = self._flat(bits, counts, best, 1)
+        if f >= 0:
+            flat[0] = f
+            best.raw = self.pat[f].value
+            best.value = best.raw if self.cap < 0 or self.pat[f].cap_exempt or \
+                best.raw <= self.cap else self.cap
+
+    cdef int _best_words(self, const Packed* p, const MeldInfo* mi, uint64_t held,
+                         CompiledContext c, CReading* r, Valued_* best,
+                         int* flat) noexcept nogil:
+        """``_best`` by reading words (``_standard_words``): each word of the standard
+        readings valued once, then 七对 and 十三幺, in the readings' order; the best reading
+        built in ``r[0]`` unless r is NULL. 0, -1 when no reading holds, -2 when the readings
+        path must answer."""
+        cdef int counts[NCOUNTED]
+        cdef int scounts[NCOUNTED]
+        cdef int* bcounts = scounts
+        cdef uint32_t entries[4]
+        cdef int chosen[4]
+        cdef Valued_ v
+        cdef int w, f, words, bw = -1, tied = 0, shape = -1, j
+        cdef uint64_t hand, hon = 0, bits, bbits = 0
+        flat[0] = -1
+        hand = _hand_bits(p, mi, held, counts) | c.bits
+        words = _standard_words(p, mi, entries)
+        if words < 0:
+            return -2
+        if words:
+            memcpy(scounts, counts, sizeof(counts))
+            hon = hand | _honour_bits(p, mi, c.seat_wind, c.round_wind, scounts)
+            for w in range(RW_WORDS):
+                if not (words >> w & 1):
+                    continue
+                f = self._reading_value(hon | _word_bits(w), scounts, &v)
+                if f < 0:
+                    return -2
+                if not f:
+                    continue
+                if bw < 0 or self._better(&v, best):
+                    best[0] = v
+                    bw = w
+                    tied = 1 << w
+                elif not self._better(best, &v):
+                    tied |= 1 << w
+            if bw >= 0:  # the first reading of a best word: its hits are the answer's
+                w = _first_word(mi, entries, tied, chosen)
+                if w < 0 or (r != NULL and _reading_of_words(p, mi, chosen, r) < 0):
+                    return -2
+                if w != bw:
+                    self._reading_value(hon | _word_bits(w), scounts, best)
+                bbits = hon | _word_bits(w)
+                shape = RS_STANDARD
+        counts[C_DRAGON_PUNGS] = counts[C_WIND_PUNGS] = 0
+        for j in range(2):  # 七对, then 十三幺: each must do strictly better
+            if mi.n or j == 0 and not (self.qidui and _qidui_win(p, 0, 0)) or \
+                    j == 1 and not (self.shisanyao and _shisanyao_win(p, 0)):
+                continue
+            bits = hand | (<uint64_t> 1) << (F_QIDUI if j == 0 else F_SHISANYAO)
+            f = self._reading_value(bits, counts, &v)
+            if f < 0:
+                return -2
+            if f and (shape < 0 or self._better(&v, best)):
+                best[0] = v
+                bbits = bits
+                bcounts = counts
+                shape = RS_QIDUI if j == 0 else RS_SHISANYAO
+        if shape < 0:
+            return -1
+        if r != NULL and shape != RS_STANDARD:
+            r.shape = shape
+            r.pair = -1
+            r.nsets = 0
+            r.nwilds = 0
+            for j in range(34 if shape == RS_SHISANYAO else 0):
+                if p.cnt[j] >= 2:
+                    r.pair = j
+                    break
+        self._flat_after(bbits, bcounts, best, flat)
+        return 0
 
     def score(self, hand, int tile, CompiledContext c):
         """The ``ScoreResult`` of a winning hand, or None when the Python path must answer
@@ -806,9 +966,13 @@ cdef class CompiledTable:
                 c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
                 c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
             return -1
-        nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
-        b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
-        b2 = self._best_of(&x, mi, held, c2, rs, nr, v2, f2)
+        if self.by_words:
+            b1 = self._best_words(&x, mi, held, c1, NULL, v1, f1)
+            b2 = self._best_words(&x, mi, held, c2, NULL, v2, f2)
+        else:
+            nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
+            b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
+            b2 = self._best_of(&x, mi, held, c2, rs, nr, v2, f2)
         if b1 == -2 or b2 == -2 or (b1 < 0) != (b2 < 0):
             return -2
         return -1 if b1 < 0 else 0
