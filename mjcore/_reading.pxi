@@ -275,10 +275,17 @@ cdef enum:
     RW_PUNG = 2
     RW_PLAIN = 4
     RW_WORDS = 8         # words 0..7
-    RWE_KNOWN = 1 << 30  # an entry: bits 0-7 the words present, then 3 bits a word in order
-    RWE_OVER = 1 << 29   # the suit has more than RD_SPLITS splits: the readings path answers
+    # an entry: bits 0-7 the words present, bits 8-31 the words in order (3 bits each);
+    # 0: not known yet; with no word present:
+    RWE_NONE = 1 << 8    # the suit has no split
+    RWE_OVER = 2 << 8    # it has more than RD_SPLITS: the readings path answers
 
 from libc.stdlib cimport calloc
+
+cdef struct SuitSplits:   # the splits of each suit of one hand
+    int n[4]
+    Split sp[4][RD_SPLITS]
+
 
 cdef uint32_t* suit_rwords = <uint32_t*> calloc(NSUIT, sizeof(uint32_t))  # pages on use only
 cdef uint32_t* hon_rwords = <uint32_t*> calloc(NHON, sizeof(uint32_t))
@@ -303,40 +310,51 @@ cdef int _split_word(const Split* sp) noexcept nogil:
     return w
 
 
-cdef uint32_t _suit_words_entry(const Packed* p, int s) noexcept nogil:
-    """Suit s's entry: RWE_KNOWN | the words of its splits (mask, then their order)."""
-    cdef uint32_t* slot = &hon_rwords[p.key[3]] if s == 3 else &suit_rwords[p.key[s]]
-    cdef uint32_t e = slot[0]
-    if e:
-        return e
-    cdef Split sp[RD_SPLITS]
-    cdef int n = _suit_split_list(p, s, sp), i, w, k = 0
-    e = RWE_KNOWN
-    if n < 0:
-        e |= RWE_OVER
+cdef uint32_t _words_entry(const Split* sp, int n) noexcept nogil:
+    """The entry (see RW_WORDS) of a suit whose ``n`` splits are ``sp`` (-1: too many)."""
+    cdef uint32_t e = RWE_OVER if n < 0 else RWE_NONE if n == 0 else 0
+    cdef int i, w, k = 0
     for i in range(n if n > 0 else 0):
         w = _split_word(&sp[i])
         if not (e >> w & 1):
             e |= (1u << w) | (<uint32_t> w << (8 + 3 * k))
             k += 1
-    slot[0] = e  # (two threads may both fill it: with the same value)
+    return e
+
+
+cdef uint32_t _suit_words_entry(const Packed* p, int s) noexcept nogil:
+    """Suit s's entry, from its table."""
+    cdef uint32_t* slot = &hon_rwords[p.key[3]] if s == 3 else &suit_rwords[p.key[s]]
+    cdef uint32_t e = slot[0]
+    cdef Split sp[RD_SPLITS]
+    if not e:
+        e = _words_entry(sp, _suit_split_list(p, s, sp))
+        slot[0] = e  # (two threads may both fill it: with the same value)
     return e
 
 
 cdef inline int _combine_words(int a, int b) noexcept nogil:
-    """The words of a reading made of one from each set of words (masks a and b)."""
-    cdef int out = 0, x, y
+    """The words of a reading made of one from each set of words (masks a and b): for each
+    word x of a, b's words y moved to x | y, one bit of x at a time."""
+    cdef int out = 0, x, m
     for x in range(RW_WORDS):
         if a >> x & 1:
-            for y in range(RW_WORDS):
-                if b >> y & 1:
-                    out |= 1 << (x | y)
+            m = b
+            if x & RW_RUN:
+                m = (m & 0xAA) | (m & 0x55) << 1
+            if x & RW_PUNG:
+                m = (m & 0xCC) | (m & 0x33) << 2
+            if x & RW_PLAIN:
+                m = (m & 0xF0) | (m & 0x0F) << 4
+            out |= m
     return out
 
 
-cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries) noexcept nogil:
+cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries,
+                         SuitSplits* splits) noexcept nogil:
     """The mask of the words of the hand's standard readings (0: none), the suits' entries
-    left in ``entries``; -1 when a suit has too many splits."""
+    left in ``entries``; -1 when a suit has too many splits. With ``splits`` (not NULL) the
+    suits' splits are listed there (to build a reading from) and the tables are not read."""
     cdef int s, j, total, pairs = 0, acc, w = 0
     for s in range(4):
         total = 0
@@ -351,9 +369,13 @@ cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries)
         w |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
     acc = 1 << w
     for s in range(4):
-        entries[s] = _suit_words_entry(p, s)
-        if entries[s] & RWE_OVER:
-            return -1
+        if splits == NULL:
+            entries[s] = _suit_words_entry(p, s)
+        else:
+            splits.n[s] = _suit_split_list(p, s, splits.sp[s])
+            entries[s] = _words_entry(splits.sp[s], splits.n[s])
+        if not (entries[s] & 0xFF):
+            return -1 if entries[s] == RWE_OVER else 0
         acc = _combine_words(acc, entries[s] & 0xFF)
         if not acc:
             return 0
@@ -373,8 +395,10 @@ cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
         acc |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
     for s in range(4):
         chosen[s] = -1
-        for k in range(__builtin_popcountll(entries[s] & 0xFF)):
+        for k in range(RW_WORDS):
             a = entries[s] >> (8 + 3 * k) & 7
+            if not (entries[s] >> a & 1):  # (past the last word: its bits are 0, word 0 absent)
+                break
             if _combine_words(1 << (acc | a), suffix[s + 1]) & targets:
                 chosen[s] = a
                 acc |= a
@@ -384,23 +408,17 @@ cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
     return acc
 
 
-cdef int _reading_of_words(const Packed* p, const MeldInfo* mi, const int* chosen,
+cdef int _reading_of_words(const MeldInfo* mi, const SuitSplits* splits, const int* chosen,
                            CReading* r) noexcept nogil:
     """The first standard reading whose suits have the words ``chosen`` (as ``_readings``
-    builds it); -1 past the bounds."""
-    cdef Split splits[RD_SPLITS]
-    cdef Split pick[4]
+    builds it) from the suits' ``splits``; -1 past the bounds."""
     cdef const Split* picks[4]
-    cdef int s, n, i
+    cdef int s, i
     for s in range(4):
-        n = _suit_split_list(p, s, splits)
-        if n < 0:
-            return -1
-        for i in range(n):
-            if _split_word(&splits[i]) == chosen[s]:
-                pick[s] = splits[i]
+        for i in range(splits.n[s]):
+            if _split_word(&splits.sp[s][i]) == chosen[s]:
+                picks[s] = &splits.sp[s][i]
                 break
         else:
             return -1
-        picks[s] = &pick[s]
     return _assemble(mi, picks, r)

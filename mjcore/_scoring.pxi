@@ -828,12 +828,13 @@ cdef class CompiledTable:
         cdef int* bcounts = scounts
         cdef uint32_t entries[4]
         cdef int chosen[4]
+        cdef SuitSplits splits   # (listed only to build the reading)
         cdef Valued_ v
         cdef int w, f, words, bw = -1, tied = 0, shape = -1, j
         cdef uint64_t hand, hon = 0, bits, bbits = 0
         flat[0] = -1
         hand = _hand_bits(p, mi, held, counts) | c.bits
-        words = _standard_words(p, mi, entries)
+        words = _standard_words(p, mi, entries, NULL if r == NULL else &splits)
         if words < 0:
             return -2
         if words:
@@ -855,7 +856,7 @@ cdef class CompiledTable:
                     tied |= 1 << w
             if bw >= 0:  # the first reading of a best word: its hits are the answer's
                 w = _first_word(mi, entries, tied, chosen)
-                if w < 0 or (r != NULL and _reading_of_words(p, mi, chosen, r) < 0):
+                if w < 0 or (r != NULL and _reading_of_words(mi, &splits, chosen, r) < 0):
                     return -2
                 if w != bw:
                     self._reading_value(hon | _word_bits(w), scounts, best)
