@@ -323,6 +323,23 @@ cdef uint64_t _honour_bits(const Packed* p, const MeldInfo* mi, int seat_wind,
     return out
 
 
+from cpython.ref cimport PyObject, Py_DECREF
+from libc.stdint cimport uintptr_t
+
+cdef enum:
+    # ``score_memo``: answers kept, and questions seen (powers of 2); see there
+    MEMO_SLOTS = 1 << 16
+    SEEN_SLOTS = 1 << 16
+
+
+cdef struct MemoSlot:    # one remembered answer: strong references, NULL when empty
+    PyObject* hand
+    PyObject* key        # the context key (compared by identity)
+    PyObject* result
+    Py_hash_t hash       # the hand's
+    int tile
+
+
 cdef class CompiledContext:
     """One win context as the compiled table sees it: its feature bits (the rule set's own
     context features), the winds, and the payments per value (filled on first use)."""
@@ -379,6 +396,33 @@ cdef class CompiledTable:
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
+    cdef MemoSlot* memo          # score_memo's answers, by slot
+    cdef uint64_t* seen          # score_memo's questions seen once, by slot (0: none)
+
+    def __cinit__(self):
+        self.memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))
+        self.seen = <uint64_t*> calloc(SEEN_SLOTS, sizeof(uint64_t))
+        if self.memo == NULL or self.seen == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.memo != NULL:
+            self.clear_memo()
+            free(self.memo)
+        free(self.seen)
+
+    def clear_memo(self):
+        """Forget every answer ``score_memo`` remembers, and every question it saw."""
+        cdef Py_ssize_t i
+        cdef MemoSlot e
+        memset(self.seen, 0, SEEN_SLOTS * sizeof(uint64_t))
+        for i in range(MEMO_SLOTS):
+            e = self.memo[i]
+            if e.result != NULL:
+                self.memo[i].hand = self.memo[i].key = self.memo[i].result = NULL
+                Py_DECREF(<object> e.hand)
+                Py_DECREF(<object> e.key)
+                Py_DECREF(<object> e.result)
 
     def __init__(self, dict t):
         cdef int i, n
@@ -594,20 +638,53 @@ cdef class CompiledTable:
             self.last = c
         return self.score(hand, tile, c)
 
-    def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
-        """``score_in`` with a rule set's results memo: the answer kept under ``key`` (an
-        immutable, acyclic tuple), else ``score_in``'s, kept when it is a result (the memo
-        cleared past ``limit`` entries). The hot path of a cold call in one core call."""
-        got = memo.get(key)
-        if got is not None:
-            return got
-        got = self.score_in(hand, tile, ctx_key)
+    def score_memo(self, hand, tile, key):
+        """``score_in``, remembered: the answer for this hand (by equality), tile and context
+        key (by identity) when it was asked before, else ``score_in``'s. None also when hand
+        or tile is not the plain kind (a ``Hand``, an int tile id): the rule set's own path
+        answers those.
+
+        A question asked once leaves only its fingerprint (in ``seen``, 8 bytes a slot); its
+        answer is kept when it is asked again (in ``memo``, MEMO_SLOTS answers, a new one
+        replacing its slot's). So a never-seen hand costs one look-up in a small array and no
+        memory kept, which the cold path cannot pay (an answer kept costs more than its
+        computation: fresh memory instead of the cache's), while a repeated one is answered
+        from the memo from its third time."""
+        if type(tile) is not int or not isinstance(hand, HandBase):
+            return None
+        cdef long t = tile
+        if t < 0 or t >= 34:
+            return None
+        cdef HandBase h = <HandBase> hand
+        cdef uint64_t x = (<uint64_t> h._hash ^ <uint64_t> t * 0x9E3779B97F4A7C15u ^
+                           (<uint64_t> <uintptr_t> <PyObject*> key) >> 4)
+        x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
+        x = x ^ x >> 32 | 1   # (never 0: 0 marks an empty slot)
+        cdef uint64_t* mark = &self.seen[x & (SEEN_SLOTS - 1)]
+        cdef MemoSlot* e = &self.memo[(x >> 20) & (MEMO_SLOTS - 1)]
+        if mark[0] != x:  # a question not seen before (or its mark replaced): no answer kept
+            mark[0] = x
+            return self.score_in(hand, t, key)
+        if e.result != NULL and e.tile == t and e.key == <PyObject*> key and (
+                e.hand == <PyObject*> hand or e.hash == h._hash and <object> e.hand == hand):
+            return <object> e.result
+        got = self.score_in(hand, t, key)
         if got is None or got is False:
             return got
-        if len(memo) >= limit:
-            memo.clear()
-        PyObject_GC_UnTrack(key)
-        memo[key] = got
+        cdef MemoSlot old = e[0]
+        Py_INCREF(hand)
+        Py_INCREF(key)
+        Py_INCREF(got)
+        e.hand = <PyObject*> hand
+        e.key = <PyObject*> key
+        e.result = <PyObject*> got
+        e.hash = h._hash
+        e.tile = t
+        PyObject_GC_UnTrack(got)
+        if old.result != NULL:  # (released last: nothing runs while the slot is half written)
+            Py_DECREF(<object> old.hand)
+            Py_DECREF(<object> old.key)
+            Py_DECREF(<object> old.result)
         return got
 
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:

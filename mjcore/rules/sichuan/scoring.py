@@ -508,6 +508,8 @@ def _compiled_table(o: SichuanOptions) -> compiled.CompiledTable:
         _TABLES.clear()
         _WAIT_CONTEXTS.clear()
     _TABLES[o] = t
+    for c in _DEFAULT_CTX.values():  # score_memo's contexts: there from the start
+        _compiled_context(t, c, o)
     return t
 
 
@@ -545,15 +547,12 @@ def score(
     o: SichuanOptions,
 ) -> ScoreResult:
     """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
-    if context is None and type(win_tile) is int and 0 <= win_tile < 34 and not compiled.PURE:
-        # the common call in one core call: memo look-up, compiled score, memo entry
-        t = _TABLES.get(o) or _compiled_table(o)
-        try:
-            got = t.score_memo(_RESULTS, (hand, win_tile, int, self_drawn, o), hand, win_tile,
-                               _DEFAULT_CTX[bool(self_drawn)], _CACHE_LIMIT)
-        except TypeError:  # an unhashable argument: the path below says what is wrong
-            got = None
-        if got:
+    if context is None and not compiled.PURE:
+        # the common call (a Hand, a tile id) in one core call: the compiled table's memo,
+        # else its score; None for everything else, which the path below answers
+        got = (_TABLES.get(o) or _compiled_table(o)).score_memo(
+            hand, win_tile, _DEFAULT_CTX[True if self_drawn else False])
+        if got:  # (False: the table's contexts were cleared; the path below adds them)
             return got  # type: ignore[no-any-return]
     key: tuple[object, ...] | None
     if context is None:
@@ -614,6 +613,8 @@ def clear_caches() -> None:
     _MELD_INFO.clear()
     _RESULTS.clear()
     _WAITS.clear()
+    for t in _TABLES.values():
+        t.clear_memo()
 
 
 # --------------------------------------------------------------------------- waits
