@@ -56,7 +56,7 @@ cdef struct Split:       # one split of one suit: its pair (-1: none) and sets
     uint8_t code[RD_SETS]   # a run: its start id; a pung: 64 + its id
 
 
-_MELD_KINDS = {"chi": MK_CHI, "peng": MK_PENG, "gang": MK_GANG, "angang": MK_ANGANG,
+cdef dict _MELD_KINDS = {"chi": MK_CHI, "peng": MK_PENG, "gang": MK_GANG, "angang": MK_ANGANG,
                "bugang": MK_BUGANG}
 
 

@@ -48,8 +48,8 @@ cdef enum:
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
 
-_SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
-_KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by F_PUNG | F_CHOW
+cdef tuple _SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
+cdef tuple _KIND_OF = ("mixed", "pung", "chow")          # a standard reading's sets: by F_PUNG | F_CHOW
 
 FEATURES = ("standard", "qidui", "qing", "hun", "zi", "pung", "chow", "yaojiu", "only258",
             "long", "terminals_honours", "terminals_only", "nine_gates", "concealed", "has19",
@@ -327,7 +327,7 @@ from cpython.ref cimport PyObject, Py_DECREF
 from libc.stdint cimport uintptr_t
 
 cdef enum:
-    # ``score_memo``: answers kept, and questions seen (powers of 2); see there
+    # ``CompiledTable._memo_get``: answers kept, and questions seen (powers of 2)
     MEMO_SLOTS = 1 << 16
     SEEN_SLOTS = 1 << 16
 
@@ -396,8 +396,8 @@ cdef class CompiledTable:
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
-    cdef MemoSlot* memo          # score_memo's answers, by slot
-    cdef uint64_t* seen          # score_memo's questions seen once, by slot (0: none)
+    cdef MemoSlot* memo          # the answers score_memo and valued_waits_memo keep, by slot
+    cdef uint64_t* seen          # the questions they saw once, by slot (0: none)
 
     def __cinit__(self):
         self.memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))
@@ -626,6 +626,9 @@ cdef class CompiledTable:
     def score_in(self, hand, int tile, key):
         """``score`` in the compiled context stored under ``key`` (a rule set's parsed
         context); False when there is none yet (``add_context`` it, then ask again)."""
+        return self._score_in(hand, tile, key)
+
+    cdef object _score_in(self, hand, int tile, key):
         cdef CompiledContext c
         if key is self.last_key:
             c = self.last
@@ -636,13 +639,45 @@ cdef class CompiledTable:
             c = <CompiledContext> got
             self.last_key = key
             self.last = c
-        return self.score(hand, tile, c)
+        return self._score(hand, tile, c)
 
     def score_memo(self, hand, tile, key):
-        """``score_in``, remembered: the answer for this hand (by equality), tile and context
-        key (by identity) when it was asked before, else ``score_in``'s. None also when hand
-        or tile is not the plain kind (a ``Hand``, an int tile id): the rule set's own path
-        answers those.
+        """``score_in``, remembered (``_memo_get``): the answer for this hand (by equality),
+        tile and context key (by identity) when it was asked before, else ``score_in``'s.
+        None also when hand or tile is not the plain kind (a ``Hand``, an int tile id): the
+        rule set's own path answers those."""
+        if type(tile) is not int or not isinstance(hand, HandBase):
+            return None
+        cdef long t = tile
+        if t < 0 or t >= 34:
+            return None
+        cdef MemoSlot* e
+        got = self._memo_get(<HandBase> hand, t, key, &e)
+        if got is not None:
+            return got
+        got = self._score_in(hand, t, key)
+        if e != NULL and got is not None and got is not False:
+            self._memo_put(e, <HandBase> hand, t, key, got)
+        return got
+
+    def valued_waits_memo(self, hand, CompiledContext discard, CompiledContext self_drawn):
+        """``valued_waits`` with no tiles visible, remembered like ``score_memo`` (under the
+        hand and the discard context, which must always come with the same self-drawn
+        one). None when hand is not a ``Hand`` or the Python path must answer."""
+        if not isinstance(hand, HandBase):
+            return None
+        cdef MemoSlot* e
+        got = self._memo_get(<HandBase> hand, 34, discard, &e)  # (34: no tile, a wait list)
+        if got is not None:
+            return got
+        got = self.valued_waits(hand, discard, self_drawn)
+        if e != NULL and got is not None:
+            self._memo_put(e, <HandBase> hand, 34, discard, got)
+        return got
+
+    cdef object _memo_get(self, HandBase h, int tile, key, MemoSlot** slot):
+        """The answer remembered for (h, tile, key), else None with ``slot`` set to where
+        the answer should be kept (NULL: not kept).
 
         A question asked once leaves only its fingerprint (in ``seen``, 8 bytes a slot); its
         answer is kept when it is asked again (in ``memo``, MEMO_SLOTS answers, a new one
@@ -650,42 +685,38 @@ cdef class CompiledTable:
         memory kept, which the cold path cannot pay (an answer kept costs more than its
         computation: fresh memory instead of the cache's), while a repeated one is answered
         from the memo from its third time."""
-        if type(tile) is not int or not isinstance(hand, HandBase):
-            return None
-        cdef long t = tile
-        if t < 0 or t >= 34:
-            return None
-        cdef HandBase h = <HandBase> hand
-        cdef uint64_t x = (<uint64_t> h._hash ^ <uint64_t> t * 0x9E3779B97F4A7C15u ^
+        cdef uint64_t x = (<uint64_t> h._hash ^ <uint64_t> tile * 0x9E3779B97F4A7C15u ^
                            (<uint64_t> <uintptr_t> <PyObject*> key) >> 4)
         x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
         x = x ^ x >> 32 | 1   # (never 0: 0 marks an empty slot)
         cdef uint64_t* mark = &self.seen[x & (SEEN_SLOTS - 1)]
         cdef MemoSlot* e = &self.memo[(x >> 20) & (MEMO_SLOTS - 1)]
+        slot[0] = NULL
         if mark[0] != x:  # a question not seen before (or its mark replaced): no answer kept
             mark[0] = x
-            return self.score_in(hand, t, key)
-        if e.result != NULL and e.tile == t and e.key == <PyObject*> key and (
-                e.hand == <PyObject*> hand or e.hash == h._hash and <object> e.hand == hand):
+            return None
+        if e.result != NULL and e.tile == tile and e.key == <PyObject*> key and (
+                e.hand == <PyObject*> h or e.hash == h._hash and <object> e.hand == h):
             return <object> e.result
-        got = self.score_in(hand, t, key)
-        if got is None or got is False:
-            return got
+        slot[0] = e
+        return None
+
+    cdef void _memo_put(self, MemoSlot* e, HandBase h, int tile, key, got):
+        """Keep ``got`` (immutable, acyclic) as the answer for (h, tile, key) in slot e."""
         cdef MemoSlot old = e[0]
-        Py_INCREF(hand)
+        Py_INCREF(h)
         Py_INCREF(key)
         Py_INCREF(got)
-        e.hand = <PyObject*> hand
+        e.hand = <PyObject*> h
         e.key = <PyObject*> key
         e.result = <PyObject*> got
         e.hash = h._hash
-        e.tile = t
+        e.tile = tile
         PyObject_GC_UnTrack(got)
         if old.result != NULL:  # (released last: nothing runs while the slot is half written)
             Py_DECREF(<object> old.hand)
             Py_DECREF(<object> old.key)
             Py_DECREF(<object> old.result)
-        return got
 
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value under the policy; 0 when no pattern holds."""
@@ -970,6 +1001,9 @@ cdef class CompiledTable:
     def score(self, hand, int tile, CompiledContext c):
         """The ``ScoreResult`` of a winning hand, or None when the Python path must answer
         (every refusal: the Python path raises the error it always raised)."""
+        return self._score(hand, tile, c)
+
+    cdef object _score(self, hand, int tile, CompiledContext c):
         if not isinstance(hand, HandBase) or tile < 0 or tile >= 34:
             return None
         cdef HandBase h = <HandBase> hand

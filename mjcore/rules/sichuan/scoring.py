@@ -647,6 +647,14 @@ def valued_waits(
     visible: object = None,
 ) -> tuple[ValuedWait, ...]:
     """Every winning tile of a ready hand with its fan on a discard and self-drawn."""
+    if context is None and visible is None and not compiled.PURE:
+        # the common call (a Hand) in one core call: the compiled table's memo, else its
+        # answer; None for everything else, which the path below answers
+        table = _TABLES.get(o) or _compiled_table(o)
+        cd, cs = _WAIT_CONTEXTS.get(o) or _default_wait_contexts(table, o)
+        got = table.valued_waits_memo(hand, cd, cs)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
     if context is not None and not isinstance(context, Mapping):
         raise MahjongError("bad_context", "context must be a mapping of key to value")
     key: tuple[object, ...] | None
