@@ -562,20 +562,20 @@ cdef class CompiledTable:
                             int8_t* main) noexcept nogil:
         cdef uint8_t cnt[34]
         cdef uint8_t m[8]
-        cdef uint8_t held[34]
+        cdef uint8_t extra[34]   # copies in melds
         cdef Packed p
         cdef MeldInfo mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ best
-        cdef int t, j, k, kind, nmelds = 0, flat, bi, s
-        cdef uint64_t four = 0, hm
+        cdef int t, j, k, kind, flat, bi, s, x, total = 0
+        cdef uint64_t four = 0, hm = 0
         value[0] = raw[0] = -1
         main[0] = -1
         mj_snapshot(cnt, src)
         if mrow != NULL:
             memcpy(m, mrow, 8)
             mj_barrier()
-        memcpy(held, cnt, 34)
+        memset(extra, 0, 34)
         mi.n = 0
         for j in range(4 if mrow != NULL else 0):
             kind = m[2 * j]
@@ -585,25 +585,33 @@ cdef class CompiledTable:
             if kind > MK_BUGANG or t >= 34 or (kind == MK_CHI and (t >= 27 or t % 9 > 6)):
                 return 2
             for k in range(3 if kind == MK_CHI or kind == MK_PENG else 4):
-                held[t + k if kind == MK_CHI else t] += 1
+                extra[t + k if kind == MK_CHI else t] += 1
             mi.sets[mi.n].kind = SET_CHOW if kind == MK_CHI else SET_PUNG if kind == MK_PENG \
                 else SET_KONG
             mi.sets[mi.n].tile = t
             mi.sets[mi.n].concealed = kind == MK_ANGANG
             mi.sets[mi.n].meld = kind
             mi.n += 1
+        # the packed hand (``_pack`` with the melds' copies as caps) in one pass
         for t in range(34):
-            if held[t] > 4:
+            x = cnt[t] + extra[t]
+            if x > 4:
                 return 2
-            if held[t] == 4:
-                four |= (<uint64_t> 1) << t
-        if tile >= 34 or _pack(&p, cnt, mi.n, four) >= 0 or cnt[tile] == 0 or \
-                p.ncon + 3 * mi.n != self.hand_tiles:
+            p.cnt[t] = cnt[t]
+            p.cap[t] = 4 - extra[t]
+            total += cnt[t]
+            four |= (<uint64_t> (x == 4)) << t
+            hm |= (<uint64_t> (x != 0)) << t
+        if tile >= 34 or cnt[tile] == 0 or total + 3 * mi.n != self.hand_tiles:
             return 2
-        for t in range(34):
-            if held[t] > cnt[t]:
-                p.cap[t] = 4 - (held[t] - cnt[t])
-        hm = _held_mask(&p)
+        for s in range(4):
+            p.key[s] = 0
+            for j in range(9 if s < 3 else 7):
+                p.key[s] += cnt[s * 9 + j] * P5[j]
+        p.ncon = total
+        p.nmelds = mi.n
+        p.four = four
+        p.capped = 0
         s = _suits_of(hm)
         if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
