@@ -508,7 +508,7 @@ def _compiled_table(o: SichuanOptions) -> compiled.CompiledTable:
         _TABLES.clear()
         _WAIT_CONTEXTS.clear()
     _TABLES[o] = t
-    for c in _DEFAULT_CTX.values():  # score_memo's contexts: there from the start
+    for c in _DEFAULT_CTX.values():  # score_cached's contexts: there from the start
         _compiled_context(t, c, o)
     return t
 
@@ -550,7 +550,7 @@ def score(
     if context is None and not compiled.PURE:
         # the common call (a Hand, a tile id) in one core call: the compiled table's memo,
         # else its score; None for everything else, which the path below answers
-        got = (_TABLES.get(o) or _compiled_table(o)).score_memo(
+        got = (_TABLES.get(o) or _compiled_table(o)).score_cached(
             hand, win_tile, _DEFAULT_CTX[True if self_drawn else False])
         if got:  # (False: the table's contexts were cleared; the path below adds them)
             return got  # type: ignore[no-any-return]
@@ -614,7 +614,7 @@ def clear_caches() -> None:
     _RESULTS.clear()
     _WAITS.clear()
     for t in _TABLES.values():
-        t.clear_memo()
+        t.clear_cache()
 
 
 # --------------------------------------------------------------------------- waits
@@ -652,7 +652,7 @@ def valued_waits(
         # answer; None for everything else, which the path below answers
         table = _TABLES.get(o) or _compiled_table(o)
         cd, cs = _WAIT_CONTEXTS.get(o) or _default_wait_contexts(table, o)
-        got = table.valued_waits_memo(hand, cd, cs)
+        got = table.valued_waits_cached(hand, cd, cs)
         if got is not None:
             return got  # type: ignore[no-any-return]
     if context is not None and not isinstance(context, Mapping):
