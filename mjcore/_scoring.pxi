@@ -479,7 +479,7 @@ cdef class CompiledTable:
     cdef Cond floor[CT_FLOORS]
     cdef int policy, cap, floor_value, hand_tiles, max_suits
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
-    cdef bint by_words           # every condition reads features the reading words give
+    cdef readonly bint by_words  # every condition reads features the reading words give
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
@@ -562,7 +562,8 @@ cdef class CompiledTable:
         self.unit = t["unit"]
         self.multipliers = t.get("multipliers")
         self.contexts = {}
-        self.by_words = all(_word_cond(&self.pat[i].cond) for i in range(self.npat)) and all(
+        self.by_words = t.get("by_words", True) and all(
+            _word_cond(&self.pat[i].cond) for i in range(self.npat)) and all(
             _word_cond(&self.extra[i].cond) and self.extra[i].times < W_COUNTED
             for i in range(self.nextra)) and all(
             _word_cond(&self.floor[i]) for i in range(self.nfloor))

@@ -654,7 +654,7 @@ def valued_waits(
         cd, cs = _WAIT_CONTEXTS.get(o) or _default_wait_contexts(table, o)
         got = table.valued_waits_cached(hand, cd, cs)
         if got is not None:
-            return got  # type: ignore[no-any-return]
+            return got
     if context is not None and not isinstance(context, Mapping):
         raise MahjongError("bad_context", "context must be a mapping of key to value")
     key: tuple[object, ...] | None
