@@ -90,6 +90,14 @@ class CompiledContext:
                  no_melds: bool = False, plain_melds: bool = False,
                  meld_sources: tuple[int, int, int] | None = None) -> None: ...
 
+class CompiledScore:
+    general: Callable[..., Any]
+    def __init__(self, tables: dict[Any, CompiledTable], make_table: Callable[[Any], CompiledTable],
+                 on_discard: object, on_self_draw: object, general: Callable[..., Any],
+                 flags: Any) -> None: ...
+    def __call__(self, hand: Any, win_tile: Any, self_drawn: bool, context: Any,
+                 options: Any) -> Any: ...
+
 class CompiledTable:
     by_words: bool
     def __init__(self, t: dict[str, Any]) -> None: ...

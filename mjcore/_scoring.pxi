@@ -898,6 +898,9 @@ cdef class CompiledTable:
         this hand (by equality), tile and context key (by identity) when it was asked
         before, else ``score_in``'s. None also when hand or tile is not the plain kind (a
         ``Hand``, an int tile id): the rule set's own path answers those."""
+        return self._score_cached(hand, tile, key)
+
+    cdef object _score_cached(self, hand, tile, key):
         if type(tile) is not int or not isinstance(hand, HandBase):
             return None
         cdef long t = tile
@@ -1390,6 +1393,39 @@ cdef class CompiledTable:
             PyObject_GC_UnTrack(w)
             out.append(w)
         return tuple(out)
+
+
+cdef class CompiledScore:
+    """A rule set's ``score`` function (its engine's) whose common call, a ``Hand`` and a
+    tile id with no context, is answered here from the compiled table of the options
+    (``score_cached``), with no Python frame; every other call, every answer the table
+    leaves, and every call while ``flags.PURE`` is set go to ``general``, the rule set's
+    own function, which answers the same (the tests hold them equal)."""
+
+    cdef dict tables        # the rule set's compiled tables by options object
+    cdef object make_table  # options -> its CompiledTable (kept in ``tables``)
+    cdef object on_discard, on_self_draw  # the context keys of a context-free call
+    cdef readonly object general
+    cdef object flags       # the module whose PURE forces the Python path
+
+    def __init__(self, dict tables, make_table, on_discard, on_self_draw, general, flags):
+        self.tables = tables
+        self.make_table = make_table
+        self.on_discard = on_discard
+        self.on_self_draw = on_self_draw
+        self.general = general
+        self.flags = flags
+
+    def __call__(self, hand, win_tile, self_drawn, context, options):
+        if context is None and not self.flags.PURE:
+            t = self.tables.get(options)
+            if t is None:
+                t = self.make_table(options)
+            got = (<CompiledTable?> t)._score_cached(
+                hand, win_tile, self.on_self_draw if self_drawn else self.on_discard)
+            if got:  # (False: the table's contexts were cleared; ``general`` adds them)
+                return got
+        return self.general(hand, win_tile, self_drawn, context, options)
 
 
 cdef inline int t_suit(int t) noexcept nogil:

@@ -27,13 +27,14 @@ from mjcore._core import (
     FEATURES,
     POLICY_CODES,
     CompiledContext,
+    CompiledScore,
     CompiledTable,
 )
 from mjcore.hand import Decomposition
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
-__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledTable", "check_terms",
-           "compile_table", "context_bits", "features_of", "holds"]
+__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledScore", "CompiledTable",
+           "check_terms", "compile_table", "context_bits", "features_of", "holds"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""

@@ -8,7 +8,7 @@ documentation of every rule and decision is docs/rulesets/sichuan.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from mjcore._core import (
@@ -508,7 +508,7 @@ def _compiled_table(o: SichuanOptions) -> compiled.CompiledTable:
         _TABLES.clear()
         _WAIT_CONTEXTS.clear()
     _TABLES[o] = t
-    for c in _DEFAULT_CTX.values():  # score_cached's contexts: there from the start
+    for c in _DEFAULT_CTX.values():  # score's context-free ones: there from the start
         _compiled_context(t, c, o)
     return t
 
@@ -539,21 +539,16 @@ _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
 _CONTEXTS: dict[tuple[object, ...], _Ctx] = {}  # (self-drawn, *context key) -> parsed context
 
 
-def score(
+def _score(
     hand: Hand | str,
     win_tile: int | str,
     self_drawn: bool,
     context: Mapping[str, object] | None,
     o: SichuanOptions,
 ) -> ScoreResult:
-    """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
-    if context is None and not compiled.PURE:
-        # the common call (a Hand, a tile id) in one core call: the compiled table's memo,
-        # else its score; None for everything else, which the path below answers
-        got = (_TABLES.get(o) or _compiled_table(o)).score_cached(
-            hand, win_tile, _DEFAULT_CTX[True if self_drawn else False])
-        if got:  # (False: the table's contexts were cleared; the path below adds them)
-            return got  # type: ignore[no-any-return]
+    """``score``'s every call but the common one (memoised per input): the Python path
+    (``_evaluate``) where the compiled table leaves the answer, or always with
+    ``MJ_PURE_SCORING``."""
     key: tuple[object, ...] | None
     if context is None:
         key = (hand, win_tile, type(win_tile), self_drawn, o)
@@ -597,6 +592,14 @@ def score(
         # memo key and answer are immutable and acyclic: kept out of the cycle collector
         _RESULTS[_untrack(key)] = _untrack(result)
     return result
+
+
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, SichuanOptions],
+                ScoreResult] = compiled.CompiledScore(
+    _TABLES, _compiled_table, _DEFAULT_CTX[False], _DEFAULT_CTX[True], _score, compiled)
+"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input. The common call
+(a ``Hand``, a tile id, no context) is answered in one core call (``score_cached`` of the
+options' compiled table), every other by ``_score``."""
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
