@@ -88,7 +88,9 @@ class CompiledContext:
     def __init__(self, bits: int, self_drawn: bool, pay: Callable[[int, int], Any] | None,
                  seat_wind: int = -1, round_wind: int = -1, missing_suit: int = -1,
                  no_melds: bool = False, plain_melds: bool = False,
-                 meld_sources: tuple[int, int, int] | None = None) -> None: ...
+                 meld_sources: tuple[int, int, int] | None = None,
+                 settle: Callable[[Any, Any, int], Any] | None = None,
+                 settle_melds: bool = False) -> None: ...
 
 class CompiledScore:
     general: Callable[..., Any]

@@ -354,13 +354,20 @@ cdef class CompiledContext:
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
+    cdef object settle       # settle(result, hand, tile) -> result, or None
+    cdef bint settle_melds   # only a hand with melds is settled
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
-                 bint plain_melds=False, meld_sources=None):
+                 bint plain_melds=False, meld_sources=None, settle=None,
+                 bint settle_melds=False):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
-        ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it."""
+        ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
+        ``settle``: the rule set's last word on a result (checks that may raise, who is
+        liable), called by ``score_in`` (and ``score_memo``) before it answers or a memo
+        keeps it; with ``settle_melds`` only for a hand with melds. (``score`` and the
+        batches give the table's result as it is.)"""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -371,6 +378,8 @@ cdef class CompiledContext:
         self.plain_melds = plain_melds
         self.meld_count, self.named, self.not_left = (-1, 0, 0) if meld_sources is None \
             else meld_sources
+        self.settle = settle
+        self.settle_melds = settle_melds
         self.payments = [None] * CT_FANS
 
     cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept:
@@ -861,7 +870,8 @@ cdef class CompiledTable:
 
     def score_in(self, hand, int tile, key):
         """``score`` in the compiled context stored under ``key`` (a rule set's parsed
-        context); False when there is none yet (``add_context`` it, then ask again)."""
+        context), settled by the context's ``settle``; False when there is none yet
+        (``add_context`` it, then ask again)."""
         return self._score_in(hand, tile, key)
 
     cdef object _score_in(self, hand, int tile, key):
@@ -875,7 +885,11 @@ cdef class CompiledTable:
             c = <CompiledContext> got
             self.last_key = key
             self.last = c
-        return self._score(hand, tile, c)
+        got = self._score(hand, tile, c)
+        if got is not None and c.settle is not None and (
+                (<HandBase> hand).melds or not c.settle_melds):
+            return c.settle(got, hand, tile)
+        return got
 
     def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
         """``score_in`` with a rule set's results memo: the answer kept under ``key`` (an

@@ -62,7 +62,7 @@ def test_words_are_every_reading_valued(ruleset: str, monkeypatch: pytest.Monkey
         if ruleset == "sichuan":
             ctxs = [(sichuan._DEFAULT_CTX[sd], sichuan._DEFAULT_CTX[sd]) for sd in (False, True)]
         else:  # (the winds: their pungs are features)
-            ctxs = [(c.ckey, c) for c in (
+            ctxs = [(c.cid, c) for c in (
                 guangdong.parse_context({"seat_wind": "2z", "round_wind": "1z",
                                          "discarder": "left"}, False),
                 guangdong.parse_context({"seat_wind": "1z", "round_wind": "1z"}, True))]
