@@ -327,7 +327,8 @@ from cpython.ref cimport PyObject, Py_DECREF
 from libc.stdint cimport uintptr_t
 
 cdef enum:
-    # ``CompiledTable._memo_get``: answers kept, and questions seen (powers of 2)
+    # the compiled tables' one cache (``CompiledTable._memo_get``): answers kept, and
+    # questions seen (powers of 2), for every table of every rule set together
     MEMO_SLOTS = 1 << 16
     SEEN_SLOTS = 1 << 16
 
@@ -336,8 +337,31 @@ cdef struct MemoSlot:    # one remembered answer: strong references, NULL when e
     PyObject* hand
     PyObject* key        # the context key (compared by identity)
     PyObject* result
+    void* table          # the CompiledTable that answered (its slots go when it goes)
     Py_hash_t hash       # the hand's
     int tile
+
+
+cdef MemoSlot* _memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))  # pages on use only
+cdef uint64_t* _seen = <uint64_t*> calloc(SEEN_SLOTS, sizeof(uint64_t))
+if _memo == NULL or _seen == NULL:
+    raise MemoryError()
+
+
+cdef void _memo_drop(void* table) noexcept:
+    """Empty the slots of one table (NULL: of every table), and forget every question seen."""
+    cdef Py_ssize_t i
+    cdef MemoSlot e
+    if table == NULL:
+        memset(_seen, 0, SEEN_SLOTS * sizeof(uint64_t))
+    for i in range(MEMO_SLOTS):
+        e = _memo[i]
+        if e.result != NULL and (table == NULL or e.table == table):
+            _memo[i].hand = _memo[i].key = _memo[i].result = NULL
+            _memo[i].table = NULL
+            Py_DECREF(<object> e.hand)
+            Py_DECREF(<object> e.key)
+            Py_DECREF(<object> e.result)
 
 
 cdef class CompiledContext:
@@ -495,33 +519,14 @@ cdef class CompiledTable:
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
-    cdef MemoSlot* memo          # the answers score_cached and valued_waits_cached keep, by slot
-    cdef uint64_t* seen          # the questions they saw once, by slot (0: none)
-
-    def __cinit__(self):
-        self.memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))
-        self.seen = <uint64_t*> calloc(SEEN_SLOTS, sizeof(uint64_t))
-        if self.memo == NULL or self.seen == NULL:
-            raise MemoryError()
-
     def __dealloc__(self):
-        if self.memo != NULL:
-            self.clear_cache()
-            free(self.memo)
-        free(self.seen)
+        _memo_drop(<void*> self)
 
-    def clear_cache(self):
-        """Forget every answer the table's cache keeps, and every question it saw."""
-        cdef Py_ssize_t i
-        cdef MemoSlot e
-        memset(self.seen, 0, SEEN_SLOTS * sizeof(uint64_t))
-        for i in range(MEMO_SLOTS):
-            e = self.memo[i]
-            if e.result != NULL:
-                self.memo[i].hand = self.memo[i].key = self.memo[i].result = NULL
-                Py_DECREF(<object> e.hand)
-                Py_DECREF(<object> e.key)
-                Py_DECREF(<object> e.result)
+    @staticmethod
+    def clear_cache():
+        """Forget every answer the compiled tables' cache keeps, and every question it saw
+        (the one cache of every table: ``_memo_get``)."""
+        _memo_drop(NULL)
 
     def __init__(self, dict t):
         cdef int i, n
@@ -933,13 +938,17 @@ cdef class CompiledTable:
         """``valued_waits`` with no tiles visible, remembered like ``score_cached`` (under the
         hand and the discard context, which must always come with the same self-drawn
         one). None when hand is not a ``Hand`` or the Python path must answer."""
+        return self._valued_waits_cached(hand, discard, self_drawn)
+
+    cdef object _valued_waits_cached(self, hand, CompiledContext discard,
+                                     CompiledContext self_drawn):
         if not isinstance(hand, HandBase):
             return None
         cdef MemoSlot* e
         got = self._memo_get(<HandBase> hand, 34, discard, &e)  # (34: no tile, a wait list)
         if got is not None:
             return got
-        got = self.valued_waits(hand, discard, self_drawn)
+        got = self._valued_waits(hand, discard, self_drawn, None)
         if e != NULL and got is not None:
             self._memo_put(e, <HandBase> hand, 34, discard, got)
         return got
@@ -948,23 +957,25 @@ cdef class CompiledTable:
         """The answer remembered for (h, tile, key), else None with ``slot`` set to where
         the answer should be kept (NULL: not kept).
 
-        A question asked once leaves only its fingerprint (in ``seen``, 8 bytes a slot); its
-        answer is kept when it is asked again (in ``memo``, MEMO_SLOTS answers, a new one
-        replacing its slot's). So a never-seen hand costs one look-up in a small array and no
+        A question asked once leaves only its fingerprint (in ``_seen``, 8 bytes a slot); its
+        answer is kept when it is asked again (in ``_memo``, MEMO_SLOTS answers for every
+        table together, a new one replacing its slot's). So a never-seen hand costs one look-up in a small array and no
         memory kept, which the cold path cannot pay (an answer kept costs more than its
         computation: fresh memory instead of the cache's), while a repeated one is answered
         from the memo from its third time."""
         cdef uint64_t x = (<uint64_t> h._hash ^ <uint64_t> tile * 0x9E3779B97F4A7C15u ^
-                           (<uint64_t> <uintptr_t> <PyObject*> key) >> 4)
+                           (<uint64_t> <uintptr_t> <PyObject*> key) >> 4 ^
+                           (<uint64_t> <uintptr_t> <void*> self) << 7)
         x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
         x = x ^ x >> 32 | 1   # (never 0: 0 marks an empty slot)
-        cdef uint64_t* mark = &self.seen[x & (SEEN_SLOTS - 1)]
-        cdef MemoSlot* e = &self.memo[(x >> 20) & (MEMO_SLOTS - 1)]
+        cdef uint64_t* mark = &_seen[x & (SEEN_SLOTS - 1)]
+        cdef MemoSlot* e = &_memo[(x >> 20) & (MEMO_SLOTS - 1)]
         slot[0] = NULL
         if mark[0] != x:  # a question not seen before (or its mark replaced): no answer kept
             mark[0] = x
             return None
-        if e.result != NULL and e.tile == tile and e.key == <PyObject*> key and (
+        if e.result != NULL and e.table == <void*> self and e.tile == tile and \
+                e.key == <PyObject*> key and (
                 e.hand == <PyObject*> h or e.hash == h._hash and <object> e.hand == h):
             return <object> e.result
         slot[0] = e
@@ -979,6 +990,7 @@ cdef class CompiledTable:
         e.hand = <PyObject*> h
         e.key = <PyObject*> key
         e.result = <PyObject*> got
+        e.table = <void*> self
         e.hash = h._hash
         e.tile = tile
         PyObject_GC_UnTrack(got)
@@ -1366,6 +1378,10 @@ cdef class CompiledTable:
         the 七对 and 十三幺 ones when the table takes them), valued in the two contexts; None when the Python path must answer (a
         refusal, or a hand past the core's bounds). ``visible``: 34 counts of tiles seen
         elsewhere, or None."""
+        return self._valued_waits(hand, discard, self_drawn, visible)
+
+    cdef object _valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
+                              visible):
         if not isinstance(hand, HandBase):
             return None
         cdef HandBase h = <HandBase> hand
@@ -1409,37 +1425,58 @@ cdef class CompiledTable:
         return tuple(out)
 
 
-cdef class CompiledScore:
-    """A rule set's ``score`` function (its engine's) whose common call, a ``Hand`` and a
-    tile id with no context, is answered here from the compiled table of the options
-    (``score_cached``), with no Python frame; every other call, every answer the table
-    leaves, and every call while ``flags.PURE`` is set go to ``general``, the rule set's
-    own function, which answers the same (the tests hold them equal)."""
+cdef class CompiledEntry:
+    """A rule set's ``score`` and ``valued_waits`` functions (its engine's, as bound methods)
+    whose common calls are answered here from the compiled table of the options with no
+    Python frame: a ``Hand`` and a tile id with no context (``score_cached``), a ``Hand`` with
+    no context and no tiles visible (``valued_waits_cached``). Every other call, every answer
+    the table leaves, and every call while ``flags.PURE`` is set go to the rule set's own
+    functions (``general_score``, ``general_waits``), which answer the same (the tests hold
+    them equal)."""
 
     cdef dict tables        # the rule set's compiled tables by options object
     cdef object make_table  # options -> its CompiledTable (kept in ``tables``)
-    cdef object on_discard, on_self_draw  # the context keys of a context-free call
-    cdef readonly object general
+    cdef object on_discard, on_self_draw  # the context keys of a context-free score
+    cdef dict wait_contexts  # options -> the (discard, self-drawn) contexts of a wait question
+    cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
+    cdef readonly object general_score, general_waits
     cdef object flags       # the module whose PURE forces the Python path
 
-    def __init__(self, dict tables, make_table, on_discard, on_self_draw, general, flags):
+    def __init__(self, dict tables, make_table, on_discard, on_self_draw, dict wait_contexts,
+                 make_wait_contexts, general_score, general_waits, flags):
         self.tables = tables
         self.make_table = make_table
         self.on_discard = on_discard
         self.on_self_draw = on_self_draw
-        self.general = general
+        self.wait_contexts = wait_contexts
+        self.make_wait_contexts = make_wait_contexts
+        self.general_score = general_score
+        self.general_waits = general_waits
         self.flags = flags
 
-    def __call__(self, hand, win_tile, self_drawn, context, options):
+    cdef CompiledTable _table(self, options):
+        t = self.tables.get(options)
+        return <CompiledTable?> (self.make_table(options) if t is None else t)
+
+    def score(self, hand, win_tile, self_drawn, context, options):
         if context is None and not self.flags.PURE:
-            t = self.tables.get(options)
-            if t is None:
-                t = self.make_table(options)
-            got = (<CompiledTable?> t)._score_cached(
+            got = self._table(options)._score_cached(
                 hand, win_tile, self.on_self_draw if self_drawn else self.on_discard)
-            if got:  # (False: the table's contexts were cleared; ``general`` adds them)
+            if got:  # (False: the table's contexts were cleared; the rule set adds them)
                 return got
-        return self.general(hand, win_tile, self_drawn, context, options)
+        return self.general_score(hand, win_tile, self_drawn, context, options)
+
+    def valued_waits(self, hand, context, options, visible=None):
+        cdef CompiledTable t
+        if context is None and visible is None and not self.flags.PURE:
+            t = self._table(options)
+            pair = self.wait_contexts.get(options)
+            if pair is None:
+                pair = self.make_wait_contexts(t, options)
+            got = t._valued_waits_cached(hand, (<tuple?> pair)[0], (<tuple> pair)[1])
+            if got is not None:
+                return got
+        return self.general_waits(hand, context, options, visible)
 
 
 cdef inline int t_suit(int t) noexcept nogil:

@@ -27,13 +27,13 @@ from mjcore._core import (
     FEATURES,
     POLICY_CODES,
     CompiledContext,
-    CompiledScore,
+    CompiledEntry,
     CompiledTable,
 )
 from mjcore.hand import Decomposition
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
-__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledScore", "CompiledTable",
+__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledEntry", "CompiledTable",
            "check_terms", "compile_table", "context_bits", "features_of", "holds"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")

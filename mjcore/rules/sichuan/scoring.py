@@ -594,14 +594,6 @@ def _score(
     return result
 
 
-score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, SichuanOptions],
-                ScoreResult] = compiled.CompiledScore(
-    _TABLES, _compiled_table, _DEFAULT_CTX[False], _DEFAULT_CTX[True], _score, compiled)
-"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input. The common call
-(a ``Hand``, a tile id, no context) is answered in one core call (``score_cached`` of the
-options' compiled table), every other by ``_score``."""
-
-
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
     """A context's part of a memo key: its items and the types of its values (``True``, ``1``
     and ``1.0`` are equal, but only some of them are valid where a flag or a seat goes)."""
@@ -616,8 +608,7 @@ def clear_caches() -> None:
     _MELD_INFO.clear()
     _RESULTS.clear()
     _WAITS.clear()
-    for t in _TABLES.values():
-        t.clear_cache()
+    compiled.CompiledTable.clear_cache()
 
 
 # --------------------------------------------------------------------------- waits
@@ -643,21 +634,13 @@ def _default_wait_contexts(table: compiled.CompiledTable, o: SichuanOptions,
     return pair
 
 
-def valued_waits(
+def _valued_waits(
     hand: Hand | str,
     context: Mapping[str, object] | None,
     o: SichuanOptions,
     visible: object = None,
 ) -> tuple[ValuedWait, ...]:
-    """Every winning tile of a ready hand with its fan on a discard and self-drawn."""
-    if context is None and visible is None and not compiled.PURE:
-        # the common call (a Hand) in one core call: the compiled table's memo, else its
-        # answer; None for everything else, which the path below answers
-        table = _TABLES.get(o) or _compiled_table(o)
-        cd, cs = _WAIT_CONTEXTS.get(o) or _default_wait_contexts(table, o)
-        got = table.valued_waits_cached(hand, cd, cs)
-        if got is not None:
-            return got
+    """``valued_waits``'s every call but the common one (memoised per input)."""
     if context is not None and not isinstance(context, Mapping):
         raise MahjongError("bad_context", "context must be a mapping of key to value")
     key: tuple[object, ...] | None
@@ -731,6 +714,19 @@ def valued_waits(
         # memo key and answer are immutable and acyclic: kept out of the cycle collector
         _WAITS[_untrack(key)] = _untrack(result)
     return result
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, _DEFAULT_CTX[False], _DEFAULT_CTX[True],
+                                _WAIT_CONTEXTS, _default_wait_contexts, _score, _valued_waits,
+                                compiled)
+# The common calls (a ``Hand``, a tile id, no context; a ``Hand``, no context, nothing
+# visible) are answered in one core call (the options' compiled table and its cache); every
+# other by ``_score`` and ``_valued_waits``.
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, SichuanOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+valued_waits: Callable[..., tuple[ValuedWait, ...]] = _ENTRY.valued_waits
+"""Every winning tile of a ready hand with its fan on a discard and self-drawn."""
 
 
 def largest_wait(
