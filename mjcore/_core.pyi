@@ -90,7 +90,7 @@ class CompiledContext:
                  no_melds: bool = False, plain_melds: bool = False,
                  meld_sources: tuple[int, int, int] | None = None,
                  settle: Callable[[Any, Any, int], Any] | None = None,
-                 settle_melds: bool = False) -> None: ...
+                 settle_melds: int = 0, settle_mains: tuple[str, ...] = ()) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]

@@ -379,19 +379,21 @@ cdef class CompiledContext:
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
     cdef object settle       # settle(result, hand, tile) -> result, or None
-    cdef bint settle_melds   # only a hand with melds is settled
+    cdef int settle_melds    # a hand with at least this many melds is settled,
+    cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
                  bint plain_melds=False, meld_sources=None, settle=None,
-                 bint settle_melds=False):
+                 int settle_melds=0, tuple settle_mains=()):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
         ``settle``: the rule set's last word on a result (checks that may raise, who is
         liable), called by ``score_in`` (and ``score_memo``) before it answers or a memo
-        keeps it; with ``settle_melds`` only for a hand with melds. (``score`` and the
-        batches give the table's result as it is.)"""
+        keeps it, for a hand with at least ``settle_melds`` melds or with melds and a main
+        pattern in ``settle_mains``. (``score`` and the batches give the table's result as
+        it is.)"""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -404,9 +406,10 @@ cdef class CompiledContext:
             else meld_sources
         self.settle = settle
         self.settle_melds = settle_melds
+        self.settle_mains = settle_mains
         self.payments = [None] * CT_FANS
 
-    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept:
+    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
         cdef int j
         if self.meld_count < 0:
@@ -734,7 +737,8 @@ cdef class CompiledTable:
         p.capped = 0
         s = _suits_of(hm)
         if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
-                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
+                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds) or \
+                not c.melds_fit(&mi, mi.n):  # (a batch's melds are plain sets: mi.n of them)
             return 1
         if rs == NULL:  # (by the words alone: no reading built, only the value is asked)
             bi[0] = self._best_words(&p, &mi, hm, c, NULL, best, flat)
@@ -891,9 +895,12 @@ cdef class CompiledTable:
             self.last_key = key
             self.last = c
         got = self._score(hand, tile, c)
-        if got is not None and c.settle is not None and (
-                (<HandBase> hand).melds or not c.settle_melds):
-            return c.settle(got, hand, tile)
+        cdef Py_ssize_t nm
+        if got is not None and c.settle is not None:
+            nm = len((<HandBase> hand).melds)
+            if nm >= c.settle_melds or nm and (<tuple> (<tuple> (<tuple> got)[5])[0])[0] in \
+                    c.settle_mains:
+                return c.settle(got, hand, tile)
         return got
 
     def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
