@@ -1251,9 +1251,12 @@ cdef class CompiledTable:
                 elif not self._better(best, &v):
                     tied |= 1 << w
             if bw >= 0:  # the first reading of a best word: its hits are the answer's
-                w = _first_word(mi, entries, tied, chosen)
-                if w < 0 or (r != NULL and _reading_of_words(mi, &splits, chosen, r) < 0):
-                    return -2
+                if r == NULL and not (tied & (tied - 1)):
+                    w = bw  # (one best word and no reading asked for: no search)
+                else:
+                    w = _first_word(mi, entries, tied, chosen)
+                    if w < 0 or (r != NULL and _reading_of_words(mi, &splits, chosen, r) < 0):
+                        return -2
                 if w != bw:
                     self._reading_value(hon | _word_bits(w), scounts, best)
                 bbits = hon | _word_bits(w)
