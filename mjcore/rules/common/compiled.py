@@ -27,13 +27,14 @@ from mjcore._core import (
     FEATURES,
     POLICY_CODES,
     CompiledContext,
+    CompiledEntry,
     CompiledTable,
 )
 from mjcore.hand import Decomposition
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
-__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledTable", "check_terms",
-           "compile_table", "context_bits", "features_of", "holds"]
+__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledEntry", "CompiledTable",
+           "check_terms", "compile_table", "context_bits", "features_of", "holds"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
@@ -116,7 +117,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
                   shisanyao: bool = False, ligu: bool = False, min_raw: int = 0,
                   tie_by_value: bool = False, flat_after: bool = False,
                   mult_pow2: bool = False, hand_extras_first: bool = False,
-                  multipliers: tuple[int, ...] | None = None,
+                  multipliers: tuple[int, ...] | None = None, by_words: bool = True,
                   ) -> CompiledTable | None:
     """The table under ``options`` as a ``CompiledTable``, or None when a row has no ``when``
     or the policy has no compiled form (the Python path then scores).
@@ -131,7 +132,9 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     (else it replaces each reading whose capped value it reaches); ``mult_pow2``: the
     multiplier is ``2**value`` (else the value); ``multipliers``: the multiplier by value
     instead (a value past its end: the Python path answers); ``hand_extras_first``: extras that depend on
-    the hand alone are listed before those of the context."""
+    the hand alone are listed before those of the context; ``by_words=False``: every reading
+    is valued one by one, never once per reading word (the twin the tests hold the words
+    against; the core takes the words whenever the conditions allow)."""
     policy = table.policy
     if policy.kind not in POLICY_CODES:
         return None
@@ -173,7 +176,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "cap": cap,
         "floor_value": int(getattr(options, policy.floor_option or "", 0) or 0),
         "tie_by_value": tie_by_value, "flat_after": flat_after, "mult_pow2": mult_pow2,
-        "multipliers": multipliers,
+        "multipliers": multipliers, "by_words": by_words,
         "hand_tiles": hand_tiles, "max_suits": max_suits, "no_honours": no_honours,
         "qidui": qidui, "shisanyao": shisanyao, "ligu": ligu, "min_raw": min_raw,
         "flat_alone": policy.flat_rule == "alone",
