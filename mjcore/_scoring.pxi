@@ -31,6 +31,7 @@ cdef enum:
     F_ROUND_WIND_PUNG = 18
     F_MELDS4 = 19
     F_SHISANYAO = 20
+    F_WILD_PAIR = 21     # a wild reading: the winning tile pairs with a wild, the rest are sets
     F_CONTEXT = 32       # bits 32-63: the rule set's own context features, in its order
     # counted features
     C_GEN = 0
@@ -38,6 +39,7 @@ cdef enum:
     C_DRAGON_PUNGS = 2
     C_WIND_PUNGS = 3
     NCOUNTED = 4
+    NCTXCOUNTED = 2      # the rule set's own counted context features, after the counted ones
     # table sizes
     CT_PATTERNS = 64
     CT_EXTRAS = 32
@@ -47,6 +49,7 @@ cdef enum:
     # policies
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
+    POL_SHAPE_EVENT = 2  # shape_times_event with exponent values (the cap limits 2**value)
 
 _SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
 _KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by F_PUNG | F_CHOW
@@ -54,10 +57,15 @@ _KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by 
 FEATURES = ("standard", "qidui", "qing", "hun", "zi", "pung", "chow", "yaojiu", "only258",
             "long", "terminals_honours", "terminals_only", "nine_gates", "concealed", "has19",
             "dragon_pair", "wind_pair", "seat_wind_pung", "round_wind_pung", "melds4",
-            "shisanyao")
+            "shisanyao", "wild_pair")
 COUNTED = ("gen", "melds", "dragon_pungs", "wind_pungs")
 CONTEXT_BIT = F_CONTEXT
-POLICY_CODES = {"highest_plus_extras": POL_HIGHEST, "capped_base": POL_CAPPED_BASE}
+CONTEXT_COUNTED_AT = NCOUNTED    # the rule set's counted context features: indices from here
+CONTEXT_COUNTED_MAX = NCTXCOUNTED
+POLICY_CODES = {"highest_plus_extras": POL_HIGHEST, "capped_base": POL_CAPPED_BASE,
+                "shape_times_event": POL_SHAPE_EVENT}
+# the features a wild reading (``score_wild``) states: its shape and its wild features
+WILD_FEATURES = ("standard", "qidui", "wild_pair")
 
 
 cdef extern from *:
@@ -122,6 +130,7 @@ cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
     int8_t extra_n[CT_EXTRAS]
     uint32_t floors      # floors that hold
     int flat             # a flat pattern that replaced the value (-1: none)
+    uint8_t unlisted     # shape_times_event: the main pattern (worth x1) is not listed
 
 
 cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
@@ -273,9 +282,20 @@ cdef class CompiledContext:
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
+    # wild hands (``score_wild``): the wild kind, the kind whose tiles play as its natural kind
+    # (its slot then holds the wilds; -1: none), wilds known to be out of the hand, tiles
+    # never won on a discard here, features some reading must hold, whether the context
+    # claims a kong among the melds, the liability named, counted context features
+    cdef int wild, proxy, wilds_gone, liable_seat
+    cdef uint64_t blocked, require
+    cdef bint needs_kong
+    cdef object liable
+    cdef int ctx_counts[NCTXCOUNTED]
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
-                 int round_wind=-1, int missing_suit=-1, bint no_melds=False):
+                 int round_wind=-1, int missing_suit=-1, bint no_melds=False, int wild=-1,
+                 int proxy=-1, int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
+                 bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=()):
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -284,6 +304,18 @@ cdef class CompiledContext:
         self.missing_suit = missing_suit
         self.no_melds = no_melds
         self.payments = [None] * CT_FANS
+        if len(counts) > NCTXCOUNTED:
+            raise ValueError(f"at most {NCTXCOUNTED} counted context features")
+        self.wild = wild
+        self.proxy = proxy
+        self.wilds_gone = wilds_gone
+        self.blocked = blocked
+        self.require = require
+        self.needs_kong = needs_kong
+        self.liable = liable
+        self.liable_seat = liable_seat
+        for i in range(NCTXCOUNTED):
+            self.ctx_counts[i] = counts[i] if i < len(counts) else 0
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:
@@ -315,6 +347,7 @@ cdef class CompiledTable:
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
+    cdef bint wild_pair_sets_wild  # wild readings: the sets beside a wild pair may hold wilds
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
@@ -366,6 +399,7 @@ cdef class CompiledTable:
         self.name = t["name"]
         self.unit = t["unit"]
         self.multipliers = t.get("multipliers")
+        self.wild_pair_sets_wild = t.get("wild_pair_sets_wild", True)
         self.contexts = {}
 
     def context(self, key):
@@ -507,6 +541,43 @@ cdef class CompiledTable:
         main[0] = flat if flat >= 0 else best.main
         return 0
 
+    def score_wild(self, hand, tile, CompiledContext c):
+        """``score`` of a hand holding wild tiles (the context's wild kind; mjcore/_wilds.pxi,
+        "Scoring wild hands"): ``hand`` a ``Hand`` or plain concealed text, ``tile`` an id or
+        its text. None when the Python path must answer."""
+        return _score_wild(self, hand, tile, c)
+
+    def score_wild_memo(self, dict memo, tuple key, hand, tile, ctx_key, Py_ssize_t limit):
+        """``score_memo`` for ``score_wild``: the memo's answer, else the compiled one (kept),
+        None for the Python path, False when no context is stored under ``ctx_key``."""
+        got = memo.get(key)
+        if got is not None:
+            return got
+        cdef CompiledContext c
+        if ctx_key is self.last_key:
+            c = self.last
+        else:
+            found = self.contexts.get(ctx_key)
+            if found is None:
+                return False
+            c = <CompiledContext> found
+            self.last_key = ctx_key
+            self.last = c
+        got = _score_wild(self, hand, tile, c)
+        if got is None:
+            return None
+        if len(memo) >= limit:
+            memo.clear()
+        PyObject_GC_UnTrack(key)
+        memo[key] = got
+        return got
+
+    def valued_waits_wild(self, hand, CompiledContext discard, CompiledContext self_drawn,
+                          visible=None):
+        """``valued_waits`` of a ready hand holding wild tiles (physical kinds, the wild kind
+        included); None when the Python path must answer."""
+        return _valued_waits_wild(self, hand, discard, self_drawn, visible)
+
     def pattern_ids(self):
         """The ids of the enabled rows, by the position ``score_batch`` reports."""
         return tuple(h.id for h in self.pattern_hits)
@@ -556,6 +627,8 @@ cdef class CompiledTable:
         if not found:
             return 0
         cdef bint alone = 0
+        if self.policy == POL_SHAPE_EVENT:
+            return _value_shape_event(self, found, bits, counts, v)
         if self.policy == POL_CAPPED_BASE:
             for i in range(self.npat):
                 if found >> i & 1 and self.pat[i].special and (
@@ -581,6 +654,7 @@ cdef class CompiledTable:
         v.raw = p.value
         v.nextra = 0
         v.floors = 0
+        v.unlisted = 0
         if not alone:
             for j in range(self.nextra):
                 if not _cond(&self.extra[j].cond, bits, counts):
@@ -625,15 +699,17 @@ cdef class CompiledTable:
         while f:
             n += 1
             f &= f - 1
-        cdef tuple out = PyTuple_New(1 + v.nextra + n)
-        o = self.pattern_hits[v.main]
-        Py_INCREF(o)
-        PyTuple_SET_ITEM(out, 0, o)
+        cdef int first = 0 if v.unlisted else 1
+        cdef tuple out = PyTuple_New(first + v.nextra + n)
+        if first:
+            o = self.pattern_hits[v.main]
+            Py_INCREF(o)
+            PyTuple_SET_ITEM(out, 0, o)
         for j in range(v.nextra):
             o = (<list> self.extra_hits[v.extra_idx[j]])[v.extra_n[j]]
             Py_INCREF(o)
-            PyTuple_SET_ITEM(out, 1 + j, o)
-        k = 1 + v.nextra
+            PyTuple_SET_ITEM(out, first + j, o)
+        k = first + v.nextra
         for j in range(self.nfloor):
             if v.floors >> j & 1:
                 o = self.floor_hits[j]
@@ -699,6 +775,7 @@ cdef class CompiledTable:
         for i in range(nr):
             bits = hand | _reading_bits(&rs[i], c.seat_wind, c.round_wind, counts)
             v.flat = -1
+            v.unlisted = 0
             f = self._value(bits, counts, &v)
             if f < 0:
                 return -2
@@ -858,6 +935,49 @@ cdef class CompiledTable:
             PyObject_GC_UnTrack(w)
             out.append(w)
         return tuple(out)
+
+
+cdef int _value_shape_event(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
+                            Valued_* v) noexcept nogil:
+    """The ``shape_times_event`` policy with exponent values (``FanTable._shape_times_event``):
+    the highest shape pattern (ties: the earlier) plus every event extra that holds; a shape
+    worth 0 (x1) is listed only alone; the rank is the table position of the highest listed
+    contribution (extras after the patterns). The value is not capped: the cap limits the
+    multiplier 2**value (``score_wild``). -1 past CT_TIMES."""
+    cdef int i, j, n, best = -1, top, rank
+    for i in range(t.npat):
+        if found >> i & 1 and (best < 0 or t.pat[i].value > t.pat[best].value):
+            best = i
+    v.main = best
+    v.mainval = v.raw = t.pat[best].value
+    v.nextra = 0
+    v.floors = 0
+    for j in range(t.nextra):
+        if not _cond(&t.extra[j].cond, bits, counts):
+            continue
+        n = 1 if t.extra[j].times < 0 else counts[t.extra[j].times]
+        if n <= 0 or t.extra[j].value == 0:
+            continue
+        if n >= CT_TIMES:
+            return -1
+        v.extra_idx[v.nextra] = j
+        v.extra_n[v.nextra] = n
+        v.nextra += 1
+        v.raw += n * t.extra[j].value
+    v.unlisted = v.mainval == 0 and v.nextra > 0
+    top = -1
+    rank = 0
+    if not v.unlisted:
+        top = v.mainval
+        rank = best
+    for j in range(v.nextra):
+        n = v.extra_n[j] * t.extra[v.extra_idx[j]].value
+        if n > top:
+            top = n
+            rank = t.npat + v.extra_idx[j]
+    v.rank = rank
+    v.value = v.raw
+    return 1
 
 
 cdef inline int t_suit(int t) noexcept nogil:

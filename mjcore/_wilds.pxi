@@ -331,6 +331,43 @@ cdef inline bint _within_copies_u8(const uint8_t* stood, int n, const int* lim) 
     return True
 
 
+cdef int _first_wild(WildSearch* w, const uint8_t* counts, int wild, bint pair, int home,
+                     const int* lim) noexcept nogil:
+    """The search of ``first_wild_decomposition`` (the caller checked the counts: 3 × nsets +
+    2 × pair tiles, nsets at most RD_SETS): 1 with the reading in ``w.rows[0]``, 0 when there
+    is none, -1 out of memory or too many placements, -2 two sets of wilds alone. ``lim``:
+    34 copies left per kind, or NULL. The caller frees ``w.rows``."""
+    cdef int t, i, c, floor, total = 0, nsets
+    memset(w, 0, sizeof(WildSearch))
+    for t in range(34):
+        w.n[t] = counts[t]
+        total += counts[t]
+    nsets = (total - 2 * pair) // 3
+    if lim != NULL:
+        w.limit = True
+        memcpy(w.lim, lim, 34 * sizeof(int))
+    c = w.n[wild]
+    w.n[wild] = 0
+    w.wild = wild
+    w.first = True
+    w.home = home if 0 <= home < 34 else -1
+    # most wilds standing alone first (a pung, the pair or none: 3, 2, 0 of them)
+    for i in range(3):
+        floor = 3 - i - (i == 2)
+        if floor > c or (floor == 2 and not pair):
+            continue
+        w.floor = floor
+        w.depth = 0
+        _wild_natural(w, c, nsets, pair, 0)
+        if w.nrows or w.error != 0:
+            break
+    if w.error == 2:
+        return -2
+    if w.error == 1:
+        return -1
+    return 1 if w.nrows else 0
+
+
 def first_wild_decomposition(counts, int wild, bint pair, held, int home=-1):
     """One reading of ``wild_standard_readings(counts, wild, nsets, pair, held, ...)`` (the
     sets the tiles leave: 3 × nsets + 2 × pair tiles) as
@@ -341,50 +378,37 @@ def first_wild_decomposition(counts, int wild, bint pair, held, int home=-1):
     kind) wilds alone stand for it before the others. The search stops at that reading: a
     few cheap passes for a caller that reports one split of the hand."""
     cdef WildSearch w
-    cdef int t, i, c, nc = 0, np_ = 0
+    cdef int t, i, c, nc = 0, np_ = 0, got
     cdef int chows[RD_SETS]
     cdef int pungs[RD_SETS]
+    cdef uint8_t cnt[34]
+    cdef int lim[34]
     cdef CReading* r
-    cdef int floor, total = 0, nsets
+    cdef int total = 0, nsets
     if len(counts) != 34 or not 0 <= wild < 34:
         raise MahjongError("bad_argument", "wild readings need 34 counts and a wild kind 0..33")
-    memset(&w, 0, sizeof(WildSearch))
     for t in range(34):
         c = counts[t]
         if not 0 <= c <= 4:
             raise MahjongError("bad_argument", f"tile count {c!r} outside 0..4")
-        w.n[t] = c
+        cnt[t] = c
         total += c
     nsets = (total - 2 * pair) // 3
     if total != 3 * nsets + 2 * pair or nsets > RD_SETS:
         raise MahjongError("bad_argument", f"{total} tiles are not {'3n + 2' if pair else '3n'} "
                                            f"with n at most {RD_SETS}")
     if held is not None:
-        w.limit = True
         for t in range(34):
-            w.lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
-    c = w.n[wild]
-    w.n[wild] = 0
-    w.wild = wild
-    w.first = True
-    w.home = home if 0 <= home < 34 else -1
+            lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
+    w.rows = NULL
     try:
         with nogil:
-            # most wilds standing alone first (a pung, the pair or none: 3, 2, 0 of them)
-            for i in range(3):
-                floor = 3 - i - (i == 2)
-                if floor > c or (floor == 2 and not pair):
-                    continue
-                w.floor = floor
-                w.depth = 0
-                _wild_natural(&w, c, nsets, pair, 0)
-                if w.nrows or w.error != 0:
-                    break
-        if w.error == 2:
+            got = _first_wild(&w, cnt, wild, pair, home, lim if held is not None else NULL)
+        if got == -2:
             raise ValueError("more than one set of wilds alone")
-        if w.error == 1:
+        if got == -1:
             raise MahjongError("too_complex", "too many wild readings")
-        if not w.nrows:
+        if not got:
             return None
         r = &w.rows[0]
         for i in range(r.nsets):
@@ -433,3 +457,319 @@ def has_wild_standard(counts, int wild, bint pair):
     if (h.ncon + jokers) // 3 > MAXM + 1:
         return False  # more than 17 tiles: never a reading of a hand
     return _win(&h, SH_STANDARD, jokers) != 0
+
+
+# ---------------------------------------------------------------- scoring wild hands
+#
+# ``CompiledTable.score_wild`` / ``valued_waits_wild``: the compiled evaluator on a hand holding
+# wild tiles. The context names the wild kind (and the kind whose tiles play as the wild's
+# natural kind, e.g. Hangzhou's 白板 in flip mode: the proxy); the hand is written in role
+# coordinates (the naturals at the kinds they play as, the wilds at the proxy's slot, free once
+# its tiles moved), as ``hangzhou.scoring.roles`` does. A wild hand's readings are the kinds of
+# reading the table prices, each found by one win test on the joker tables (no placement is
+# listed): 七对 (the wilds pair every kind held oddly), a standard reading, and on a self-draw
+# the ``wild_pair`` reading (the winning tile and a wild are the pair, the rest forms sets;
+# with ``wild_pair_sets_wild`` false no other wild). Their features: ``WILD_FEATURES`` and
+# ``gen`` (kinds of four naturals), ``melds``, the context's. The policy values each, the best
+# is taken (value, then the lower rank, then the first of 七对, standard, wild pair), and only
+# the reading scored is split into sets (``_first_wild``, the decomposition Hangzhou reports).
+
+cdef struct WildHand:
+    uint8_t nat[34]       # the naturals, in role coordinates (the slot empty)
+    uint8_t held[34]      # every physical tile held (concealed and melds)
+    uint8_t con[34]       # the concealed physical tiles
+    int wilds             # wilds held
+    int wild              # the wild kind, and the slot its copies are read at
+    int slot
+    int nmelds
+    bint kong
+
+
+cdef inline int _tile_of(object tile) except -2:
+    """A tile id from an id or two-character text ("3m"); -1 for anything else."""
+    cdef const unsigned char* d
+    cdef int r
+    if type(tile) is int:
+        return tile if 0 <= tile < 34 else -1
+    if type(tile) is not str or len(<str> tile) != 2 or not PyUnicode_IS_ASCII(tile):
+        return -1
+    d = <const unsigned char*> PyUnicode_DATA(tile)
+    r = d[0] - 0x30
+    if d[1] == 0x7A:
+        return 26 + r if 1 <= r <= 7 else -1
+    if not 1 <= r <= 9:
+        return -1
+    return r - 1 if d[1] == 0x6D else 8 + r if d[1] == 0x70 else 17 + r if d[1] == 0x73 else -1
+
+
+cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) except -2:
+    """The hand (plain concealed text, or a ``Hand`` whose melds hold no wild) in role
+    coordinates; 0, or -1 when the Python path must answer (any other input, a wrong size)."""
+    cdef int add[34]
+    cdef uint8_t cnt[34]
+    cdef int t, total = 0, w = c.wild, slot
+    cdef HandBase h
+    if not 0 <= w < 34:
+        return -1
+    slot = c.proxy if 0 <= c.proxy < 34 else w
+    wh.nmelds = 0
+    wh.kong = 0
+    if type(hand) is str:
+        if not PyUnicode_IS_ASCII(hand) or not plain_runs_counts(
+                <const unsigned char*> PyUnicode_DATA(hand), len(<str> hand), add):
+            return -1
+        for t in range(34):
+            if add[t] > 4:
+                return -1
+            cnt[t] = add[t]
+        memcpy(wh.held, cnt, 34)
+    elif isinstance(hand, HandBase):
+        h = <HandBase> hand
+        memcpy(cnt, h.p.cnt, 34)
+        memcpy(wh.held, cnt, 34)
+        for m in h.melds:
+            tiles = <tuple> (<tuple> m)[1]
+            if len(tiles) < 3:
+                return -1
+            for x in tiles:
+                if <int> x == w:
+                    return -1  # a wild in a meld: the rule set's options decide
+                wh.held[<int> x] += 1
+            wh.nmelds += 1
+            if (<tuple> m)[0] in ("gang", "angang", "bugang"):
+                wh.kong = 1
+    else:
+        return -1
+    for t in range(34):
+        total += cnt[t]
+    if total + 3 * wh.nmelds != ntiles:
+        return -1
+    for t in range(34):
+        if wh.held[t] > 4:
+            return -1
+    memcpy(wh.con, cnt, 34)
+    memcpy(wh.nat, cnt, 34)
+    wh.wilds = cnt[w]
+    wh.nat[w] = cnt[slot] if slot != w else 0  # the proxy's tiles play as the wild's kind
+    wh.nat[slot] = 0
+    wh.wild = w
+    wh.slot = slot
+    return 0
+
+
+cdef inline int _role_of(const WildHand* wh, int t) noexcept nogil:
+    """The role kind of physical tile ``t``: the slot for a wild."""
+    if t == wh.wild:
+        return wh.slot
+    return wh.wild if t == wh.slot else t
+
+
+cdef int _wild_best(CompiledTable t, const WildHand* wh, int drawn, CompiledContext c, bint sd,
+                    Valued_* best, uint64_t* chosen, uint64_t* seen) noexcept nogil:
+    """The best wild reading of the 14 tiles (``drawn``: the winning tile's role kind): 1 with
+    its value in ``best`` and its features in ``chosen``, 0 when no reading is valued, -1 when
+    the Python path must answer. ``seen``: the features of every reading, or-ed."""
+    cdef Packed p
+    cdef uint8_t rest[34]
+    cdef uint64_t rb[3]
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int nr = 0, k, odd = 0, need, rw, gen = 0, i, got, found = 0
+    cdef Valued_ v
+    cdef uint64_t bits
+    _pack(&p, wh.nat, 0, 0)
+    for k in range(34):
+        odd += wh.nat[k] & 1
+        gen += wh.nat[k] == 4
+    if t.qidui and wh.nmelds == 0 and wh.wilds >= odd and (wh.wilds - odd) % 2 == 0:
+        rb[nr] = (<uint64_t> 1) << F_QIDUI
+        nr += 1
+    if _win(&p, SH_STANDARD, wh.wilds):
+        rb[nr] = (<uint64_t> 1) << F_STANDARD
+        nr += 1
+    need = 2 if drawn == wh.slot else 1
+    if sd and wh.wilds >= need:
+        memcpy(rest, wh.nat, 34)
+        if drawn != wh.slot:
+            rest[drawn] -= 1
+        rw = wh.wilds - need
+        if t.wild_pair_sets_wild or rw == 0:
+            # sets only: the rest plus a pair of an honour it does not hold wins with the wilds
+            # as jokers exactly when the rest forms sets (``common.wilds.has_wild_reading``)
+            k = 27
+            while k < 34 and rest[k]:
+                k += 1
+            if k == 34:
+                return -1
+            rest[k] = 2
+            _pack(&p, rest, 0, 0)
+            if _win(&p, SH_STANDARD, rw):
+                rb[nr] = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_WILD_PAIR
+                nr += 1
+    seen[0] = 0
+    for i in range(nr):
+        seen[0] |= rb[i]
+    memset(counts, 0, sizeof(counts))
+    counts[C_GEN] = gen
+    counts[C_MELDS] = wh.nmelds
+    for i in range(NCTXCOUNTED):
+        counts[NCOUNTED + i] = c.ctx_counts[i]
+    for i in range(nr):
+        bits = c.bits | rb[i]
+        v.flat = -1
+        v.unlisted = 0
+        got = t._value(bits, counts, &v)
+        if got < 0:
+            return -1
+        if not got:
+            continue
+        if not found or v.value > best.value or v.value == best.value and (
+                v.raw > best.raw or v.raw == best.raw and v.rank < best.rank):
+            best[0] = v
+            chosen[0] = rb[i]
+            found = 1
+    return found
+
+
+cdef object _wild_decomposition(CompiledTable t, const WildHand* wh, int drawn, uint64_t rbits):
+    """The decomposition Hangzhou reports for the reading scored (``hangzhou.scoring.
+    decomposition``): a standard reading split by ``_first_wild`` (wilds alone standing for the
+    wild's own kind first), a wild pair's rest split into sets; None on a search error."""
+    if not rbits >> F_STANDARD & 1:
+        return "qidui"
+    cdef uint8_t cnt[34]
+    cdef WildSearch w
+    cdef int got, pair, i, nc = 0, np_ = 0
+    cdef int chows[RD_SETS]
+    cdef int pungs[RD_SETS]
+    cdef bint wp = rbits >> F_WILD_PAIR & 1
+    memcpy(cnt, wh.nat, 34)
+    cnt[wh.slot] = wh.wilds
+    if wp:
+        cnt[drawn] -= 1
+        cnt[wh.slot] -= 1
+    w.rows = NULL
+    try:
+        got = _first_wild(&w, cnt, wh.slot, not wp, wh.wild, NULL)
+        if got <= 0:
+            return None
+        r = &w.rows[0]
+        for i in range(r.nsets):
+            if r.sets[i].kind == SET_CHOW:
+                chows[nc] = r.sets[i].tile
+                nc += 1
+            else:
+                pungs[np_] = r.sets[i].tile
+                np_ += 1
+        _isort(chows, nc)
+        _isort(pungs, np_)
+        pair = r.pair if not wp else drawn if drawn != wh.slot else wh.wild
+    finally:
+        free(w.rows)
+    ch = PyTuple_New(nc)
+    for i in range(nc):
+        _put(ch, i, chows[i])
+    pu = PyTuple_New(np_)
+    for i in range(np_):
+        _put(pu, i, pungs[i])
+    dec = mj_tuple_of(t.decomposition_type, 3)
+    _put(dec, 0, pair)
+    _put(dec, 1, ch)
+    _put(dec, 2, pu)
+    return dec
+
+
+cdef object _score_wild(CompiledTable t, object hand, object tile_obj, CompiledContext c):
+    cdef WildHand wh
+    cdef Valued_ best
+    cdef uint64_t rbits, seen
+    cdef int tile = _tile_of(tile_obj), drawn, fan, mult, got
+    if tile < 0 or _wild_hand(hand, c, t.hand_tiles, &wh) < 0:
+        return None
+    if wh.con[tile] == 0:
+        return None
+    if wh.wilds + c.wilds_gone > 4 or (c.needs_kong and not wh.kong) or (
+            not c.self_drawn and c.blocked >> tile & 1):
+        return None
+    drawn = _role_of(&wh, tile)
+    got = _wild_best(t, &wh, drawn, c, c.self_drawn is True, &best, &rbits, &seen)
+    if got <= 0 or (seen & c.require) != c.require:
+        return None
+    fan = best.value
+    if fan < 0 or fan >= CT_FANS or fan > 30:
+        return None
+    mult = 1 << fan
+    if t.cap >= 0 and mult > t.cap:
+        mult = t.cap  # the cap limits the multiplier, not the fan
+    dec = _wild_decomposition(t, &wh, drawn, rbits)
+    if dec is None:
+        return None
+    pays = c.payments[fan]
+    if pays is None:
+        pays = c.payments[fan] = c.pay(fan, mult)
+    out = mj_tuple_of(t.result_type, 12)
+    _put(out, 0, t.name)
+    _put(out, 1, t.unit)
+    _put(out, 2, fan)
+    _put(out, 3, best.raw)
+    _put(out, 4, mult)
+    _put(out, 5, t._hits(&best, -1))
+    _put(out, 6, dec)
+    _put(out, 7, "standard" if rbits >> F_STANDARD & 1 else "qidui")
+    _put(out, 8, c.self_drawn)
+    _put(out, 9, pays)
+    _put(out, 10, c.liable)
+    _put(out, 11, c.liable_seat)
+    PyObject_GC_UnTrack(out)
+    return out
+
+
+cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
+                               CompiledContext cs, object visible):
+    """Every physical kind that completes the ready hand (the core's joker wait test on the
+    naturals, the wild kind itself, the proxy for a natural of the wild's kind), valued on a
+    discard (``cd``) and self-drawn (``cs``); kinds of which four copies are held are not
+    waits. None when the Python path must answer."""
+    cdef WildHand wh, x
+    cdef Packed p
+    cdef Valued_ vd, vs
+    cdef uint64_t bd, bs, seen, mask, cand
+    cdef int k, tile, drawn, gd, gs, unseen
+    if _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 or cd.wild != cs.wild or \
+            cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
+        return None
+    _pack(&p, wh.nat, 0, 0)
+    mask = _waits(&p, SH_STANDARD | (SH_QIDUI if t.qidui else 0), wh.wilds)
+    cand = (<uint64_t> 1) << wh.wild
+    for k in range(34):
+        if mask >> k & 1 and k != wh.slot:
+            cand |= (<uint64_t> 1) << (wh.slot if k == wh.wild else k)
+    out = []
+    while cand:
+        tile = __builtin_ctzll(cand)
+        cand &= cand - 1
+        if wh.held[tile] >= 4:
+            continue
+        x = wh
+        drawn = _role_of(&wh, tile)
+        if drawn == wh.slot:
+            x.wilds += 1
+        else:
+            x.nat[drawn] += 1
+        gs = _wild_best(t, &x, drawn, cs, 1, &vs, &bs, &seen)
+        gd = _wild_best(t, &x, drawn, cd, 0, &vd, &bd, &seen)
+        if gs < 0 or gd < 0:
+            return None
+        if not gs:
+            continue
+        unseen = 4 - wh.held[tile] - (0 if visible is None else visible[tile])
+        w = mj_tuple_of(t.wait_type, 7)
+        _put(w, 0, (<tuple> _wait_objects[tile])[0])
+        _put(w, 1, tile)
+        _put(w, 2, vd.value if gd else 0)
+        _put(w, 3, vs.value)
+        _put(w, 4, unseen if unseen > 0 else 0)
+        _put(w, 5, t._hits(&vd, -1) if gd else ())
+        _put(w, 6, t._hits(&vs, -1))
+        PyObject_GC_UnTrack(w)
+        out.append(w)
+    return tuple(out)

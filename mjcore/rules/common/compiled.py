@@ -23,17 +23,20 @@ from typing import Any
 
 from mjcore._core import (
     CONTEXT_BIT,
+    CONTEXT_COUNTED_AT,
+    CONTEXT_COUNTED_MAX,
     COUNTED,
     FEATURES,
     POLICY_CODES,
+    WILD_FEATURES,
     CompiledContext,
     CompiledTable,
 )
 from mjcore.hand import Decomposition
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
-__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledTable", "check_terms",
-           "compile_table", "context_bits", "features_of", "holds"]
+__all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "CompiledTable",
+           "check_terms", "compile_table", "context_bits", "feature_bit", "features_of", "holds"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
@@ -42,13 +45,20 @@ _COUNTED_TERM = re.compile(r"^([a-z0-9_]+)(==|>=)(\d)$")
 _TIMES = 9  # an extra's hits are made for 0..8 times (more: the Python path answers)
 
 
-def _parse(term: str, context: tuple[str, ...]) -> tuple[str, Any]:
-    """("on" | "off", bit) or ("count", (index, at_least, k)); ValueError if unknown."""
+def _parse(term: str, context: tuple[str, ...], counted: tuple[str, ...] = (),
+           ) -> tuple[str, Any]:
+    """("on" | "off", bit) or ("count", (index, at_least, k)); ValueError if unknown.
+    ``counted``: the rule set's counted context features (``FanTable.context_counts``)."""
     m = _COUNTED_TERM.match(term)
     if m:
-        if m.group(1) not in COUNTED:
-            raise ValueError(f"unknown counted feature {m.group(1)!r} in {term!r}")
-        return "count", (COUNTED.index(m.group(1)), m.group(2) == ">=", int(m.group(3)))
+        name = m.group(1)
+        if name in COUNTED:
+            idx = COUNTED.index(name)
+        elif name in counted:
+            idx = CONTEXT_COUNTED_AT + counted.index(name)
+        else:
+            raise ValueError(f"unknown counted feature {name!r} in {term!r}")
+        return "count", (idx, m.group(2) == ">=", int(m.group(3)))
     name = term[1:] if term.startswith("!") else term
     if name in FEATURES:
         bit = FEATURES.index(name)
@@ -59,22 +69,25 @@ def _parse(term: str, context: tuple[str, ...]) -> tuple[str, Any]:
     return ("off" if term.startswith("!") else "on"), bit
 
 
-def check_terms(spec: Any, context: tuple[str, ...]) -> None:
+def check_terms(spec: Any, context: tuple[str, ...], counted: tuple[str, ...] = ()) -> None:
     """Refuse a table row whose condition names an unknown feature (at table definition)."""
     for term in spec.when or ():
-        _parse(term, context)
+        _parse(term, context, counted)
     times = getattr(spec, "times", None)
-    if times is not None and times not in COUNTED:
+    if times is not None and times not in COUNTED and times not in counted:
         raise ValueError(f"{spec.id}: unknown counted feature {times!r}")
     if len(context) > 64 - CONTEXT_BIT:
         raise ValueError("too many context features")
+    if len(counted) > CONTEXT_COUNTED_MAX:
+        raise ValueError(f"at most {CONTEXT_COUNTED_MAX} counted context features")
 
 
-def _cond(when: tuple[str, ...], context: tuple[str, ...]) -> tuple[int, int, tuple[Any, ...]]:
+def _cond(when: tuple[str, ...], context: tuple[str, ...], ccounts: tuple[str, ...] = (),
+          ) -> tuple[int, int, tuple[Any, ...]]:
     on = off = 0
     counted = []
     for term in when:
-        kind, arg = _parse(term, context)
+        kind, arg = _parse(term, context, ccounts)
         if kind == "on":
             on |= 1 << arg
         elif kind == "off":
@@ -82,6 +95,11 @@ def _cond(when: tuple[str, ...], context: tuple[str, ...]) -> tuple[int, int, tu
         else:
             counted.append(arg)
     return on, off, tuple(counted)
+
+
+def feature_bit(name: str) -> int:
+    """The bit of one of the core's ``FEATURES``."""
+    return 1 << FEATURES.index(name)
 
 
 def context_bits(table: Any, names: tuple[str, ...] | list[str]) -> int:
@@ -98,6 +116,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
                   tie_by_value: bool = False, flat_after: bool = False,
                   mult_pow2: bool = False, hand_extras_first: bool = False,
                   multipliers: tuple[int, ...] | None = None,
+                  wild_pair_sets_wild: bool | None = None,
                   ) -> CompiledTable | None:
     """The table under ``options`` as a ``CompiledTable``, or None when a row has no ``when``
     or the policy has no compiled form (the Python path then scores).
@@ -110,11 +129,19 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     (else it replaces each reading whose capped value it reaches); ``mult_pow2``: the
     multiplier is ``2**value`` (else the value); ``multipliers``: the multiplier by value
     instead (a value past its end: the Python path answers); ``hand_extras_first``: extras that depend on
-    the hand alone are listed before those of the context."""
+    the hand alone are listed before those of the context; ``wild_pair_sets_wild`` (not None:
+    a table for hands with wilds, scored by ``score_wild``): whether the sets beside a
+    ``wild_pair`` may hold wilds. A wild table's conditions name ``WILD_FEATURES``, counted
+    ``gen`` / ``melds`` and the context's features only (else ValueError). The
+    ``shape_times_event`` policy is compiled in its exponent form, for wild tables."""
     policy = table.policy
     if policy.kind not in POLICY_CODES:
         return None
+    wild = wild_pair_sets_wild is not None
+    if policy.kind == "shape_times_event" and not (policy.exponent and wild):
+        return None
     ctx = table.context_features
+    cc = table.context_counts
     rows = [p for p in table.patterns if p.enabled(options)]
     extras = [e for e in table.extras if e.enabled(options)]
     if hand_extras_first:
@@ -123,6 +150,8 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     if any(r.when is None for r in (*rows, *floors)) or any(
             e.when is None and e.times is None for e in extras):
         return None
+    if wild:
+        _check_wild(rows, extras, floors)
     pos = {p.id: i for i, p in enumerate(rows)}
     extra_pos = {e.id: i for i, e in enumerate(extras)}
     patterns = []
@@ -137,16 +166,16 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
             if s in pos:
                 sup |= 1 << pos[s]
         patterns.append({
-            "when": _cond(p.when or (), ctx), "value": p.value(options), "supersedes": sup,
+            "when": _cond(p.when or (), ctx, cc), "value": p.value(options), "supersedes": sup,
             "flat": p.is_flat(options), "cap_exempt": p.cap_exempt,
             "special": p.klass == "special", "absorb": absorb})
     cap = policy.cap(options)
     return CompiledTable({
         "patterns": patterns,
-        "extras": [{"when": _cond(e.when or (), ctx),
-                    "times": -1 if e.times is None else COUNTED.index(e.times),
+        "extras": [{"when": _cond(e.when or (), ctx, cc),
+                    "times": -1 if e.times is None else _counted_index(e.times, cc),
                     "value": e.value(options)} for e in extras],
-        "floors": [{"when": _cond(f.when or (), ctx)} for f in floors],
+        "floors": [{"when": _cond(f.when or (), ctx, cc)} for f in floors],
         "policy": POLICY_CODES[policy.kind],
         "cap": cap,
         "floor_value": int(getattr(options, policy.floor_option or "", 0) or 0),
@@ -161,7 +190,29 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "result_type": ScoreResult, "decomposition_type": Decomposition,
         "wait_type": ValuedWait,
         "name": name, "unit": unit,
+        "wild_pair_sets_wild": True if wild_pair_sets_wild is None else wild_pair_sets_wild,
     })
+
+
+def _counted_index(name: str, ccounts: tuple[str, ...]) -> int:
+    return COUNTED.index(name) if name in COUNTED else CONTEXT_COUNTED_AT + ccounts.index(name)
+
+
+_WILD_COUNTED = ("gen", "melds")
+
+
+def _check_wild(rows: list[Any], extras: list[Any], floors: list[Any]) -> None:
+    """A wild reading states only ``WILD_FEATURES`` (and counted ``gen``, ``melds``): a row
+    naming another core feature would never hold there, so it is refused."""
+    for spec in (*rows, *extras, *floors):
+        if getattr(spec, "flat", False) or getattr(spec, "flat_option", None):
+            raise ValueError(f"{spec.id}: flat rows are not compiled for wild tables")
+        for term in spec.when or ():
+            m = _COUNTED_TERM.match(term)
+            name = m.group(1) if m else term.lstrip("!")
+            if (name in FEATURES and name not in WILD_FEATURES) or (
+                    m and name in COUNTED and name not in _WILD_COUNTED):
+                raise ValueError(f"{spec.id}: {name!r} is not a feature of a wild reading")
 
 
 # --------------------------------------------------------------------------- the Python twin
