@@ -13,9 +13,9 @@ MJ_CROSSCHECK_N ?= 12000
 MJ_FUZZ_N ?= 20000
 MJ_SELFPLAY_HANDS ?= 500
 export MJ_CROSSCHECK_N MJ_FUZZ_N MJ_SELFPLAY_HANDS
-# One line per test, written as it starts (long tests add their progress to it), and the
+# The suite spread over every core (pytest-xdist), one line per test as it ends, and the
 # slowest tests at the end: never minutes of silent dots.
-PYTEST_ARGS ?= -v --durations=15
+PYTEST_ARGS ?= -n auto -v --durations=15
 
 $(BIN)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -43,14 +43,14 @@ PURE_TESTS := tests/rules/sichuan/test_sichuan_cases.py tests/rules/sichuan/test
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
-	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
+	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -n auto -q $(PURE_TESTS)
 
 test-long: MJ_CROSSCHECK_N = 200000
 test-long: MJ_FUZZ_N = 100000
 test-long: MJ_SELFPLAY_HANDS = 2000
 test-long: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
-	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
+	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -n auto -q $(PURE_TESTS)
 
 bench: setup
 	$(BIN)/pip install -q -e '.[test,bench]'

@@ -34,7 +34,9 @@ from mjcore import Hand, MahjongError, Meld
 
 N_SAMPLES = int(os.environ.get("MJ_CROSSCHECK_N", "200000"))
 SEED = int(os.environ.get("MJ_CROSSCHECK_SEED", "20261130"))
-WORKERS = int(os.environ.get("MJ_CROSSCHECK_WORKERS", str(os.cpu_count() or 1)))
+# under pytest-xdist (make test) the suite is already spread over the cores: no pool of our own
+_DEFAULT_WORKERS = 1 if "PYTEST_XDIST_WORKER" in os.environ else (os.cpu_count() or 1)
+WORKERS = int(os.environ.get("MJ_CROSSCHECK_WORKERS", str(_DEFAULT_WORKERS)))
 CHUNK = 2000
 
 SHANTEN_SHAPES = R.SHANTEN_SHAPES  # every shape: mjcore.SHAPES
