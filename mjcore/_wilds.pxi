@@ -331,14 +331,39 @@ cdef inline bint _within_copies_u8(const uint8_t* stood, int n, const int* lim) 
     return True
 
 
+cdef bint _may_stand_alone(const uint8_t* counts, int wild, int c, bint pair,
+                           int floor) noexcept nogil:
+    """Whether a pass of ``_first_wild`` keeping ``floor`` wilds alone (3: a set of wilds, 2:
+    the pair of wilds) may find a reading: the naturals with the other wilds as jokers form
+    the sets left and the pair (floor 3, with ``pair``) or the sets alone (a pair of an honour
+    no natural holds added, as ``has_wild_standard`` tests). One win test instead of a
+    search that fails; True when it cannot tell (every honour held)."""
+    cdef uint8_t n[34]
+    cdef Packed p
+    cdef int k
+    memcpy(n, counts, 34)
+    n[wild] = 0
+    if not (floor == 3 and pair):
+        k = 27
+        while k < 34 and n[k]:
+            k += 1
+        if k == 34:
+            return True
+        n[k] = 2
+    _pack(&p, n, 0, 0)
+    return _win(&p, SH_STANDARD, c - floor) != 0
+
+
 cdef int _first_wild(WildSearch* w, const uint8_t* counts, int wild, bint pair, int home,
-                     const int* lim) noexcept nogil:
+                     const int* lim, CReading* one) noexcept nogil:
     """The search of ``first_wild_decomposition`` (the caller checked the counts: 3 × nsets +
-    2 × pair tiles, nsets at most RD_SETS): 1 with the reading in ``w.rows[0]``, 0 when there
-    is none, -1 out of memory or too many placements, -2 two sets of wilds alone. ``lim``:
-    34 copies left per kind, or NULL. The caller frees ``w.rows``."""
+    2 × pair tiles, nsets at most RD_SETS): 1 with the reading in ``one``, 0 when there is
+    none, -1 too many placements, -2 two sets of wilds alone. ``lim``: 34 copies left per
+    kind, or NULL. Nothing to free: the search stops at its first reading, kept in ``one``."""
     cdef int t, i, c, floor, total = 0, nsets
     memset(w, 0, sizeof(WildSearch))
+    w.rows = one
+    w.cap = 1
     for t in range(34):
         w.n[t] = counts[t]
         total += counts[t]
@@ -354,7 +379,8 @@ cdef int _first_wild(WildSearch* w, const uint8_t* counts, int wild, bint pair, 
     # most wilds standing alone first (a pung, the pair or none: 3, 2, 0 of them)
     for i in range(3):
         floor = 3 - i - (i == 2)
-        if floor > c or (floor == 2 and not pair):
+        if floor > c or (floor == 2 and not pair) or (
+                floor and not _may_stand_alone(counts, wild, c, pair, floor)):
             continue
         w.floor = floor
         w.depth = 0
@@ -400,31 +426,28 @@ def first_wild_decomposition(counts, int wild, bint pair, held, int home=-1):
     if held is not None:
         for t in range(34):
             lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
-    w.rows = NULL
-    try:
-        with nogil:
-            got = _first_wild(&w, cnt, wild, pair, home, lim if held is not None else NULL)
-        if got == -2:
-            raise ValueError("more than one set of wilds alone")
-        if got == -1:
-            raise MahjongError("too_complex", "too many wild readings")
-        if not got:
-            return None
-        r = &w.rows[0]
-        for i in range(r.nsets):
-            if r.sets[i].kind == SET_CHOW:
-                chows[nc] = r.sets[i].tile
-                nc += 1
-            else:
-                pungs[np_] = r.sets[i].tile
-                np_ += 1
-        _isort(chows, nc)
-        _isort(pungs, np_)
-        return (r.pair, tuple([chows[i] for i in range(nc)]),
-                tuple([pungs[i] for i in range(np_)]),
-                tuple([r.wild_as[i] for i in range(r.nwilds)]))
-    finally:
-        free(w.rows)
+    cdef CReading one
+    with nogil:
+        got = _first_wild(&w, cnt, wild, pair, home, lim if held is not None else NULL, &one)
+    if got == -2:
+        raise ValueError("more than one set of wilds alone")
+    if got == -1:
+        raise MahjongError("too_complex", "too many wild readings")
+    if not got:
+        return None
+    r = &one
+    for i in range(r.nsets):
+        if r.sets[i].kind == SET_CHOW:
+            chows[nc] = r.sets[i].tile
+            nc += 1
+        else:
+            pungs[np_] = r.sets[i].tile
+            np_ += 1
+    _isort(chows, nc)
+    _isort(pungs, np_)
+    return (r.pair, tuple([chows[i] for i in range(nc)]),
+            tuple([pungs[i] for i in range(np_)]),
+            tuple([r.wild_as[i] for i in range(r.nwilds)]))
 
 
 def has_wild_standard(counts, int wild, bint pair):
@@ -642,29 +665,25 @@ cdef object _wild_decomposition(CompiledTable t, const WildHand* wh, int drawn, 
     cdef int chows[RD_SETS]
     cdef int pungs[RD_SETS]
     cdef bint wp = rbits >> F_WILD_PAIR & 1
+    cdef CReading one
     memcpy(cnt, wh.nat, 34)
     cnt[wh.slot] = wh.wilds
     if wp:
         cnt[drawn] -= 1
         cnt[wh.slot] -= 1
-    w.rows = NULL
-    try:
-        got = _first_wild(&w, cnt, wh.slot, not wp, wh.wild, NULL)
-        if got <= 0:
-            return None
-        r = &w.rows[0]
-        for i in range(r.nsets):
-            if r.sets[i].kind == SET_CHOW:
-                chows[nc] = r.sets[i].tile
-                nc += 1
-            else:
-                pungs[np_] = r.sets[i].tile
-                np_ += 1
-        _isort(chows, nc)
-        _isort(pungs, np_)
-        pair = r.pair if not wp else drawn if drawn != wh.slot else wh.wild
-    finally:
-        free(w.rows)
+    got = _first_wild(&w, cnt, wh.slot, not wp, wh.wild, NULL, &one)
+    if got <= 0:
+        return None
+    for i in range(one.nsets):
+        if one.sets[i].kind == SET_CHOW:
+            chows[nc] = one.sets[i].tile
+            nc += 1
+        else:
+            pungs[np_] = one.sets[i].tile
+            np_ += 1
+    _isort(chows, nc)
+    _isort(pungs, np_)
+    pair = one.pair if not wp else drawn if drawn != wh.slot else wh.wild
     ch = PyTuple_New(nc)
     for i in range(nc):
         _put(ch, i, chows[i])
@@ -675,6 +694,9 @@ cdef object _wild_decomposition(CompiledTable t, const WildHand* wh, int drawn, 
     _put(dec, 0, pair)
     _put(dec, 1, ch)
     _put(dec, 2, pu)
+    PyObject_GC_UnTrack(ch)  # immutable and acyclic: the collector need not walk them
+    PyObject_GC_UnTrack(pu)
+    PyObject_GC_UnTrack(dec)
     return dec
 
 
