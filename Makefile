@@ -39,7 +39,9 @@ PURE_TESTS := tests/rules/sichuan/test_sichuan_cases.py tests/rules/sichuan/test
 	tests/rules/sichuan/test_sichuan_reference.py tests/rules/sichuan/test_sichuan_waits.py \
 	tests/rules/sichuan/test_sichuan_points.py tests/rules/guangdong/test_guangdong_cases.py \
 	tests/rules/guangdong/test_guangdong_scoring.py tests/rules/guangdong/test_guangdong_waits.py \
-	tests/rules/guangdong/test_guangdong_settle.py tests/rules/guangdong/test_guangdong_reference.py
+	tests/rules/guangdong/test_guangdong_settle.py tests/rules/guangdong/test_guangdong_reference.py \
+	tests/rules/hangzhou/test_hangzhou_cases.py tests/rules/hangzhou/test_hangzhou_scoring.py \
+	tests/rules/hangzhou/test_hangzhou_waits.py
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

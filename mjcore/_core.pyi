@@ -79,12 +79,18 @@ def first_wild_decomposition(
 FEATURES: tuple[str, ...]
 COUNTED: tuple[str, ...]
 CONTEXT_BIT: int
+CONTEXT_COUNTED_AT: int
+CONTEXT_COUNTED_MAX: int
+WILD_FEATURES: tuple[str, ...]
 POLICY_CODES: dict[str, int]
 
 class CompiledContext:
     def __init__(self, bits: int, self_drawn: bool, pay: Callable[[int, int], Any] | None,
                  seat_wind: int = -1, round_wind: int = -1, missing_suit: int = -1,
-                 no_melds: bool = False) -> None: ...
+                 no_melds: bool = False, wild: int = -1, proxy: int = -1, wilds_gone: int = 0,
+                 blocked: int = 0, require: int = 0, needs_kong: bool = False,
+                 liable: str = "", liable_seat: int = -1,
+                 counts: tuple[int, ...] = ()) -> None: ...
 
 class CompiledTable:
     def __init__(self, t: dict[str, Any]) -> None: ...
@@ -101,6 +107,15 @@ class CompiledTable:
     def score_batch(self, counts: Buffer, wins: Buffer, melds: Buffer | None,
                     c: CompiledContext) -> tuple[bytes, bytes, bytes, bytes]: ...
     def pattern_ids(self) -> tuple[str, ...]: ...
+    def score_wild(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
+    def score_wild_memo(self, memo: dict[Any, Any], key: tuple[object, ...], hand: object,
+                        tile: object, ctx_key: object, limit: int) -> Any: ...
+    def valued_waits_wild(self, hand: object, discard: CompiledContext,
+                          self_drawn: CompiledContext,
+                          visible: Any = None) -> tuple[Any, ...] | None: ...
 
+def _c_wild_readings(hand: object, tile: object, wild: int, proxy: int, self_drawn: bool,
+                     qidui: bool = True, wild_pair_sets_wild: bool = True,
+                     ) -> list[tuple[int, tuple[int, int]]] | None: ...
 def _c_readings(hand: HandBase | str, seat_wind: int = -1, round_wind: int = -1,
                 qidui: bool = True, objects: bool = True) -> Any: ...

@@ -587,23 +587,21 @@ cdef inline int _role_of(const WildHand* wh, int t) noexcept nogil:
     return wh.wild if t == wh.slot else t
 
 
-cdef int _wild_best(CompiledTable t, const WildHand* wh, int drawn, CompiledContext c, bint sd,
-                    Valued_* best, uint64_t* chosen, uint64_t* seen) noexcept nogil:
-    """The best wild reading of the 14 tiles (``drawn``: the winning tile's role kind): 1 with
-    its value in ``best`` and its features in ``chosen``, 0 when no reading is valued, -1 when
-    the Python path must answer. ``seen``: the features of every reading, or-ed."""
+cdef int _wild_list(const WildHand* wh, int drawn, bint sd, bint qidui, bint pair_sets_wild,
+                    uint64_t* rb, int* gen) noexcept nogil:
+    """The wild readings of the 14 tiles (``drawn``: the winning tile's role kind; ``sd``:
+    self-drawn), as feature bits in ``rb`` (at most 3, in the order 七对, standard, wild pair),
+    and ``gen``, the kinds of four naturals. Their number, or -1 when the Python path must
+    answer."""
     cdef Packed p
     cdef uint8_t rest[34]
-    cdef uint64_t rb[3]
-    cdef int counts[NCOUNTED + NCTXCOUNTED]
-    cdef int nr = 0, k, odd = 0, need, rw, gen = 0, i, got, found = 0
-    cdef Valued_ v
-    cdef uint64_t bits
+    cdef int nr = 0, k, odd = 0, need, rw
     _pack(&p, wh.nat, 0, 0)
+    gen[0] = 0
     for k in range(34):
         odd += wh.nat[k] & 1
-        gen += wh.nat[k] == 4
-    if t.qidui and wh.nmelds == 0 and wh.wilds >= odd and (wh.wilds - odd) % 2 == 0:
+        gen[0] += wh.nat[k] == 4
+    if qidui and wh.nmelds == 0 and wh.wilds >= odd and (wh.wilds - odd) % 2 == 0:
         rb[nr] = (<uint64_t> 1) << F_QIDUI
         nr += 1
     if _win(&p, SH_STANDARD, wh.wilds):
@@ -615,7 +613,7 @@ cdef int _wild_best(CompiledTable t, const WildHand* wh, int drawn, CompiledCont
         if drawn != wh.slot:
             rest[drawn] -= 1
         rw = wh.wilds - need
-        if t.wild_pair_sets_wild or rw == 0:
+        if pair_sets_wild or rw == 0:
             # sets only: the rest plus a pair of an honour it does not hold wins with the wilds
             # as jokers exactly when the rest forms sets (``common.wilds.has_wild_reading``)
             k = 27
@@ -628,6 +626,22 @@ cdef int _wild_best(CompiledTable t, const WildHand* wh, int drawn, CompiledCont
             if _win(&p, SH_STANDARD, rw):
                 rb[nr] = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_WILD_PAIR
                 nr += 1
+    return nr
+
+
+cdef int _wild_best(CompiledTable t, const WildHand* wh, int drawn, CompiledContext c, bint sd,
+                    Valued_* best, uint64_t* chosen, uint64_t* seen) noexcept nogil:
+    """The best wild reading (``_wild_list``): 1 with its value in ``best`` and its features
+    in ``chosen``, 0 when no reading is valued, -1 when the Python path must answer.
+    ``seen``: the features of every reading, or-ed."""
+    cdef uint64_t rb[3]
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int nr, gen, i, got, found = 0
+    cdef Valued_ v
+    cdef uint64_t bits
+    nr = _wild_list(wh, drawn, sd, t.qidui, t.wild_pair_sets_wild, rb, &gen)
+    if nr < 0:
+        return -1
     seen[0] = 0
     for i in range(nr):
         seen[0] |= rb[i]
@@ -795,3 +809,21 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
         PyObject_GC_UnTrack(w)
         out.append(w)
     return tuple(out)
+
+
+def _c_wild_readings(hand, tile, int wild, int proxy, bint self_drawn, bint qidui=True,
+                     bint wild_pair_sets_wild=True):
+    """The wild readings ``score_wild`` values, for the tests that hold them against the
+    Python statement (``common.compiled.wild_features_of``): a list of (feature bits,
+    counted features), or None when the Python path must answer."""
+    cdef WildHand wh
+    cdef CompiledContext c = CompiledContext(0, self_drawn, None, wild=wild, proxy=proxy)
+    cdef uint64_t rb[3]
+    cdef int gen, nr, i, t = _tile_of(tile)
+    if t < 0 or _wild_hand(hand, c, 3 * len(getattr(hand, "melds", ())) + (
+            hand.concealed_count if isinstance(hand, HandBase) else 14), &wh) < 0:
+        return None
+    nr = _wild_list(&wh, _role_of(&wh, t), self_drawn, qidui, wild_pair_sets_wild, rb, &gen)
+    if nr < 0:
+        return None
+    return [(rb[i], (gen, wh.nmelds)) for i in range(nr)]

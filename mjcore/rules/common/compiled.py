@@ -36,7 +36,8 @@ from mjcore.hand import Decomposition
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
 __all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "CompiledTable",
-           "check_terms", "compile_table", "context_bits", "feature_bit", "features_of", "holds"]
+           "check_terms", "compile_table", "context_bits", "feature_bit", "features_of", "holds",
+           "wild_features_of"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
@@ -287,6 +288,17 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
         else 0,
     }
     return f, counts
+
+
+def wild_features_of(shape: str, wild_pair: bool, naturals: Any, melds: int,
+                     ) -> tuple[set[str], dict[str, int]]:
+    """What the C features say of one wild reading (``score_wild``), stated plainly: its shape
+    (``standard`` or ``qidui``), ``wild_pair`` when the winning tile and a wild are the pair,
+    and counted ``gen`` (kinds of which four naturals are held, ``naturals`` in role
+    coordinates) and ``melds``."""
+    f = {shape} | ({"wild_pair"} if wild_pair else set())
+    return f, {"gen": sum(1 for n in naturals if n == 4), "melds": melds,
+               "dragon_pungs": 0, "wind_pungs": 0}
 
 
 def holds(when: tuple[str, ...], features: set[str], counts: dict[str, int]) -> bool:

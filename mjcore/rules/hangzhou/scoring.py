@@ -25,10 +25,10 @@ from typing import Any, NamedTuple
 from mjcore._core import _count_runs, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand
+from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
 from mjcore.rules.common.results import ScoreResult, ValuedWait
-from mjcore.rules.common import compiled
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import Valued, best_reading
 from mjcore.rules.common.wilds import has_wild_reading, one_wild_split, wild_readings
@@ -507,12 +507,12 @@ def score(hand: object, win_tile: int | str, self_drawn: bool,
             t = _compiled_table(o)
         if t is not None:
             try:
-                ckey = (bool(self_drawn), o) if not context else (
+                fctx = (bool(self_drawn), o) if not context else (
                     bool(self_drawn), o, *context.items(), *map(type, context.values()))
-                key = (hand, win_tile, type(win_tile), ckey)
-                got = t.score_wild_memo(_FAST, key, hand, win_tile, ckey, _CACHE_LIMIT)
-                if got is False and _compiled_context(t, ckey, context, o) is not None:
-                    got = t.score_wild_memo(_FAST, key, hand, win_tile, ckey, _CACHE_LIMIT)
+                fkey = (hand, win_tile, type(win_tile), fctx)
+                got = t.score_wild_memo(_FAST, fkey, hand, win_tile, fctx, _CACHE_LIMIT)
+                if got is False and _compiled_context(t, fctx, context, o) is not None:
+                    got = t.score_wild_memo(_FAST, fkey, hand, win_tile, fctx, _CACHE_LIMIT)
             except TypeError:  # an unhashable argument: the path below says what is wrong
                 got = None
             if got:
