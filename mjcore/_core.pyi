@@ -82,15 +82,16 @@ CONTEXT_BIT: int
 CONTEXT_COUNTED_AT: int
 CONTEXT_COUNTED_MAX: int
 WILD_FEATURES: tuple[str, ...]
+PLACED_FEATURES: tuple[str, ...]
 POLICY_CODES: dict[str, int]
 
 class CompiledContext:
-    def __init__(self, bits: int, self_drawn: bool, pay: Callable[[int, int], Any] | None,
+    def __init__(self, bits: int, self_drawn: bool, pay: Callable[..., Any] | None,
                  seat_wind: int = -1, round_wind: int = -1, missing_suit: int = -1,
                  no_melds: bool = False, wild: int = -1, proxy: int = -1, wilds_gone: int = 0,
                  blocked: int = 0, require: int = 0, needs_kong: bool = False,
                  liable: str = "", liable_seat: int = -1,
-                 counts: tuple[int, ...] = ()) -> None: ...
+                 counts: tuple[int, ...] = (), python_only: bool = False) -> None: ...
 
 class CompiledTable:
     def __init__(self, t: dict[str, Any]) -> None: ...
@@ -110,6 +111,7 @@ class CompiledTable:
     def score_wild(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
     def score_wild_memo(self, memo: dict[Any, Any], key: tuple[object, ...], hand: object,
                         tile: object, ctx_key: object, limit: int) -> Any: ...
+    def score_placed(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
     def valued_waits_wild(self, hand: object, discard: CompiledContext,
                           self_drawn: CompiledContext,
                           visible: Any = None) -> tuple[Any, ...] | None: ...

@@ -32,13 +32,16 @@ cdef enum:
     F_MELDS4 = 19
     F_SHISANYAO = 20
     F_WILD_PAIR = 21     # a wild reading: the winning tile pairs with a wild, the rest are sets
+    F_PAIR258 = 22       # the pair is a 2, 5 or 8 of a suit
+    F_CLAIMED4 = 23      # four declared sets, none a concealed kong
     F_CONTEXT = 32       # bits 32-63: the rule set's own context features, in its order
     # counted features
     C_GEN = 0
     C_MELDS = 1
     C_DRAGON_PUNGS = 2
     C_WIND_PUNGS = 3
-    NCOUNTED = 4
+    C_WILDS_IN = 4       # wilds standing in for another kind (a wild reading)
+    NCOUNTED = 5
     NCTXCOUNTED = 2      # the rule set's own counted context features, after the counted ones
     # table sizes
     CT_PATTERNS = 64
@@ -50,6 +53,7 @@ cdef enum:
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
     POL_SHAPE_EVENT = 2  # shape_times_event with exponent values (the cap limits 2**value)
+    POL_SUM_TIMES = 3    # sum_times_extras
 
 _SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
 _KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by F_PUNG | F_CHOW
@@ -57,15 +61,18 @@ _KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by 
 FEATURES = ("standard", "qidui", "qing", "hun", "zi", "pung", "chow", "yaojiu", "only258",
             "long", "terminals_honours", "terminals_only", "nine_gates", "concealed", "has19",
             "dragon_pair", "wind_pair", "seat_wind_pung", "round_wind_pung", "melds4",
-            "shisanyao", "wild_pair")
-COUNTED = ("gen", "melds", "dragon_pungs", "wind_pungs")
+            "shisanyao", "wild_pair", "pair258", "claimed4")
+COUNTED = ("gen", "melds", "dragon_pungs", "wind_pungs", "wilds_in")
 CONTEXT_BIT = F_CONTEXT
 CONTEXT_COUNTED_AT = NCOUNTED    # the rule set's counted context features: indices from here
 CONTEXT_COUNTED_MAX = NCTXCOUNTED
 POLICY_CODES = {"highest_plus_extras": POL_HIGHEST, "capped_base": POL_CAPPED_BASE,
-                "shape_times_event": POL_SHAPE_EVENT}
-# the features a wild reading (``score_wild``) states: its shape and its wild features
+                "shape_times_event": POL_SHAPE_EVENT, "sum_times_extras": POL_SUM_TIMES}
+# the features a wild reading (``score_wild``) states: its shape and its wild features; a
+# placement (``score_placed``) also states the sets and the tiles as placed
 WILD_FEATURES = ("standard", "qidui", "wild_pair")
+PLACED_FEATURES = ("standard", "qidui", "pung", "chow", "qing", "hun", "zi", "only258",
+                   "pair258", "claimed4", "concealed", "melds4")
 
 
 cdef extern from *:
@@ -97,8 +104,9 @@ cdef inline void _put(object tup, Py_ssize_t i, object item):
 cdef struct Cond:
     uint64_t on          # features that must hold
     uint64_t off         # features that must not
+    uint64_t any         # features of which one must hold (0: no such term)
     int8_t cnt[2]        # counted features compared (-1: none)
-    int8_t ge[2]         # 1: at least k; 0: exactly k
+    int8_t ge[2]         # 1: at least k; 0: exactly k; 2: at most k
     int8_t k[2]
 
 
@@ -131,16 +139,20 @@ cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
     uint32_t floors      # floors that hold
     int flat             # a flat pattern that replaced the value (-1: none)
     uint8_t unlisted     # shape_times_event: the main pattern (worth x1) is not listed
+    uint64_t found       # sum_times_extras: every pattern counted
 
 
 cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
-    if (bits & c.on) != c.on or (bits & c.off):
+    if (bits & c.on) != c.on or (bits & c.off) or (c.any and not (bits & c.any)):
         return 0
     cdef int j, v
     for j in range(2):
         if c.cnt[j] >= 0:
             v = counts[c.cnt[j]]
-            if v < c.k[j] or (not c.ge[j] and v != c.k[j]):
+            if c.ge[j] == 2:
+                if v > c.k[j]:
+                    return 0
+            elif v < c.k[j] or (not c.ge[j] and v != c.k[j]):
                 return 0
     return 1
 
@@ -209,6 +221,8 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
         out |= (<uint64_t> 1) << F_CONCEALED
     if mi.n == 4:
         out |= (<uint64_t> 1) << F_MELDS4
+        if not concealed_any(mi):
+            out |= (<uint64_t> 1) << F_CLAIMED4
     cdef bint nine
     if mi.n == 0 and (out >> F_QING) & 1:
         s = 0 if suits == 1 else 1 if suits == 2 else 2
@@ -220,7 +234,17 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
             out |= (<uint64_t> 1) << F_NINE_GATES
     counts[C_GEN] = __builtin_popcountll(p.four)
     counts[C_MELDS] = mi.n
+    counts[C_WILDS_IN] = 0
     return out
+
+
+cdef inline bint concealed_any(const MeldInfo* mi) noexcept nogil:
+    """Some declared set is a concealed kong."""
+    cdef int t
+    for t in range(mi.n):
+        if mi.sets[t].meld == MK_ANGANG:
+            return 1
+    return 0
 
 
 cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
@@ -263,6 +287,8 @@ cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
             out |= (<uint64_t> 1) << F_DRAGON_PAIR
         elif r.pair >= 27:
             out |= (<uint64_t> 1) << F_WIND_PAIR
+        elif r.pair >= 0 and r.pair % 3 == 1:
+            out |= (<uint64_t> 1) << F_PAIR258
     elif r.shape == RS_QIDUI:
         out |= (<uint64_t> 1) << F_QIDUI
     elif r.shape == RS_SHISANYAO:
@@ -285,17 +311,20 @@ cdef class CompiledContext:
     # wild hands (``score_wild``): the wild kind, the kind whose tiles play as its natural kind
     # (its slot then holds the wilds; -1: none), wilds known to be out of the hand, tiles
     # never won on a discard here, features some reading must hold, whether the context
-    # claims a kong among the melds, the liability named, counted context features
+    # claims a kong among the melds, the liability named, counted context features, whether
+    # the Python path answers every hand here
     cdef int wild, proxy, wilds_gone, liable_seat
     cdef uint64_t blocked, require
-    cdef bint needs_kong
+    cdef bint needs_kong, python_only
     cdef object liable
     cdef int ctx_counts[NCTXCOUNTED]
+    cdef dict paid           # score_placed: pay(base, multiplier, patterns) answers, kept
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False, int wild=-1,
                  int proxy=-1, int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
-                 bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=()):
+                 bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
+                 bint python_only=False):
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -312,16 +341,20 @@ cdef class CompiledContext:
         self.blocked = blocked
         self.require = require
         self.needs_kong = needs_kong
+        self.python_only = python_only  # a context the core leaves to the Python path
         self.liable = liable
         self.liable_seat = liable_seat
+        self.paid = {}
         for i in range(NCTXCOUNTED):
             self.ctx_counts[i] = counts[i] if i < len(counts) else 0
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:
-    """spec: (on mask, off mask, ((counted index, at_least, k), ...))"""
+    """spec: (on mask, off mask, ((counted index, op, k), ...)[, any-of mask]); op 1: at
+    least k, 0: exactly k, 2: at most k"""
     c.on = spec[0]
     c.off = spec[1]
+    c.any = spec[3] if len(spec) > 3 else 0
     c.cnt[0] = c.cnt[1] = -1
     c.ge[0] = c.ge[1] = 0
     c.k[0] = c.k[1] = 0
@@ -348,6 +381,12 @@ cdef class CompiledTable:
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
     cdef bint wild_pair_sets_wild  # wild readings: the sets beside a wild pair may hold wilds
+    # placements (``score_placed``): the hand's doublings and refusals as data
+    cdef bint placed, must_open
+    cdef dict meld_factors, one_tile_melds
+    cdef frozenset open_kinds
+    cdef int open_factor
+    cdef uint64_t no_kinds, tie_patterns
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
@@ -400,6 +439,14 @@ cdef class CompiledTable:
         self.unit = t["unit"]
         self.multipliers = t.get("multipliers")
         self.wild_pair_sets_wild = t.get("wild_pair_sets_wild", True)
+        self.placed = t.get("placed", False)
+        self.meld_factors = dict(t.get("meld_factors", {}))
+        self.one_tile_melds = dict(t.get("one_tile_melds", {}))
+        self.open_kinds = frozenset(t.get("open_kinds", ()))
+        self.open_factor = t.get("open_factor", 1)
+        self.no_kinds = t.get("no_kinds", 0)
+        self.must_open = t.get("must_open", False)
+        self.tie_patterns = t.get("tie_patterns", 0)
         self.contexts = {}
 
     def context(self, key):
@@ -563,7 +610,8 @@ cdef class CompiledTable:
             c = <CompiledContext> found
             self.last_key = ctx_key
             self.last = c
-        got = _score_wild(self, hand, tile, c)
+        got = _score_placed(self, hand, tile, c) if self.placed else \
+            _score_wild(self, hand, tile, c)
         if got is None:
             return None
         if len(memo) >= limit:
@@ -571,6 +619,12 @@ cdef class CompiledTable:
         PyObject_GC_UnTrack(key)
         memo[key] = got
         return got
+
+    def score_placed(self, hand, tile, CompiledContext c):
+        """``score`` of a hand whose wilds (the context's wild kind) are read in every
+        placement (mjcore/_wilds.pxi, "Scoring placements"); ``hand`` a ``Hand``. None when
+        the Python path must answer."""
+        return _score_placed(self, hand, tile, c)
 
     def valued_waits_wild(self, hand, CompiledContext discard, CompiledContext self_drawn,
                           visible=None):
@@ -629,6 +683,8 @@ cdef class CompiledTable:
         cdef bint alone = 0
         if self.policy == POL_SHAPE_EVENT:
             return _value_shape_event(self, found, bits, counts, v)
+        if self.policy == POL_SUM_TIMES:
+            return _value_sum_times(self, found, bits, counts, v)
         if self.policy == POL_CAPPED_BASE:
             for i in range(self.npat):
                 if found >> i & 1 and self.pat[i].special and (
@@ -977,6 +1033,44 @@ cdef int _value_shape_event(CompiledTable t, uint64_t found, uint64_t bits, cons
             rank = t.npat + v.extra_idx[j]
     v.rank = rank
     v.value = v.raw
+    return 1
+
+
+cdef int _value_sum_times(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
+                          Valued_* v) noexcept nogil:
+    """The ``sum_times_extras`` policy (``FanTable.evaluate``): every pattern that holds and is
+    not superseded adds up to a base (``mainval``), which the extras' values multiply (each
+    n × value); then the cap. Every pattern counted is in ``found``. -1 past CT_TIMES."""
+    cdef int i, j, n
+    cdef long long product = 0
+    v.main = -1
+    v.mainval = 0
+    for i in range(t.npat):
+        if found >> i & 1:
+            if v.main < 0:
+                v.main = i
+            v.mainval += t.pat[i].value
+    v.found = found
+    v.rank = v.main
+    v.nextra = 0
+    v.floors = 0
+    product = v.mainval
+    for j in range(t.nextra):
+        if not _cond(&t.extra[j].cond, bits, counts):
+            continue
+        n = 1 if t.extra[j].times < 0 else counts[t.extra[j].times]
+        if n <= 0 or t.extra[j].value == 0:
+            continue
+        if n >= CT_TIMES:
+            return -1
+        v.extra_idx[v.nextra] = j
+        v.extra_n[v.nextra] = n
+        v.nextra += 1
+        product *= n * t.extra[j].value
+        if product > 1000000000:
+            return -1
+    v.raw = <int> product
+    v.value = v.raw if t.cap < 0 or v.raw <= t.cap else t.cap
     return 1
 
 

@@ -719,7 +719,7 @@ cdef object _score_wild(CompiledTable t, object hand, object tile_obj, CompiledC
     cdef Valued_ best
     cdef uint64_t rbits, seen
     cdef int tile = _tile_of(tile_obj), drawn, fan, mult, got
-    if tile < 0 or _wild_hand(hand, c, t.hand_tiles, &wh) < 0:
+    if tile < 0 or c.python_only or _wild_hand(hand, c, t.hand_tiles, &wh) < 0:
         return None
     if wh.con[tile] == 0:
         return None
@@ -827,3 +827,235 @@ def _c_wild_readings(hand, tile, int wild, int proxy, bint self_drawn, bint qidu
     if nr < 0:
         return None
     return [(rb[i], (gen, wh.nmelds)) for i in range(nr)]
+
+
+# ---------------------------------------------------------------- scoring placements
+#
+# ``CompiledTable.score_placed``: the evaluator on a ``Hand`` whose wilds (the copies of the
+# context's wild kind held concealed) are read in every placement, as ``common.wilds.
+# wild_readings`` lists them (the core's search, ``_wild_search``; without a wild the plain
+# readings, ``_readings``). Each placement is a C reading: the declared sets, the concealed
+# sets, the pair, what each wild stands for. Its features are the sets' (``pung``,
+# ``pair258`` …), the tiles' as placed (each wild as the kind it stands for: ``qing``, ``zi``,
+# ``only258``), the hand's (``claimed4``, ``melds``) and ``wilds_in`` (wilds standing for
+# another kind). The policy values each; the best is taken (value, then no wild standing
+# in, then more ``tie_patterns``, then the earlier of them, then the first placement). The
+# hand's own doublings (``meld_factors``, ``open_factor``) multiply the multiplier; the
+# payments come from the context's ``pay(base, multiplier, patterns)``.
+
+cdef enum:
+    PLACED_MAX = 512      # placements listed by the core; more: the Python path
+
+
+cdef inline bint _placed_better(const Valued_* v, bint hard, const Valued_* b, bint bhard,
+                                uint64_t tie) noexcept nogil:
+    cdef uint64_t d
+    cdef int nv, nb
+    if v.value != b.value:
+        return v.value > b.value
+    if hard != bhard:
+        return hard
+    nv = __builtin_popcountll(v.found & tie)
+    nb = __builtin_popcountll(b.found & tie)
+    if nv != nb:
+        return nv > nb
+    d = (v.found ^ b.found) & tie
+    return d != 0 and (v.found >> __builtin_ctzll(d) & 1)
+
+
+cdef object _hits_found(CompiledTable t, const Valued_* v):
+    """Every pattern counted (table order), then the extras."""
+    cdef int i, j, n = __builtin_popcountll(v.found), k = 0
+    if n == 1 and v.nextra == 0:
+        return t.alone_hits[v.main]
+    cdef tuple out = PyTuple_New(n + v.nextra)
+    for i in range(t.npat):
+        if v.found >> i & 1:
+            _put(out, k, t.pattern_hits[i])
+            k += 1
+    for j in range(v.nextra):
+        _put(out, k, (<list> t.extra_hits[v.extra_idx[j]])[v.extra_n[j]])
+        k += 1
+    PyObject_GC_UnTrack(out)
+    return out
+
+
+cdef object _score_placed(CompiledTable t, object hand, object tile_obj, CompiledContext c):
+    cdef int tile = _tile_of(tile_obj), w = c.wild, mk, x, nr, i, j, got, bi = -1, F = 1, nin
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef HandBase h
+    cdef const Packed* p
+    cdef MeldInfo mi
+    cdef CReading rs[RD_MAX]
+    cdef CReading r
+    cdef WildSearch ws
+    cdef Valued_ v, best
+    cdef bint opened = 0, kong = 0, hard, bhard = 0
+    cdef uint64_t base = 0, mask, bits
+    cdef uint8_t cnt[34]
+    cdef const CReading* row
+    if tile < 0 or not 0 <= w < 34 or c.python_only or not isinstance(hand, HandBase):
+        return None
+    h = <HandBase> hand
+    p = &h.p
+    mi.n = 0
+    for m in h.melds:  # the declared melds: sets, doublings, refusals
+        kind = (<tuple> m)[0]
+        tiles = <tuple> (<tuple> m)[1]
+        if len(tiles) < 3:  # laid aside: of the wild kind, or of ``no_kinds``
+            role = t.one_tile_melds.get(kind)
+            x = tiles[0]
+            if role is None or (role == "wild" and x != w) or (
+                    role == "no_kinds" and not t.no_kinds >> x & 1):
+                return None
+            kong = 1
+        else:
+            mk = _MELD_KINDS.get(kind, -1)
+            if mk < 0 or mi.n == RD_SETS:
+                return None
+            for y in tiles:
+                x = y
+                if x == w or t.no_kinds >> x & 1:
+                    return None
+                base |= (<uint64_t> 1) << x
+            x = tiles[0]
+            if mk == MK_CHI and not (<int> tiles[1] == x + 1 and <int> tiles[2] == x + 2):
+                return None
+            mi.sets[mi.n].kind = SET_CHOW if mk == MK_CHI else SET_PUNG if mk == MK_PENG \
+                else SET_KONG
+            mi.sets[mi.n].tile = x
+            mi.sets[mi.n].concealed = mk == MK_ANGANG
+            mi.sets[mi.n].meld = mk
+            mi.n += 1
+            kong = kong or mk >= MK_GANG
+        if kind in t.open_kinds:
+            opened = 1
+        f = t.meld_factors.get(kind)
+        if f is not None:
+            F *= <int> f
+    if opened:
+        F *= t.open_factor
+    if p.ncon + 3 * mi.n != t.hand_tiles or p.cnt[tile] == 0 or (t.must_open and not opened) \
+            or (c.needs_kong and not kong) or (not c.self_drawn and c.blocked >> tile & 1):
+        return None
+    for x in range(34):
+        if p.cnt[x]:
+            if t.no_kinds >> x & 1:
+                return None
+            if x != w:
+                base |= (<uint64_t> 1) << x
+    memset(counts, 0, sizeof(counts))
+    memset(&best, 0, sizeof(best))
+    ws.rows = NULL
+    try:
+        if p.cnt[w] == 0:
+            nr = _readings(p, &mi, 0, rs)
+            if nr < 0:
+                return None
+        else:
+            memcpy(cnt, p.cnt, 34)
+            if _wild_search(&ws, cnt, w, 4 - mi.n, 1) or ws.nrows > PLACED_MAX:
+                return None
+            nr = ws.nrows
+        for i in range(nr):
+            if p.cnt[w] == 0:
+                row = &rs[i]
+                mask = base
+                nin = 0
+            else:  # the declared sets first, then the placement's
+                r = ws.rows[i]
+                if mi.n + r.nsets > RD_SETS:
+                    return None
+                for j in range(r.nsets):
+                    r.sets[mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
+                for j in range(mi.n):
+                    r.sets[j] = mi.sets[j]
+                r.nsets += mi.n
+                row = &r
+                mask = base
+                nin = 0
+                for j in range(r.nwilds):
+                    mask |= (<uint64_t> 1) << r.wild_as[j]
+                    nin += r.wild_as[j] != w
+            bits = _hand_bits(p, &mi, mask, counts) | c.bits
+            bits |= _reading_bits(row, -1, -1, counts)
+            counts[C_WILDS_IN] = nin
+            v.flat = -1
+            v.unlisted = 0
+            got = t._value(bits, counts, &v)
+            if got < 0:
+                return None
+            if not got:
+                continue
+            hard = nin == 0
+            if bi < 0 or _placed_better(&v, hard, &best, bhard, t.tie_patterns):
+                bi = i
+                best = v
+                bhard = hard
+        if bi < 0 or best.mainval <= 0:
+            return None
+        if p.cnt[w] == 0:
+            dec = t._decomposition(&rs[bi])
+        else:
+            dec = _placed_decomposition(t, &ws.rows[bi])
+    finally:
+        free(ws.rows)
+    cdef int hb = best.mainval
+    cdef long long mult = <long long> (best.value // hb) * F
+    if mult > 1000000000:
+        return None
+    key = (hb, <int> mult, best.found)
+    paid = c.paid.get(key)
+    if paid is None:
+        paid = c.pay(hb, <int> mult, best.found)
+        if paid is None:
+            return None  # refused (below a minimum): the Python path says so
+        if len(c.paid) >= 4096:
+            c.paid.clear()
+        c.paid[key] = paid
+    out = mj_tuple_of(t.result_type, 12)
+    _put(out, 0, t.name)
+    _put(out, 1, t.unit)
+    _put(out, 2, hb * <int> mult)
+    _put(out, 3, hb * <int> mult)
+    _put(out, 4, <int> mult)
+    _put(out, 5, _hits_found(t, &best))
+    _put(out, 6, dec)
+    _put(out, 7, "standard")
+    _put(out, 8, c.self_drawn)
+    _put(out, 9, (<tuple> paid)[0])
+    _put(out, 10, (<tuple> paid)[1])
+    _put(out, 11, (<tuple> paid)[2])
+    PyObject_GC_UnTrack(out)
+    return out
+
+
+cdef object _placed_decomposition(CompiledTable t, const CReading* r):
+    """The concealed sets of a placement (``readings.concealed_decomposition``: each wild as
+    the kind it stands for), sorted, and its pair."""
+    cdef int chows[RD_SETS]
+    cdef int pungs[RD_SETS]
+    cdef int i, nc = 0, np_ = 0
+    for i in range(r.nsets):
+        if r.sets[i].kind == SET_CHOW:
+            chows[nc] = r.sets[i].tile
+            nc += 1
+        else:
+            pungs[np_] = r.sets[i].tile
+            np_ += 1
+    _isort(chows, nc)
+    _isort(pungs, np_)
+    ch = PyTuple_New(nc)
+    for i in range(nc):
+        _put(ch, i, chows[i])
+    pu = PyTuple_New(np_)
+    for i in range(np_):
+        _put(pu, i, pungs[i])
+    dec = mj_tuple_of(t.decomposition_type, 3)
+    _put(dec, 0, <int> r.pair)
+    _put(dec, 1, ch)
+    _put(dec, 2, pu)
+    PyObject_GC_UnTrack(ch)
+    PyObject_GC_UnTrack(pu)
+    PyObject_GC_UnTrack(dec)
+    return dec

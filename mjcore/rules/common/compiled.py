@@ -27,6 +27,7 @@ from mjcore._core import (
     CONTEXT_COUNTED_MAX,
     COUNTED,
     FEATURES,
+    PLACED_FEATURES,
     POLICY_CODES,
     WILD_FEATURES,
     CompiledContext,
@@ -42,7 +43,8 @@ __all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "C
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
 
-_COUNTED_TERM = re.compile(r"^([a-z0-9_]+)(==|>=)(\d)$")
+_COUNTED_TERM = re.compile(r"^([a-z0-9_]+)(==|>=|<=)(\d|[a-z][a-z0-9_]*)$")
+_OPS = {"==": 0, ">=": 1, "<=": 2}
 _TIMES = 9  # an extra's hits are made for 0..8 times (more: the Python path answers)
 
 
@@ -59,7 +61,10 @@ def _parse(term: str, context: tuple[str, ...], counted: tuple[str, ...] = (),
             idx = CONTEXT_COUNTED_AT + counted.index(name)
         else:
             raise ValueError(f"unknown counted feature {name!r} in {term!r}")
-        return "count", (idx, m.group(2) == ">=", int(m.group(3)))
+        k = m.group(3)
+        return "count", (idx, _OPS[m.group(2)], int(k) if k.isdigit() else k)
+    if "|" in term:
+        return "any", tuple(_parse(t, context, counted)[1] for t in term.split("|"))
     name = term[1:] if term.startswith("!") else term
     if name in FEATURES:
         bit = FEATURES.index(name)
@@ -84,8 +89,10 @@ def check_terms(spec: Any, context: tuple[str, ...], counted: tuple[str, ...] = 
 
 
 def _cond(when: tuple[str, ...], context: tuple[str, ...], ccounts: tuple[str, ...] = (),
-          ) -> tuple[int, int, tuple[Any, ...]]:
-    on = off = 0
+          options: Any = None) -> tuple[int, int, tuple[Any, ...], int]:
+    """(on mask, off mask, counted comparisons, any-of mask); a threshold naming an option
+    takes its value under ``options``."""
+    on = off = anyof = 0
     counted = []
     for term in when:
         kind, arg = _parse(term, context, ccounts)
@@ -93,9 +100,15 @@ def _cond(when: tuple[str, ...], context: tuple[str, ...], ccounts: tuple[str, .
             on |= 1 << arg
         elif kind == "off":
             off |= 1 << arg
+        elif kind == "any":
+            if anyof:
+                raise ValueError(f"one any-of term per condition: {when!r}")
+            for bit in arg:
+                anyof |= 1 << bit
         else:
-            counted.append(arg)
-    return on, off, tuple(counted)
+            idx, op, k = arg
+            counted.append((idx, op, k if isinstance(k, int) else int(getattr(options, k))))
+    return on, off, tuple(counted), anyof
 
 
 def feature_bit(name: str) -> int:
@@ -117,7 +130,11 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
                   tie_by_value: bool = False, flat_after: bool = False,
                   mult_pow2: bool = False, hand_extras_first: bool = False,
                   multipliers: tuple[int, ...] | None = None,
-                  wild_pair_sets_wild: bool | None = None,
+                  wild_pair_sets_wild: bool | None = None, placed: bool = False,
+                  meld_factors: dict[str, int] | None = None, open_factor: int = 1,
+                  open_kinds: tuple[str, ...] = (), no_kinds: tuple[int, ...] = (),
+                  must_open: bool = False, one_tile_melds: dict[str, str] | None = None,
+                  tie_patterns: tuple[str, ...] = (), result_type: Any = None,
                   ) -> CompiledTable | None:
     """The table under ``options`` as a ``CompiledTable``, or None when a row has no ``when``
     or the policy has no compiled form (the Python path then scores).
@@ -134,7 +151,16 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     a table for hands with wilds, scored by ``score_wild``): whether the sets beside a
     ``wild_pair`` may hold wilds. A wild table's conditions name ``WILD_FEATURES``, counted
     ``gen`` / ``melds`` and the context's features only (else ValueError). The
-    ``shape_times_event`` policy is compiled in its exponent form, for wild tables."""
+    ``shape_times_event`` policy is compiled in its exponent form, for wild tables.
+
+    ``placed`` (a table for ``score_placed``: every placement of the wilds is a reading, its
+    features ``PLACED_FEATURES`` and counted ``melds`` / ``wilds_in``): the hand's own
+    doublings are ``meld_factors`` (by meld kind, multiplied) and ``open_factor`` once when a
+    meld of ``open_kinds`` is declared; a hand holding a kind of ``no_kinds`` concealed, or
+    without such a meld when ``must_open``, goes to the Python path; ``one_tile_melds``
+    names the one-tile melds laid aside (kind -> ``"wild"``: of the wild kind, or
+    ``"no_kinds"``: of those kinds); ``tie_patterns``: equal readings go to the harder one (no
+    wild standing in), then the more of these patterns, then the one holding the earlier."""
     policy = table.policy
     if policy.kind not in POLICY_CODES:
         return None
@@ -151,8 +177,9 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     if any(r.when is None for r in (*rows, *floors)) or any(
             e.when is None and e.times is None for e in extras):
         return None
-    if wild:
-        _check_wild(rows, extras, floors)
+    if wild or placed:
+        _check_wild(rows, extras, floors, PLACED_FEATURES if placed else WILD_FEATURES,
+                    ("melds", "wilds_in") if placed else ("gen", "melds"))
     pos = {p.id: i for i, p in enumerate(rows)}
     extra_pos = {e.id: i for i, e in enumerate(extras)}
     patterns = []
@@ -167,16 +194,16 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
             if s in pos:
                 sup |= 1 << pos[s]
         patterns.append({
-            "when": _cond(p.when or (), ctx, cc), "value": p.value(options), "supersedes": sup,
+            "when": _cond(p.when or (), ctx, cc, options), "value": p.value(options), "supersedes": sup,
             "flat": p.is_flat(options), "cap_exempt": p.cap_exempt,
             "special": p.klass == "special", "absorb": absorb})
     cap = policy.cap(options)
     return CompiledTable({
         "patterns": patterns,
-        "extras": [{"when": _cond(e.when or (), ctx, cc),
+        "extras": [{"when": _cond(e.when or (), ctx, cc, options),
                     "times": -1 if e.times is None else _counted_index(e.times, cc),
                     "value": e.value(options)} for e in extras],
-        "floors": [{"when": _cond(f.when or (), ctx, cc)} for f in floors],
+        "floors": [{"when": _cond(f.when or (), ctx, cc, options)} for f in floors],
         "policy": POLICY_CODES[policy.kind],
         "cap": cap,
         "floor_value": int(getattr(options, policy.floor_option or "", 0) or 0),
@@ -188,10 +215,14 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "extra_hits": [[PatternHit(e.id, e.name, n * e.value(options)) for n in range(_TIMES)]
                        for e in extras],
         "floor_hits": [PatternHit(f.id, f.name, 0) for f in floors],
-        "result_type": ScoreResult, "decomposition_type": Decomposition,
+        "result_type": result_type or ScoreResult, "decomposition_type": Decomposition,
         "wait_type": ValuedWait,
         "name": name, "unit": unit,
         "wild_pair_sets_wild": True if wild_pair_sets_wild is None else wild_pair_sets_wild,
+        "placed": placed, "meld_factors": dict(meld_factors or {}), "open_factor": open_factor,
+        "open_kinds": frozenset(open_kinds), "no_kinds": sum(1 << k for k in no_kinds),
+        "must_open": must_open, "one_tile_melds": dict(one_tile_melds or {}),
+        "tie_patterns": sum(1 << pos[i] for i in tie_patterns if i in pos),
     })
 
 
@@ -199,21 +230,21 @@ def _counted_index(name: str, ccounts: tuple[str, ...]) -> int:
     return COUNTED.index(name) if name in COUNTED else CONTEXT_COUNTED_AT + ccounts.index(name)
 
 
-_WILD_COUNTED = ("gen", "melds")
-
-
-def _check_wild(rows: list[Any], extras: list[Any], floors: list[Any]) -> None:
-    """A wild reading states only ``WILD_FEATURES`` (and counted ``gen``, ``melds``): a row
-    naming another core feature would never hold there, so it is refused."""
+def _check_wild(rows: list[Any], extras: list[Any], floors: list[Any],
+                features: tuple[str, ...], counted: tuple[str, ...]) -> None:
+    """A wild reading states only ``features`` (and the ``counted`` ones): a row naming
+    another core feature would never hold there, so it is refused."""
     for spec in (*rows, *extras, *floors):
         if getattr(spec, "flat", False) or getattr(spec, "flat_option", None):
             raise ValueError(f"{spec.id}: flat rows are not compiled for wild tables")
-        for term in spec.when or ():
-            m = _COUNTED_TERM.match(term)
-            name = m.group(1) if m else term.lstrip("!")
-            if (name in FEATURES and name not in WILD_FEATURES) or (
-                    m and name in COUNTED and name not in _WILD_COUNTED):
-                raise ValueError(f"{spec.id}: {name!r} is not a feature of a wild reading")
+        for term in (*(spec.when or ()), *((spec.times,) if getattr(spec, "times", None)
+                                           else ())):
+            for part in term.split("|"):
+                m = _COUNTED_TERM.match(part)
+                name = m.group(1) if m else part.lstrip("!")
+                if (name in FEATURES and name not in features) or (
+                        name in COUNTED and name not in counted):
+                    raise ValueError(f"{spec.id}: {name!r} is not a feature of a wild reading")
 
 
 # --------------------------------------------------------------------------- the Python twin
@@ -222,11 +253,16 @@ def _term(t: int) -> bool:
     return t < 27 and t % 9 in (0, 8)
 
 
-def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
+def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1, wild: int = -1,
                 ) -> tuple[set[str], dict[str, int]]:
     """What the C features say of one ``common.readings.Reading``, stated plainly: the names
-    of the boolean features that hold, and the counted ones."""
-    held = r.held
+    of the boolean features that hold, and the counted ones. With ``wild`` (the wild kind of
+    a reading of ``wild_readings``) the tiles are read as placed: each wild as the kind it
+    stands for, ``wilds_in`` those standing for another kind."""
+    held = list(r.held)
+    for _, k in r.wilds if wild >= 0 else ():
+        held[wild] -= 1
+        held[k] += 1
     kinds = [t for t in range(34) if held[t]]
     suits = {t // 9 for t in kinds if t < 27}
     hon = any(t >= 27 for t in kinds)
@@ -254,6 +290,8 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
         f.add("concealed")
     if len(melds) == 4:
         f.add("melds4")
+        if all(s.meld != "angang" for s in melds):
+            f.add("claimed4")
     if not melds and len(suits) == 1 and not hon:
         c = concealed_counts[min(suits) * 9:min(suits) * 9 + 9]
         if c[0] >= 3 and c[8] >= 3 and all(c[i] for i in range(1, 8)):
@@ -272,6 +310,8 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
             f.add("dragon_pair")
         elif r.pair >= 27:
             f.add("wind_pair")
+        elif r.pair >= 0 and r.pair % 3 == 1:
+            f.add("pair258")
         if seat_wind >= 0 and any(s.tile == 27 + seat_wind for s in pungs):
             f.add("seat_wind_pung")
         if round_wind >= 0 and any(s.tile == 27 + round_wind for s in pungs):
@@ -286,6 +326,7 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1,
         "dragon_pungs": sum(1 for s in pungs if s.tile >= 31) if r.shape == "standard" else 0,
         "wind_pungs": sum(1 for s in pungs if 27 <= s.tile < 31) if r.shape == "standard"
         else 0,
+        "wilds_in": sum(1 for _, k in r.wilds if k != wild) if wild >= 0 else 0,
     }
     return f, counts
 
@@ -298,16 +339,23 @@ def wild_features_of(shape: str, wild_pair: bool, naturals: Any, melds: int,
     coordinates) and ``melds``."""
     f = {shape} | ({"wild_pair"} if wild_pair else set())
     return f, {"gen": sum(1 for n in naturals if n == 4), "melds": melds,
-               "dragon_pungs": 0, "wind_pungs": 0}
+               "dragon_pungs": 0, "wind_pungs": 0, "wilds_in": 0}
 
 
-def holds(when: tuple[str, ...], features: set[str], counts: dict[str, int]) -> bool:
-    """Whether a ``when`` condition holds for these features (the Python statement)."""
+def holds(when: tuple[str, ...], features: set[str], counts: dict[str, int],
+          options: Any = None) -> bool:
+    """Whether a ``when`` condition holds for these features (the Python statement); a
+    threshold naming an option takes its value under ``options``."""
     for term in when:
         m = _COUNTED_TERM.match(term)
         if m:
-            v, k = counts[m.group(1)], int(m.group(3))
-            if v < k or (m.group(2) == "==" and v != k):
+            v, k = counts[m.group(1)], m.group(3)
+            k_ = int(k) if k.isdigit() else int(getattr(options, k))
+            op = m.group(2)
+            if (op == "==" and v != k_) or (op == ">=" and v < k_) or (op == "<=" and v > k_):
+                return False
+        elif "|" in term:
+            if not features & set(term.split("|")):
                 return False
         elif term.startswith("!"):
             if term[1:] in features:
