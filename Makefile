@@ -63,3 +63,4 @@ bench: setup
 	$(BIN)/python bench/bench_taiwan.py
 	$(BIN)/python bench/bench_wuhan.py
 	$(BIN)/python bench/bench_wilds.py
+	$(BIN)/python bench/bench_service_bulk.py

@@ -6,8 +6,7 @@ hands (honours, melds, self-drawn and discard wins, contexts with meld sources):
 
 * per call    - one prepared hand scored again and again (the memoised answer);
 * batch cold  - a loop over N distinct prepared hands never scored before: every cache of the
-                rule set cleared first (so the per-hand memo never answers; the table of hand
-                signatures fills as the loop goes, and its size is printed);
+                rule set cleared first (so the per-hand memo never answers);
 * batch warm  - the same loop again (answers memoised per hand and context);
 * the cold loop on the Python path too (``MJ_PURE_SCORING=1``'s, switched in-process), and
   ``valued_waits`` cold (compiled, Python) and warm on the same hands less the winning tile;
@@ -32,7 +31,6 @@ from mjcore import Hand, Meld
 from mjcore.rules import score, valued_waits
 from mjcore.rules.common import compiled
 from mjcore.rules.guangdong import clear_caches
-from mjcore.rules.guangdong.scoring import _SHARED
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -233,7 +231,6 @@ def main() -> None:
             ("score: per call (same prepared hand)", rate(score_one, s), peer_one_rate),
             ("score: batch loop, cold, Python path", rate(python_path(score_cold), s),
              peer_rate)]
-    signatures = len(_SHARED)
     rows += [("score: batch loop, cold (never-seen hands)", rate(score_cold, s), peer_rate),
              ("score: batch loop, warm (memoised)", rate(score_batch, s), peer_rate),
              ("valued_waits: cold, compiled", rate(waits_cold, s), peer_rate),
@@ -241,8 +238,8 @@ def main() -> None:
              ("valued_waits: warm (memoised)", rate(waits_batch, s), peer_rate)]
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load average "
           f"{os.getloadavg()[0]:.1f} at the end")
-    print(f"{n} distinct random Guangdong winning hands (seed {args.seed}), {signatures} "
-          f"distinct hand signatures among them; peer: {peer_name} on the same hands")
+    print(f"{n} distinct random Guangdong winning hands (seed {args.seed}); peer: {peer_name} "
+          "on the same hands")
     print(f"peer: {peer_rate:,.0f} hands/s batch, {peer_one_rate:,.0f} per call (same hand), "
           "per CPU second")
     print(f"{'':<46} {'per CPU second':>22} {'wall clock':>14}")

@@ -43,6 +43,7 @@ def decompose(hand: HandBase | str) -> tuple[Decomposition, ...]: ...
 
 DEC_CHOW: int
 DEC_SIMPLE: int
+DETAIL_DEC_WIDTH: int
 
 def decomposition_features(hand: HandBase | str) -> int: ...
 def decomposition_for(hand: HandBase | str, words: int) -> Decomposition | None: ...
@@ -85,12 +86,15 @@ WILD_FEATURES: tuple[str, ...]
 PLACED_FEATURES: tuple[str, ...]
 POLICY_CODES: dict[str, int]
 
+def context_key(self_drawn: object, context: dict[str, object]) -> tuple[object, ...]: ...
+
 class CompiledContext:
     def __init__(self, bits: int, self_drawn: bool, pay: Callable[..., Any] | None,
                  seat_wind: int = -1, round_wind: int = -1, missing_suit: int = -1,
-                 no_melds: bool = False, wild: int = -1, proxy: int = -1, wilds_gone: int = 0,
-                 blocked: int = 0, require: int = 0, needs_kong: bool = False,
-                 liable: str = "", liable_seat: int = -1,
+                 no_melds: bool = False, plain_melds: bool = False,
+                 meld_sources: tuple[int, int, int] | None = None, wild: int = -1,
+                 proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
+                 needs_kong: bool = False, liable: str = "", liable_seat: int = -1,
                  counts: tuple[int, ...] = (), python_only: bool = False) -> None: ...
 
 class CompiledTable:
@@ -107,6 +111,9 @@ class CompiledTable:
                      visible: Any = None) -> tuple[Any, ...] | None: ...
     def score_batch(self, counts: Buffer, wins: Buffer, melds: Buffer | None,
                     c: CompiledContext) -> tuple[bytes, bytes, bytes, bytes]: ...
+    def score_batch_detail(self, counts: Buffer, wins: Buffer, melds: Buffer | None,
+                           contexts: tuple[CompiledContext, ...], context_of: Buffer
+                           ) -> tuple[bytes, bytes, bytes, tuple[tuple[Any, ...], ...]]: ...
     def pattern_ids(self) -> tuple[str, ...]: ...
     def score_wild(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
     def score_wild_memo(self, memo: dict[Any, Any], key: tuple[object, ...], hand: object,

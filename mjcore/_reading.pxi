@@ -58,6 +58,7 @@ cdef struct Split:       # one split of one suit: its pair (-1: none) and sets
 
 _MELD_KINDS = {"chi": MK_CHI, "peng": MK_PENG, "gang": MK_GANG, "angang": MK_ANGANG,
                "bugang": MK_BUGANG}
+cdef dict _MELD_KIND_OF = _MELD_KINDS  # typed: a C-level look-up per meld, not a method call
 
 
 cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
@@ -70,7 +71,7 @@ cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
         tiles = <tuple> (<tuple> m)[1]
         if len(tiles) < 3:
             continue
-        mk = _MELD_KINDS.get((<tuple> m)[0], -1)
+        mk = _MELD_KIND_OF.get((<tuple> m)[0], -1)
         if mk < 0 or out.n == RD_SETS:
             return -1
         t = <int> tiles[0]

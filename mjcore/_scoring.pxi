@@ -305,6 +305,10 @@ cdef class CompiledContext:
     cdef uint64_t bits
     cdef int seat_wind, round_wind, missing_suit
     cdef bint no_melds
+    cdef bint plain_melds    # every meld must be a plain set (no one-tile meld)
+    cdef int meld_count      # melds the context names a source for (-1: none given)
+    cdef uint32_t named      # bit i: meld i's source seat is named (never an angang's)
+    cdef uint32_t not_left   # bit i: meld i named from a seat other than the left (no chi)
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
@@ -321,10 +325,14 @@ cdef class CompiledContext:
     cdef dict paid           # score_placed: pay(base, multiplier, patterns) answers, kept
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
-                 int round_wind=-1, int missing_suit=-1, bint no_melds=False, int wild=-1,
-                 int proxy=-1, int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
+                 int round_wind=-1, int missing_suit=-1, bint no_melds=False,
+                 bint plain_melds=False, meld_sources=None, int wild=-1, int proxy=-1,
+                 int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
                  bint python_only=False):
+        """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
+        says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
+        ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -332,6 +340,9 @@ cdef class CompiledContext:
         self.round_wind = round_wind
         self.missing_suit = missing_suit
         self.no_melds = no_melds
+        self.plain_melds = plain_melds
+        self.meld_count, self.named, self.not_left = (-1, 0, 0) if meld_sources is None \
+            else meld_sources
         self.payments = [None] * CT_FANS
         if len(counts) > NCTXCOUNTED:
             raise ValueError(f"at most {NCTXCOUNTED} counted context features")
@@ -347,6 +358,19 @@ cdef class CompiledContext:
         self.paid = {}
         for i in range(NCTXCOUNTED):
             self.ctx_counts[i] = counts[i] if i < len(counts) else 0
+
+    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept:
+        """The hand's melds fit this context's meld sources (see ``__init__``)."""
+        cdef int j
+        if self.meld_count < 0:
+            return not self.plain_melds or mi.n == nmelds
+        if mi.n != nmelds or nmelds != self.meld_count:
+            return 0
+        for j in range(mi.n):
+            if (self.named >> j & 1 and mi.sets[j].meld == MK_ANGANG) or (
+                    self.not_left >> j & 1 and mi.sets[j].meld == MK_CHI):
+                return 0
+        return 1
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:
@@ -365,6 +389,72 @@ cdef int _fill_cond(Cond* c, tuple spec) except -1:
         c.ge[j] = ge
         c.k[j] = k
     return 0
+
+
+cdef enum:
+    DEC_ROW = 16   # score_batch_detail: a hand's decomposition row (4 bytes + 12 tiles)
+DETAIL_DEC_WIDTH = DEC_ROW
+
+
+cdef struct _DetailKey:      # what makes two scored hands of a batch share a result row
+    int16_t value, raw
+    int8_t main, flat, nextra
+    uint8_t ctx, shape
+    int8_t extra_idx[CT_EXTRAS]
+    int8_t extra_n[CT_EXTRAS]
+    uint32_t floors
+
+
+cdef struct _DetailRow:
+    _DetailKey key
+    Valued_ best
+
+
+cdef inline void _detail_key(_DetailRow* d, const CReading* r, uint8_t ctx,
+                             int flat) noexcept nogil:
+    """``d.key`` from ``d.best`` (zeroed first: keys are compared as bytes)."""
+    cdef int j
+    memset(&d.key, 0, sizeof(_DetailKey))
+    d.key.value = d.best.value
+    d.key.raw = d.best.raw
+    d.key.flat = flat
+    d.key.ctx = ctx
+    d.key.shape = r.shape
+    if flat < 0:  # a flat pattern stands alone (``_hits``)
+        d.key.main = d.best.main
+        d.key.nextra = d.best.nextra
+        d.key.floors = d.best.floors
+        for j in range(d.best.nextra):
+            d.key.extra_idx[j] = d.best.extra_idx[j]
+            d.key.extra_n[j] = d.best.extra_n[j]
+
+
+cdef inline uint64_t _detail_hash(const _DetailKey* k) noexcept nogil:
+    cdef const uint8_t* b = <const uint8_t*> k
+    cdef uint64_t h = 1469598103934665603ULL
+    cdef size_t i
+    for i in range(sizeof(_DetailKey)):
+        h = (h ^ b[i]) * 1099511628211ULL
+    return h ^ (h >> 29)
+
+
+cdef inline void _detail_decomposition(const CReading* r, uint8_t* out) noexcept nogil:
+    """A decomposition row of ``score_batch_detail`` (``_decomposition``'s tiles)."""
+    cdef int j, k = 4
+    out[0] = r.shape
+    if r.shape != RS_STANDARD:
+        return
+    out[1] = <uint8_t> r.pair
+    for j in range(r.nsets):
+        if r.sets[j].meld == MK_NONE and r.sets[j].kind == SET_CHOW and k < DEC_ROW:
+            out[k] = r.sets[j].tile
+            out[2] += 1
+            k += 1
+    for j in range(r.nsets):
+        if r.sets[j].meld == MK_NONE and r.sets[j].kind != SET_CHOW and k < DEC_ROW:
+            out[k] = r.sets[j].tile
+            out[3] += 1
+            k += 1
 
 
 cdef class CompiledTable:
@@ -532,17 +622,30 @@ cdef class CompiledTable:
     cdef uint8_t _batch_one(self, const uint8_t* src, int tile, const uint8_t* mrow,
                             CompiledContext c, int16_t* value, int16_t* raw,
                             int8_t* main) noexcept nogil:
+        cdef CReading rs[RD_MAX]
+        cdef Valued_ best
+        cdef int flat, bi
+        value[0] = raw[0] = -1
+        main[0] = -1
+        cdef uint8_t st = self._batch_best(src, tile, mrow, c, rs, &best, &flat, &bi)
+        if st == 0:
+            value[0] = best.value
+            raw[0] = best.raw
+            main[0] = flat if flat >= 0 else best.main
+        return st
+
+    cdef uint8_t _batch_best(self, const uint8_t* src, int tile, const uint8_t* mrow,
+                             CompiledContext c, CReading* rs, Valued_* best, int* flat,
+                             int* bi) noexcept nogil:
+        """One hand of a batch read from its buffers and its best reading found (index in
+        ``bi``, value in ``best``, a replacing flat pattern in ``flat``): the batch status."""
         cdef uint8_t cnt[34]
         cdef uint8_t m[8]
         cdef uint8_t held[34]
         cdef Packed p
         cdef MeldInfo mi
-        cdef CReading rs[RD_MAX]
-        cdef Valued_ best
-        cdef int t, j, k, kind, nmelds = 0, flat, bi, s
+        cdef int t, j, k, kind, nmelds = 0, s
         cdef uint64_t four = 0, hm
-        value[0] = raw[0] = -1
-        main[0] = -1
         mj_snapshot(cnt, src)
         if mrow != NULL:
             memcpy(m, mrow, 8)
@@ -580,13 +683,135 @@ cdef class CompiledTable:
         if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
             return 1
-        bi = self._best(&p, &mi, hm, c, rs, &best, &flat)
-        if bi < 0:
-            return 1
-        value[0] = best.value
-        raw[0] = best.raw
-        main[0] = flat if flat >= 0 else best.main
-        return 0
+        bi[0] = self._best(&p, &mi, hm, c, rs, best, flat)
+        return 1 if bi[0] < 0 else 0
+
+    def score_batch_detail(self, counts, wins, melds, tuple contexts, context_of):
+        """``score_batch`` with everything a ``ScoreResult`` holds, still with the GIL
+        released and no Python object per hand: hand i is scored in
+        ``contexts[context_of[i]]`` (``context_of``: N uint8; at most 256 contexts). Returns
+        (status, row, decomposition, rows):
+
+        - ``status``: N uint8 as in ``score_batch`` (1 also for a value past the table's
+          multipliers: ``score`` answers None there too);
+        - ``row``: N native ints, hand i's index in ``rows`` (-1 unless scored);
+        - ``decomposition``: N * DETAIL_DEC_WIDTH uint8 per hand: shape id (0 standard, 1 qidui,
+          2 shisanyao; the ``shape`` of ``rows``), the pair, the numbers of concealed chows and
+          pungs, then their lowest tiles in reading order (chows first): ``score``'s
+          decomposition;
+        - ``rows``: a tuple of the distinct (context index, unit, value, total before the cap,
+          multiplier, hits, shape, payments) of the scored hands, each as ``score`` gives it.
+        """
+        cdef _Buffer cb = _Buffer(counts)
+        cdef _Buffer wb = _Buffer(wins, 1)
+        cdef _Buffer xb = _Buffer(context_of, 1)
+        cdef _Buffer mb
+        cdef bint has_melds = melds is not None
+        if has_melds:
+            mb = _Buffer(melds, 8)
+        if wb.n != cb.n or xb.n != cb.n or (has_melds and mb.n != cb.n):
+            raise MahjongError("bad_argument", "counts, wins, melds and context_of must describe "
+                               "as many hands")
+        cdef Py_ssize_t nctx = len(contexts)
+        if nctx > 256:
+            raise MahjongError("bad_argument", "at most 256 contexts in one batch")
+        cdef void* ctxs[256]
+        cdef int mult_of[CT_FANS]     # the multiplier by value; -1: ``score`` answers None
+        cdef Py_ssize_t i, n = cb.n
+        cdef int fan
+        for i in range(nctx):
+            ctxs[i] = <void*> (<CompiledContext?> contexts[i])
+        for fan in range(CT_FANS):
+            if self.multipliers is not None:
+                mult_of[fan] = self.multipliers[fan] if fan < len(self.multipliers) else -1
+            elif self.mult_pow2:
+                mult_of[fan] = 1 << fan if fan <= 30 else -1
+            else:
+                mult_of[fan] = fan
+        cdef bytearray status = bytearray(n), row = bytearray(n * sizeof(int))
+        cdef bytearray dec = bytearray(n * DEC_ROW)
+        cdef uint8_t* st = <uint8_t*> status
+        cdef int* ro = <int*> (<uint8_t*> row)
+        cdef uint8_t* de = <uint8_t*> dec
+        cdef Py_ssize_t cap = 64
+        while cap < 2 * n:
+            cap *= 2
+        cdef int* slots = <int*> malloc(cap * sizeof(int))
+        cdef _DetailRow* rows = <_DetailRow*> malloc((n if n else 1) * sizeof(_DetailRow))
+        cdef int nrows = 0
+        cdef const uint8_t* mdata = mb.data if has_melds else NULL
+        if slots == NULL or rows == NULL:
+            free(slots)
+            free(rows)
+            raise MemoryError()
+        try:
+            memset(slots, 0xFF, cap * sizeof(int))
+            with nogil:
+                nrows = self._detail_all(cb.data, wb.data, mdata,
+                                         xb.data, nctx, ctxs, mult_of, n, st, ro, de, slots,
+                                         cap, rows)
+            if nrows < 0:
+                raise MahjongError("bad_argument", "a context_of entry names no context")
+            out = PyTuple_New(nrows)
+            for i in range(nrows):
+                _put(out, i, self._detail_object(&rows[i], contexts[rows[i].key.ctx],
+                                                 mult_of[rows[i].key.value]))
+        finally:
+            free(slots)
+            free(rows)
+        return bytes(status), bytes(row), bytes(dec), out
+
+    cdef int _detail_all(self, const uint8_t* counts, const uint8_t* wins,
+                         const uint8_t* melds, const uint8_t* ctx_of, Py_ssize_t nctx,
+                         void** ctxs, const int* mult_of, Py_ssize_t n, uint8_t* st, int* ro,
+                         uint8_t* de, int* slots, Py_ssize_t cap,
+                         _DetailRow* rows) noexcept nogil:
+        """``score_batch_detail``'s loop: the number of distinct rows (kept in ``rows``, found
+        through the open-addressing ``slots``), or -1 for a context index out of range."""
+        cdef CReading rs[RD_MAX]
+        cdef _DetailRow d
+        cdef Py_ssize_t i, h
+        cdef int flat, bi, nrows = 0, k
+        cdef uint8_t x
+        for i in range(n):
+            x = ctx_of[i]
+            if x >= nctx:
+                return -1
+            ro[i] = -1
+            memset(de + i * DEC_ROW, 0, DEC_ROW)
+            st[i] = self._batch_best(counts + i * 34, wins[i],
+                                     melds + i * 8 if melds != NULL else NULL,
+                                     <CompiledContext> ctxs[x], rs, &d.best, &flat, &bi)
+            if st[i] != 0:
+                continue
+            if d.best.value < 0 or d.best.value >= CT_FANS or mult_of[d.best.value] < 0:
+                st[i] = 1
+                continue
+            _detail_key(&d, &rs[bi], x, flat)
+            _detail_decomposition(&rs[bi], de + i * DEC_ROW)
+            h = _detail_hash(&d.key) & (cap - 1)
+            while True:
+                k = slots[h]
+                if k < 0:
+                    rows[nrows] = d
+                    slots[h] = nrows
+                    k = nrows
+                    nrows += 1
+                    break
+                if memcmp(&rows[k].key, &d.key, sizeof(_DetailKey)) == 0:
+                    break
+                h = (h + 1) & (cap - 1)
+            ro[i] = k
+        return nrows
+
+    cdef object _detail_object(self, const _DetailRow* d, CompiledContext c, int mult):
+        """One distinct row of ``score_batch_detail`` as objects (``score``'s fields)."""
+        cdef int fan = d.key.value
+        pays = c.payments[fan]
+        if pays is None:
+            pays = c.payments[fan] = c.pay(fan, mult)
+        return (d.key.ctx, self.unit, fan, d.best.raw, mult, self._hits(&d.best, d.key.flat),
+                _SHAPE_OF[d.key.shape], pays)
 
     def score_wild(self, hand, tile, CompiledContext c):
         """``score`` of a hand holding wild tiles (the context's wild kind; mjcore/_wilds.pxi,
@@ -880,6 +1105,8 @@ cdef class CompiledTable:
             return None
         if not h.melds:
             mi.n = 0
+        if not c.melds_fit(&mi, len(h.melds)):
+            return None
         held = _held_mask(p)
         s = _suits_of(held)
         if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits or (
@@ -966,6 +1193,8 @@ cdef class CompiledTable:
             return None
         if not h.melds:
             mi.n = 0
+        if not discard.melds_fit(&mi, len(h.melds)) or not self_drawn.melds_fit(&mi, len(h.melds)):
+            return None
         if self.no_honours and _held_mask(p) & M_HON:
             return None
         cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0) | (
@@ -1105,4 +1334,22 @@ def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint
                     tuple((rs[i].sets[j].kind, rs[i].sets[j].tile, rs[i].sets[j].concealed,
                            rs[i].sets[j].meld) for j in range(rs[i].nsets)),
                     bits, tuple(counts[j] for j in range(NCOUNTED))))
+    return out
+
+
+def context_key(self_drawn, dict context):
+    """A win context's memo key, flat (one tuple): ``self_drawn``, the keys, the values (a
+    list as a tuple) and the values' types (``True == 1``, but only one of them is a flag)."""
+    cdef Py_ssize_t n = len(context), i = 0
+    cdef tuple out = PyTuple_New(1 + 3 * n)
+    _put(out, 0, self_drawn)
+    for k, v in context.items():
+        if i == n:  # (a dict changed under us: the caller's error)
+            raise RuntimeError("context changed size while read")
+        _put(out, 1 + i, k)
+        _put(out, 1 + n + i, tuple(<list> v) if type(v) is list else v)
+        _put(out, 1 + 2 * n + i, type(v))
+        i += 1
+    if i != n:
+        raise RuntimeError("context changed size while read")
     return out

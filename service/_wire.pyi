@@ -22,5 +22,9 @@ def score_bulk(
     refused: tuple[type[BaseException], ...],
     check_deadline: Callable[[int], None],
     check_every: int,
+    batch: tuple[Any, Callable[[bytes | None, bool], Any], Callable[..., tuple[bytes, bytes]], bool]
+    | None = None,
 ) -> bytes | None: ...
+
+DETAIL_DEC_WIDTH: int
 def decomposition_bytes(d: tuple[int, tuple[int, ...], tuple[int, ...]]) -> bytes: ...

@@ -26,7 +26,7 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void* op)
@@ -499,6 +499,62 @@ def field_bytes(int field, bytes payload):
         free(b.data)
 
 
+cdef class _ObjectPath:
+    """How ``score_bulk`` scores an item one by one (the arguments of ``score_bulk``)."""
+    cdef object score, options, context_of, encode, fallback, hand_of_counts, refused
+    cdef dict contexts, encoded, hands
+
+
+cdef object _object_entry(_ObjectPath o, const uint8_t* p, Fields* f, Py_ssize_t s, Py_ssize_t e,
+                          Buffer* b):
+    """Write item ``p[s:e]`` (read into ``f``) scored one by one: through ``o.score`` when the
+    reader takes it, else (or when scoring raises a refusal) through ``o.fallback``."""
+    cdef int tile
+    cdef uint8_t cnt[34]
+    cdef object text, ctx, result = None, key, hit, entry
+    if _common(p, f, &tile):
+        try:
+            text = PyUnicode_DecodeASCII(<const char*>p + f.text_s, f.text_e - f.text_s, NULL)
+            hit = o.hands.get(text)
+            if hit is not None:
+                text = hit
+            elif _runs_counts(p, f.text_s, f.text_e, cnt):
+                hit = o.hand_of_counts(_counts_tuple(cnt))
+                _untrack(hit)
+                if len(o.hands) >= 50000:
+                    o.hands.clear()
+                o.hands[text] = hit
+                text = hit
+            ctx = None
+            if f.ctx_s >= 0:
+                key = _slice(p, f.ctx_s, f.ctx_e)
+                ctx = o.contexts.get(key)
+                if ctx is None:
+                    ctx = o.context_of(key)  # it keeps what it may in ``contexts``
+            result = o.score(text, tile, bool(f.self_drawn), ctx, o.options)
+        except o.refused:
+            result = None
+        except UnicodeDecodeError:
+            result = None
+    if result is None:
+        _put_entry(b, o.fallback(_slice(p, s, e)))
+        return None
+    key = PyLong_FromVoidPtr(<void*>result)
+    hit = o.encoded.get(key)
+    # the entry holds the result, so its id cannot be reused while the entry lives
+    if hit is not None and (<tuple>hit)[0] is result:
+        entry = (<tuple>hit)[1]
+    else:
+        entry = o.encode(result)
+        if len(o.encoded) >= 50000:  # about the engine's own memo: mostly results it holds anyway
+            o.encoded.clear()
+        hit = (result, entry)
+        _untrack(hit)
+        o.encoded[key] = hit
+    _put_outcome(b, p, f, entry)
+    return None
+
+
 def score_bulk(
     bytes data,
     object score,
@@ -513,9 +569,19 @@ def score_bulk(
     tuple refused,
     object check_deadline,
     int check_every,
+    object batch=None,
 ):
     """The serialized ScoreBatchResponse (or ScoreStreamResponse: same layout) for the items
     of ``data``, in order; None if ``data`` is malformed.
+
+    ``batch``: None, or (table, compiled_context, encode_row, summary_only) to score the items
+    whose hand text is plain suit runs (no melds) in one call of ``table.score_batch_detail``
+    (the GIL released, no object per hand): ``compiled_context(context bytes or None,
+    self_drawn)`` gives the compiled context of a distinct context (None: that context's
+    items go one by one), ``encode_row(value, raw, multiplier, hits, shape, payments)`` a
+    result row's serialized ScoreResult as (the part before the decomposition, the part
+    after it). The decomposition is written here. Every other item, and every hand the table
+    does not score (errors, no win), goes one by one, as without ``batch``:
 
     Per common item: ``score(text, tile, self_drawn, context, options)``, its result written
     as ``encode(result)`` (kept in ``encoded`` by the result's identity, so a result the
@@ -530,11 +596,15 @@ def score_bulk(
     """
     cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
     cdef Py_ssize_t i = 0, end = PyBytes_GET_SIZE(data), s = 0, e = 0, done = 0
-    cdef int field, wt, tile
+    cdef int field, wt
     cdef Fields f
     cdef Buffer b
-    cdef uint8_t cnt[34]
-    cdef object text, ctx, result, key, hit, entry
+    cdef _ObjectPath o = _ObjectPath()
+    o.score, o.options, o.context_of, o.contexts = score, options, context_of, contexts
+    o.encode, o.encoded, o.fallback, o.hand_of_counts = encode, encoded, fallback, hand_of_counts
+    o.hands, o.refused = hands, refused
+    if batch is not None:
+        return _score_batched(data, o, batch, check_deadline, check_every)
     b.data = NULL
     b.size = b.cap = 0
     try:
@@ -555,51 +625,216 @@ def score_bulk(
             done += 1
             if done % check_every == 0:
                 check_deadline(done - 1)
-            result = None
-            if _common(p, &f, &tile):
-                try:
-                    text = PyUnicode_DecodeASCII(<const char*>p + f.text_s, f.text_e - f.text_s, NULL)
-                    hit = hands.get(text)
-                    if hit is not None:
-                        text = hit
-                    elif _runs_counts(p, f.text_s, f.text_e, cnt):
-                        hit = hand_of_counts(_counts_tuple(cnt))
-                        _untrack(hit)
-                        if len(hands) >= 50000:
-                            hands.clear()
-                        hands[text] = hit
-                        text = hit
-                    ctx = None
-                    if f.ctx_s >= 0:
-                        key = _slice(p, f.ctx_s, f.ctx_e)
-                        ctx = contexts.get(key)
-                        if ctx is None:
-                            ctx = context_of(key)  # it keeps what it may in ``contexts``
-                    result = score(text, tile, bool(f.self_drawn), ctx, options)
-                except refused:
-                    result = None
-                except UnicodeDecodeError:
-                    result = None
-            if result is None:
-                entry = fallback(_slice(p, s, e))
-                _put_entry(&b, entry)
-                continue
-            key = PyLong_FromVoidPtr(<void*>result)
-            hit = encoded.get(key)
-            # the entry holds the result, so its id cannot be reused while the entry lives
-            if hit is not None and (<tuple>hit)[0] is result:
-                entry = (<tuple>hit)[1]
-            else:
-                entry = encode(result)
-                if len(encoded) >= 50000:  # about the engine's own memo: mostly results it holds anyway
-                    encoded.clear()
-                hit = (result, entry)
-                _untrack(hit)
-                encoded[key] = hit
-            _put_outcome(&b, p, &f, entry)
+            _object_entry(o, p, &f, s, e, &b)
         return PyBytes_FromStringAndSize(b.data, b.size)
     finally:
         free(b.data)
+
+
+DEF MAX_BATCH_CONTEXTS = 256  # distinct (context, self_drawn) a message batches; more: one by one
+DEF DEC_ROW = 16  # mjcore._core.DETAIL_DEC_WIDTH (the servicer checks they agree)
+DETAIL_DEC_WIDTH = DEC_ROW
+
+
+cdef struct Item:
+    Py_ssize_t s, e      # the ScoreItem's bytes
+    Fields f             # as read
+    int slot             # its hand's index in the batch buffers, -1: one by one
+
+
+cdef struct CtxSeen:
+    Py_ssize_t s, e      # the WinContext's bytes (-1: none)
+    uint64_t hash        # of those bytes and self_drawn (compared first: cheap)
+    int self_drawn
+    int index            # its index among the compiled contexts, -1: one by one
+
+
+cdef uint64_t _ctx_hash(const uint8_t* p, Fields* f) noexcept nogil:
+    cdef uint64_t h = 1469598103934665603ULL ^ <uint64_t>(f.self_drawn + 2 * (f.ctx_s < 0))
+    cdef Py_ssize_t i
+    if f.ctx_s >= 0:
+        for i in range(f.ctx_s, f.ctx_e):
+            h = (h ^ p[i]) * 1099511628211ULL
+    return h
+
+
+cdef int _ctx_slot(const uint8_t* p, Fields* f, uint64_t h, CtxSeen* seen, int nseen) noexcept nogil:
+    """The entry of ``seen`` with the item's context bytes and self_drawn (hash ``h``), or -1."""
+    cdef int k
+    cdef Py_ssize_t n = f.ctx_e - f.ctx_s
+    for k in range(nseen):
+        if seen[k].hash != h or seen[k].self_drawn != f.self_drawn or (seen[k].s < 0) != (f.ctx_s < 0):
+            continue
+        if f.ctx_s < 0 or (seen[k].e - seen[k].s == n and
+                           memcmp(p + seen[k].s, p + f.ctx_s, n) == 0):
+            return k
+    return -1
+
+
+cdef object _score_batched(bytes data, _ObjectPath o, tuple batch, object check_deadline,
+                           int check_every):
+    """``score_bulk`` with ``batch``: the items read into buffers, the batchable ones scored in
+    one call, then every outcome written in order."""
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t i = 0, end = PyBytes_GET_SIZE(data), s = 0, e = 0, n = 0, cap = 0, k
+    cdef int field, wt, tile, nb = 0, nseen = 0, slot
+    cdef Fields f
+    cdef Buffer b
+    cdef Item* items = NULL
+    cdef Item* grown
+    cdef CtxSeen seen[MAX_BATCH_CONTEXTS]
+    cdef uint64_t h
+    cdef uint8_t* cnt
+    cdef uint8_t* wins
+    cdef uint8_t* ctx_of
+    cdef const uint8_t* st = NULL
+    cdef const int* rows_of = NULL
+    cdef const uint8_t* dec = NULL
+    cdef const uint8_t* drow
+    cdef bytearray counts_buf, wins_buf, ctx_buf
+    cdef list compiled = []
+    cdef list encoded_rows = []
+    cdef tuple row_objs
+    table, compiled_context, encode_row, summary_only = batch
+    b.data = NULL
+    b.size = b.cap = 0
+    try:
+        # pass 1: every item's place; the batchable hands into the buffers
+        while i < end:
+            i = _key(p, i, end, &field, &wt)
+            if i < 0:
+                return None
+            if field != 3 or wt != 2:
+                i = _skip(p, i, end, wt)
+                if i < 0:
+                    return None
+                continue
+            e = _delimited(p, i, end, &s)
+            if e < 0 or _read_score(p, s, e, False, &f) < 0:
+                return None
+            i = e
+            if n == cap:
+                cap = cap * 2 if cap else 1024
+                grown = <Item*>realloc(items, cap * sizeof(Item))
+                if grown == NULL:
+                    raise MemoryError()
+                items = grown
+            items[n].s = s
+            items[n].e = e
+            items[n].f = f
+            items[n].slot = -1
+            n += 1
+        counts_buf = bytearray(n * 34)
+        wins_buf = bytearray(n)
+        ctx_buf = bytearray(n)
+        cnt = <uint8_t*>counts_buf
+        wins = <uint8_t*>wins_buf
+        ctx_of = <uint8_t*>ctx_buf
+        for k in range(n):
+            f = items[k].f
+            if not _common(p, &f, &tile) or not _runs_counts(p, f.text_s, f.text_e, cnt + nb * 34):
+                continue
+            h = _ctx_hash(p, &f)
+            slot = _ctx_slot(p, &f, h, seen, nseen)
+            if slot < 0:
+                if nseen == MAX_BATCH_CONTEXTS:
+                    continue
+                slot = nseen
+                nseen += 1
+                seen[slot].hash = h
+                seen[slot].s = f.ctx_s
+                seen[slot].e = f.ctx_e
+                seen[slot].self_drawn = f.self_drawn
+                c = compiled_context(_slice(p, f.ctx_s, f.ctx_e) if f.ctx_s >= 0 else None,
+                                     bool(f.self_drawn))
+                seen[slot].index = -1 if c is None else len(compiled)
+                if c is not None:
+                    compiled.append(c)
+            if seen[slot].index < 0:
+                continue
+            wins[nb] = tile
+            ctx_of[nb] = seen[slot].index
+            items[k].slot = nb
+            nb += 1
+        # the batch: one core call
+        if nb:
+            mv = memoryview(counts_buf)
+            status, rows_b, dec_b, row_objs = table.score_batch_detail(
+                mv[:nb * 34], memoryview(wins_buf)[:nb], None, tuple(compiled),
+                memoryview(ctx_buf)[:nb])
+            mv.release()
+            encoded_rows = [encode_row(*r_[1:]) for r_ in row_objs]
+            st = <const uint8_t*>PyBytes_AS_STRING(status)
+            rows_of = <const int*>PyBytes_AS_STRING(rows_b)
+            dec = <const uint8_t*>PyBytes_AS_STRING(dec_b)
+        # pass 2: the outcomes in order
+        _reserve(&b, 64 * 1024)
+        for k in range(n):
+            if (k + 1) % check_every == 0:
+                check_deadline(k)
+            slot = items[k].slot
+            if slot < 0 or st[slot] != 0:
+                _object_entry(o, p, &items[k].f, items[k].s, items[k].e, &b)
+                continue
+            head, tail = <tuple>encoded_rows[rows_of[slot]]
+            drow = NULL
+            if not summary_only:
+                drow = dec + slot * DEC_ROW
+            _put_detail(&b, p, &items[k].f, head, tail, drow)
+        return PyBytes_FromStringAndSize(b.data, b.size)
+    finally:
+        free(b.data)
+        free(items)
+
+
+cdef int _put_detail(Buffer* b, const uint8_t* p, Fields* f, bytes head, bytes tail,
+                     const uint8_t* dec) except -1:
+    """``outcomes`` entry: ScoreOutcome{id, result: head + decomposition + tail}, the
+    decomposition written from a ``score_batch_detail`` row (none for another shape than
+    standard, or when ``dec`` is NULL) as ``decomposition_bytes`` writes it."""
+    cdef Py_ssize_t idn = f.id_e - f.id_s if f.id_s >= 0 else 0
+    cdef Py_ssize_t hn = PyBytes_GET_SIZE(head), tn = PyBytes_GET_SIZE(tail), dn = 0, body
+    cdef int nc = 0, npu = 0, j
+    if dec != NULL and dec[0] == 0:
+        nc = dec[2]
+        npu = dec[3]
+        dn = 8 + nc + npu
+    cdef Py_ssize_t rn = hn + dn + tn
+    body = 1 + _varint_size(rn) + rn
+    if idn:
+        body += 1 + _varint_size(idn) + idn
+    _reserve(b, 1 + 10 + body)
+    b.data[b.size] = 0x0A
+    b.size += 1
+    _put_varint(b, body)
+    if idn:
+        b.data[b.size] = 0x0A
+        b.size += 1
+        _put_varint(b, idn)
+        _put(b, <const char*>p + f.id_s, idn)
+    b.data[b.size] = 0x12
+    b.size += 1
+    _put_varint(b, rn)
+    _put(b, PyBytes_AS_STRING(head), hn)
+    if dn:
+        b.data[b.size] = 0x22
+        b.data[b.size + 1] = <char>(6 + nc + npu)
+        b.data[b.size + 2] = 0x08
+        b.data[b.size + 3] = <char>dec[1]
+        b.data[b.size + 4] = 0x12
+        b.data[b.size + 5] = <char>nc
+        b.size += 6
+        for j in range(nc):
+            b.data[b.size + j] = <char>dec[4 + j]
+        b.size += nc
+        b.data[b.size] = 0x1A
+        b.data[b.size + 1] = <char>npu
+        b.size += 2
+        for j in range(npu):
+            b.data[b.size + j] = <char>dec[4 + nc + j]
+        b.size += npu
+    _put(b, PyBytes_AS_STRING(tail), tn)
+    return 0
 
 
 def decomposition_bytes(object d):

@@ -565,19 +565,25 @@ _SUMMARY_LIMIT = 4096
 
 def _summary_bytes(r: Any) -> bytes:
     key = (r.value, r.value_uncapped, r.multiplier, r.shape, r.unit, r.liable, r.liable_seat, r.patterns)
+    return _SUMMARIES.get(key) or _summary_of(key)
+
+
+def _summary_of(key: tuple[Any, ...]) -> bytes:
+    """The summary bytes of ``key`` (``_summary_bytes``'s fields), kept."""
+    value, uncapped, multiplier, shape, unit, liable, liable_seat, patterns = key
     b = _SUMMARIES.get(key)
     if b is None:
         msg = pb2.ScoreResult(
-            value=r.value,
-            multiplier=r.multiplier,
-            patterns=[pb2.PatternScore(id=p.id, value=p.fan, name=p.name) for p in r.patterns],
-            value_uncapped=r.value_uncapped,
-            shape=r.shape,
-            unit=UNITS[r.unit],
-            liable=r.liable,
+            value=value,
+            multiplier=multiplier,
+            patterns=[pb2.PatternScore(id=p.id, value=p.fan, name=p.name) for p in patterns],
+            value_uncapped=uncapped,
+            shape=shape,
+            unit=UNITS[unit],
+            liable=liable,
         )
-        if r.liable_seat >= 0:
-            msg.liable_seat = r.liable_seat
+        if liable_seat >= 0:
+            msg.liable_seat = liable_seat
         b = msg.SerializeToString()
         if len(_SUMMARIES) >= _SUMMARY_LIMIT:
             _SUMMARIES.clear()
@@ -619,6 +625,23 @@ def score_result_bytes(r: Any, summary_only: bool = False) -> bytes:
     if r.payments:
         b += _payments_bytes(r.payments)
     return b
+
+
+def result_row_bytes(
+    unit: str, value: int, raw: int, multiplier: int, hits: tuple[Any, ...], shape: str, payments: Any
+) -> tuple[bytes, bytes]:
+    """A result row of the compiled batch scorer (``CompiledTable.score_batch_detail``: no
+    liability) as ``score_result_bytes`` writes it: (the bytes before the decomposition, the
+    bytes after it)."""
+    head = _summary_of((value, raw, multiplier, shape, unit, "", -1, hits))
+    return head, _payments_bytes(payments) if payments else b""
+
+
+def summary_only_row_bytes(
+    unit: str, value: int, raw: int, multiplier: int, hits: tuple[Any, ...], shape: str, payments: Any
+) -> tuple[bytes, bytes]:
+    """``result_row_bytes`` with ``summary_only``: the summary alone."""
+    return _summary_of((value, raw, multiplier, shape, unit, "", -1, hits)), b""
 
 
 def wait_pb(w: Any) -> pb2.Wait:

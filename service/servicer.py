@@ -16,11 +16,15 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from mjcore import Hand, MahjongError
+from mjcore._core import DETAIL_DEC_WIDTH
 
 from . import _wire
 from . import convert as cv
 from .errors import CODE_FIELDS, FieldError, abort_invalid, clip
 from .pb import pb2
+
+if _wire.DETAIL_DEC_WIDTH != DETAIL_DEC_WIDTH:  # the two extensions read one row layout
+    raise ImportError("service._wire and mjcore._core disagree on the decomposition row width")
 
 DEADLINE_CHECK_EVERY = 64  # items between deadline checks in bulk calls
 #: Largest request of a method other than ScoreBatch/ScoreStream (those take --max-message-bytes):
@@ -32,6 +36,8 @@ MAX_UNARY_REQUEST_BYTES = 64 * 1024
 CACHE_KEY_BYTES = 1024
 OPTIONS_CACHE_ENTRIES = 1024
 CONTEXT_CACHE_ENTRIES = 4096
+# (rule set, resolved options) -> its batch scorer, which keeps its compiled table alive
+BATCH_SCORER_ENTRIES = 64
 
 
 def _rules() -> Any:
@@ -88,7 +94,9 @@ class MahjongRulesServicer:
     ``Score``, ``ScoreBatch`` and ``ScoreStream`` take and return bytes (see
     :func:`method_handlers`): the common request is read and the reply written by
     ``service._wire``; any other request goes through the generated classes, which define
-    the answer. Both paths give the same answers (tests/service/test_wire.py)."""
+    the answer. Both paths give the same answers (tests/service/test_wire.py). In bulk, the
+    plain hands of a message are scored in one call of the rule set's compiled table, where
+    it has one (``_batch``; tests/service/test_bulk_batch.py: byte for byte the same replies)."""
 
     def __init__(self) -> None:
         # rule set name -> serialized RulesetOptions -> resolved options
@@ -102,6 +110,8 @@ class MahjongRulesServicer:
         self._encoded: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
         # plain hand text of a bulk item -> its Hand, for those sent lately (_wire.score_bulk)
         self._hands: dict[str, Any] = {}
+        # (rule set name, resolved options) -> its BatchScorer, or None (bounded)
+        self._scorers: dict[tuple[str, Any], Any] = {}
 
     # ------------------------------------------------------------------ helpers
     def _ruleset_and_options(self, request: Any) -> tuple[Any, Any]:
@@ -215,8 +225,33 @@ class MahjongRulesServicer:
             _REFUSED,
             functools.partial(_check_deadline, context),
             DEADLINE_CHECK_EVERY,
+            self._batch(ruleset, options, summary_only),
         )
         return out
+
+    def _batch(self, ruleset: Any, options: Any, summary_only: bool) -> tuple[Any, ...] | None:
+        """``score_bulk``'s ``batch`` for a rule set under resolved options: its compiled table
+        and how a message's contexts and result rows reach it (None: items one by one)."""
+        key = (ruleset.name, options)
+        scorer = self._scorers.get(key, False)
+        if scorer is False:
+            scorer = ruleset.batch_scorer(options) if ruleset.batch_scorer is not None else None
+            if len(self._scorers) >= BATCH_SCORER_ENTRIES:
+                self._scorers.clear()
+            self._scorers[key] = scorer
+        if scorer is None:
+            return None
+        name = ruleset.name
+
+        def compiled_context(data: bytes | None, self_drawn: bool) -> Any:
+            try:
+                mapping = self._context(name, data) if data is not None else None
+            except _REFUSED:  # the item, scored one by one, says what is wrong
+                return None
+            return scorer.context(mapping, self_drawn)
+
+        encode_row = cv.summary_only_row_bytes if summary_only else cv.result_row_bytes
+        return scorer.table, compiled_context, encode_row, summary_only
 
     @staticmethod
     def _score_item(item: pb2.ScoreItem, ruleset: Any, options: Any, summary_only: bool) -> bytes:

@@ -471,17 +471,9 @@ def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -
     contexts: list[dict[str, Any]] = [
         winds, {**winds, "hai_di_lao_yue": True}, {**winds, "gang_shang_kai_hua": True},
         {"seat_wind": "1z", "round_wind": "1z", "tianhe": True},
+        {**winds, "qiang_gang": True, "robbed": "left"},
+        {"seat_wind": "2z", "round_wind": "1z", "dihe": True},
         {"seat_wind": "3z", "round_wind": "4z", "winners_on_discard": 3}]
-    # Each tile on the Python path as a never-seen hand: its signature memo would otherwise
-    # share readings between the tiles of one hand, and where two readings tie on value it
-    # may report the other one's hits (docs/rulesets/guangdong.md §16.1).
-    one_tile = gd._wait_value
-
-    def fresh(*args: Any) -> Any:
-        gd.clear_caches()
-        return one_tile(*args)
-
-    monkeypatch.setattr(gd, "_wait_value", fresh)
     rng = random.Random(31)
     asked = answered = 0
     for _ in range(N // 8):
@@ -512,6 +504,20 @@ def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -
     gd.clear_caches()
     ready = Hand.parse("19m19p19s1234567z")  # 十三幺, thirteen ways: the core answers itself
     assert len(gd.valued_waits(ready, winds, resolve_options("guangdong"))) == 13
+    # contexts checked against the hand: 杠上开花 after an angang, 抢杠 of a tile not held
+    o = resolve_options("guangdong")
+    gsk = gd.valued_waits(Hand.parse("123m456p789s5m angang:3333z"),
+                          {**winds, "gang_shang_kai_hua": True}, o)
+    assert [(w.tile, w.fan_discard, w.fan_self_drawn) for w in gsk] == [("5m", 0, 3)]
+    qg = gd.valued_waits(Hand.parse("12m456p789s123s77z"),
+                         {**winds, "qiang_gang": True, "robbed": "left"}, o)
+    assert [(w.tile, w.fan_discard, w.fan_self_drawn) for w in qg] == [("3m", 3, 2)]
+    # with min_fan the core's values are held against it: 鸡胡 on a discard (0 fan) does not
+    # reach 1, self-drawn (自摸) does
+    jihu = gd.valued_waits(Hand.parse("123m456p777s234s9m"), winds,
+                           resolve_options("guangdong", {"min_fan": 1}))
+    assert [(w.tile, w.fan_discard, w.patterns_discard, w.fan_self_drawn) for w in jihu] == [
+        ("9m", -1, (), 1)]
 
 
 # --------------------------------------------------------------------------- batch

@@ -59,7 +59,7 @@ class OptionSpec:
 
     def validate(self, value: object) -> OptionValue:
         """The canonical value, or ``MahjongError('bad_option')`` naming the option."""
-        if value is None or (value == "none" and self.kind != "enum"):
+        if value is None or (value == "none" and (self.kind != "enum" or self.none_allowed)):
             if self.none_allowed:
                 return None
             raise MahjongError("bad_option", f"option {self.name!r} may not be none")
@@ -228,10 +228,17 @@ class OptionResolver:
                 preset: str | None = None) -> Options:
         if options is None and preset is None:
             return self.default
-        if preset is not None and not isinstance(preset, str):
-            raise MahjongError("bad_option", f"a preset is named by text, got {preset!r:.60}")
         if options is not None and not isinstance(options, Mapping):
             raise MahjongError("bad_option", "options must be a mapping of name to value")
+        if options is not None and "preset" in options:  # the rules list it as an option too
+            named = options["preset"]
+            if preset is not None and named != preset:
+                raise MahjongError("bad_option", f"two presets named: {preset!r:.60} and "
+                                   f"options' {named!r:.60}")
+            preset = named  # type: ignore[assignment]  # (its type is checked just below)
+            options = {k: v for k, v in options.items() if k != "preset"}
+        if preset is not None and not isinstance(preset, str):
+            raise MahjongError("bad_option", f"a preset is named by text, got {preset!r:.60}")
         try:
             # value types are part of the key: True == 1 but only one is a valid integer
             key: Any = (preset, None if options is None else frozenset(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from mjcore.errors import MahjongError
 from mjcore.rules.common.options import OptionResolver, Options, OptionValue
@@ -86,6 +86,13 @@ class Engine:
     settle: Callable[[Any, Any, int | None], Ledger]
 
 
+class BatchScorer(NamedTuple):
+    """A rule set's compiled table under one options object, for bulk scoring (``Ruleset``)."""
+
+    table: Any  # mjcore._core.CompiledTable
+    context: Callable[[Mapping[str, object] | None, bool], Any]
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A registered rule set: its description as data plus its engine."""
@@ -117,6 +124,12 @@ class Ruleset:
     # win_tile, context)`` runs when the options are refused, and raises what it finds first
     input_check: Callable[[Any, Any, Any], object] | None = None
     phases: tuple[str, ...] = PHASES  # a TableView's phases (the common ones, and its own)
+    # for bulk callers (the service's ScoreBatch): ``batch_scorer(options)`` gives the compiled
+    # table whose ``score_batch_detail`` answers exactly as ``engine.score`` for a hand without
+    # melds, and ``context(mapping or None, self_drawn)`` -> the compiled context to score in,
+    # or None when that context needs checks the table does not make (score those hands one by
+    # one). None (or ``batch_scorer`` giving None): every hand one by one.
+    batch_scorer: Callable[[Any], BatchScorer | None] | None = None
     resolver: OptionResolver = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from mjcore.rules.common.claims import resolve_claims as _resolve_claims
 from mjcore.rules.common.ruleset import Engine, Ruleset, register
+from mjcore.rules.guangdong.batch import batch_scorer
 from mjcore.rules.guangdong.context import CONTEXT_KEYS
 from mjcore.rules.guangdong.moves import (
     MOVE_DESCRIPTIONS,
@@ -61,6 +62,7 @@ RULESET = register(Ruleset(
     move_kinds=MOVE_DESCRIPTIONS,
     reason_codes=REASON_CODES,
     ledger_reasons=LEDGER_REASONS,
+    batch_scorer=batch_scorer,
     engine=Engine(score, valued_waits, validate_move, legal_moves, settle),
     view=GuangdongView,
 ))

@@ -1,14 +1,12 @@
 """Guangdong scoring (docs/rulesets/guangdong.md §9-§11): the value of a winning hand by the fan
 table (``table.TABLE``), and who pays whom.
 
-The table's predicates read ``common.readings.Reading`` objects. Building those for every hand
-would cost tens of microseconds, so a hand is first summarised into a *signature*: an integer
-holding exactly what the table can see (which kinds of reading exist, the suits, honours,
-terminals, the honour pungs and pair, 门清 …), from one core call (``hand_profile``) and a few
-look-ups. Hands with the same signature score alike, so the readings of the first hand seen
-with a signature (one of each kind: all-pung, all-sequence, mixed, 七对, 十三幺) are kept and
-the table is evaluated on them once per win context and options. Who pays depends on the
-melds' order and sources and is worked out per call.
+The compiled table (``_core.CompiledTable``, built from the table's ``when`` data) values a
+hand in one core call: readings, patterns, policy, the best reading, its decomposition, the
+points and the payments of the context. What needs the melds' sources (the §15 checks, the
+§11 liabilities) and ``min_fan`` is settled here. ``_score_python`` is the twin the compiled
+path is held against (``MJ_PURE_SCORING=1``): the table's Python predicates on every reading
+of the hand (``common.readings``), and the answer to every refusal.
 """
 
 from __future__ import annotations
@@ -17,18 +15,11 @@ import itertools
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import (
-    PROFILE_HONOURS,
-    PROFILE_QIDUI,
-    PROFILE_SUITS,
-    PROFILE_TERMINAL,
-    _untrack,
-    decomposition_for,
-    hand_profile,
-)
+from mjcore._core import _untrack
+from mjcore._core import context_key as _ckey
 from mjcore._core import waits as _core_waits
 from mjcore.errors import MahjongError
-from mjcore.hand import Decomposition, Hand, Meld
+from mjcore.hand import Hand, Meld
 from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
 from mjcore.rules.common.inputs import hand_of as _hand_of
@@ -36,7 +27,7 @@ from mjcore.rules.common.inputs import plus_tile as _plus
 from mjcore.rules.common.inputs import tile_id as _tile
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
-from mjcore.rules.common.readings import Reading, readings
+from mjcore.rules.common.readings import Reading, concealed_decomposition, readings
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.table import Valued, best_reading
 from mjcore.rules.guangdong.context import CONTEXT_KEYS
@@ -47,7 +38,7 @@ NAME = "guangdong"
 RELATIVE = ("left", "across", "right")
 _REL_OFFSET = {"left": 3, "across": 2, "right": 1}  # absolute seat = (winner + offset) % 4
 _WINDS = {"1z": 0, "2z": 1, "3z": 2, "4z": 3}
-# Memo size per cache (analyses, contexts, scores, wait lists); a full cache is cleared at
+# Memo size per cache (melds, contexts, scores, wait lists); a full cache is cleared at
 # once (no LRU bookkeeping on the hot path).
 _CACHE_LIMIT = 50_000
 
@@ -112,156 +103,6 @@ def _meld_bits(m: Meld) -> int:
     return bits
 
 
-# Concealed honours: the honour pungs (bits 0-6), the honour pair + 1 (bits 7-9; 0: none) and
-# whether they cannot be sets and at most one pair (bit 10)
-_H_BAD = 1 << 10
-_HONOURS: dict[tuple[int, ...], int] = {}
-_NO_HONOURS = (0,) * 7
-
-
-def _honours(c: tuple[int, ...]) -> int:
-    bits = _HONOURS.get(c)
-    if bits is None:
-        bits = 0
-        for i, n in enumerate(c):
-            if n == 3:
-                bits |= 1 << i
-            elif n == 2:
-                bits = bits | _H_BAD if bits >> 7 & 7 else bits | (i + 1) << 7
-            elif n:
-                bits |= _H_BAD
-        _HONOURS[c] = bits  # at most 5**7 keys
-    return bits
-
-
-# Per suit: the only split into sequences (with the pair at the lowest rank that allows one,
-# when the suit holds 3n+2 tiles), or None
-_RUNS: dict[tuple[int, ...], tuple[int, tuple[int, ...]] | None] = {}
-
-
-def _runs_only(c: list[int]) -> tuple[int, ...] | None:
-    out: list[int] = []
-    for i in range(9):
-        k = c[i]
-        if k:
-            if i > 6 or c[i + 1] < k or c[i + 2] < k:
-                return None
-            c[i + 1] -= k
-            c[i + 2] -= k
-            out += [i] * k
-    return tuple(out)
-
-
-def _suit_runs(c: tuple[int, ...]) -> tuple[int, tuple[int, ...]] | None:
-    if c in _RUNS:
-        return _RUNS[c]
-    n = sum(c)
-    found: tuple[int, tuple[int, ...]] | None = None
-    if n % 3 == 0:
-        runs = _runs_only(list(c))
-        found = None if runs is None else (-1, runs)
-    elif n % 3 == 2:
-        for r in range(9):
-            if c[r] >= 2:
-                d = list(c)
-                d[r] -= 2
-                runs = _runs_only(d)
-                if runs is not None:
-                    found = (r, runs)
-                    break
-    if len(_RUNS) >= _CACHE_LIMIT:
-        _RUNS.clear()
-    _RUNS[c] = found
-    return found
-
-
-def _sequence_decomposition(h: Hand) -> Decomposition | None:
-    """The concealed tiles as sequences and a pair (no pung), or None (honours only as the
-    pair; the caller has checked that there is no honour pung)."""
-    counts = h.counts
-    pair = -1
-    chows: list[int] = []
-    for s in range(3):
-        got = _suit_runs(counts[s * 9:s * 9 + 9])
-        if got is None:
-            return None
-        if got[0] >= 0:
-            pair = s * 9 + got[0]
-        chows += [s * 9 + r for r in got[1]]
-    if pair < 0:
-        pair = next((t for t in range(27, 34) if counts[t] == 2), -1)
-    return Decomposition(pair, tuple(chows), ())
-
-
-# Signature bits
-(_S_STD, _S_PUNG, _S_CHOW, _S_QIDUI, _S_SSY, _S_ONESUIT, _S_NOSUIT, _S_HON, _S_TERM, _S_YAOJIU,
- _S_JIULIAN, _S_MENQING, _S_WINDPAIR, _S_DRAGONPAIR) = (1 << i for i in range(14))
-_S_WINDS = 14  # bits 14-17: wind kinds held as pungs/kongs (concealed or melds)
-_S_DRAGONS = 18  # bits 18-19: how many dragon pungs/kongs (which ones does not matter)
-_YAOJIU_IDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-_DRAGON_COUNT = (0, 1, 1, 2, 1, 2, 2, 3)  # by the three dragon bits
-
-
-_ALL = (1 << 14) - 1
-
-
-def _signature(h: Hand, mand: int, mor: int) -> tuple[int, Decomposition | None]:
-    """Everything the fan table can see of ``h``, as one integer (see the module docstring),
-    and the hand's all-sequence decomposition when it has one (found on the way). ``mand`` and
-    ``mor``: the melds' bits ANDed (every meld a pung, a chi, …; all bits without melds) and
-    ORed (the honour pungs)."""
-    profile = hand_profile(h)
-    counts = h.counts
-    melds = h.melds
-    words = profile & 15
-    suits = (profile >> PROFILE_SUITS) & 7
-    sig = _S_ONESUIT if suits in (1, 2, 4) else _S_NOSUIT if not suits else 0
-    hon = 0
-    if profile & PROFILE_HONOURS:
-        sig |= _S_HON
-        hon = _honours(counts[27:34])
-    honpungs = (hon | mor >> _M_HON) & 127
-    seq = None
-    all_pung, all_chi, all_yaojiu = mand & _M_PUNG, mand & _M_CHI, mand & _M_YAOJIU
-    if mand & _M_ANGANG:  # no meld but angangs
-        sig |= _S_MENQING
-    if words:
-        sig |= _S_STD
-        if all_pung and words & 5:
-            sig |= _S_PUNG
-        if all_yaojiu and words & 1:  # every set and the pair hold a 1, 9 or honour, no run
-            sig |= _S_YAOJIU
-        # sequences only: some decomposition with a run (or none with any set: 4 chi melds)
-        if all_chi and not hon & 127 and (words & 10 or h.concealed_count == 2):
-            seq = _sequence_decomposition(h)
-            if seq is not None:
-                sig |= _S_CHOW
-        if not melds and suits in (1, 2, 4) and not hon:
-            c = counts[(suits >> 1) * 9:(suits >> 1) * 9 + 9]  # suit 1, 2, 4 -> 0, 1, 2
-            if c[0] >= 3 and c[8] >= 3 and all(c[1:8]):
-                sig |= _S_JIULIAN
-    if not melds and profile & PROFILE_QIDUI:
-        sig |= _S_QIDUI
-        if not words and sum(counts[t] for t in _YAOJIU_IDS) == 14:
-            sig |= _S_YAOJIU
-    elif not words and not melds and suits == 7 and hon and all(
-            counts[t] for t in _YAOJIU_IDS) and sum(counts[t] for t in _YAOJIU_IDS) == 14:
-        sig |= _S_SSY | _S_YAOJIU
-    if honpungs:
-        dragons = _DRAGON_COUNT[honpungs >> 4]
-        sig |= (honpungs & 15) << _S_WINDS | dragons << _S_DRAGONS
-        # the honour pair only matters beside two dragon or three wind pungs (小三元, 小四喜)
-        pair = (hon >> 7 & 7) - 1
-        if pair >= 4 and dragons == 2:
-            sig |= _S_DRAGONPAIR
-        elif 0 <= pair < 4 and (honpungs & 15) in (7, 11, 13, 14):
-            sig |= _S_WINDPAIR
-    # a terminal only matters to tell 混幺九 (terminals and honours) from 字一色
-    if sig & _S_YAOJIU and profile & PROFILE_TERMINAL and sig & _S_HON:
-        sig |= _S_TERM
-    return sig, seq
-
-
 # --------------------------------------------------------------------------- the context
 
 
@@ -279,8 +120,11 @@ class Ctx(NamedTuple):
     chi_bad: int  # bit i: a chi could not come from the seat meld_from names for meld i
     bao_exempt: bool
     flagged: bool  # 抢杠, 杠上开花 or a first-turn win: checks against the melds
+    fast: int  # the core's answer is the whole answer: 1 always, 2 for a hand without melds
+    # (a self-draw: no 包 without melds), 0 never (checks, multi_ron; min_fan is the options')
     others: tuple[int, int, int]  # the three other seats
-    ckey: int  # the compiled context's key: the facts, the winner and the discarder
+    ckey: int  # the compiled context's key: the facts, the meld sources, the winner and the
+    # discarder
     cid: int  # a number per parsed context: the results memo's key for it (cheap to hash)
 
 
@@ -404,8 +248,16 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
     fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
     return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
                named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
-               others, fid << 5 | winner << 3 | seat("discarder") + 1,
+               0 if qg or gsk or flat or winners > 1 else 2 if self_drawn else 1,
+               others, (fid << 11 | _sources_code(meld_from, named, chi_bad)) << 5 | winner << 3
+               | seat("discarder") + 1,
                next(_CONTEXT_IDS))
+
+
+def _sources_code(meld_from: tuple[object, ...] | None, named: int, chi_bad: int) -> int:
+    """What the compiled context checks of ``meld_from``, as 11 bits of its key: the number of
+    entries + 1 (0: none given), the named and the chi_bad masks."""
+    return 0 if meld_from is None else len(meld_from) + 1 | named << 3 | chi_bad << 7
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
@@ -419,87 +271,38 @@ def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
 
 
 class _Eval(NamedTuple):
-    """A signature's value under one WinFacts and options."""
+    """The best reading's value under one WinFacts and options (the Python path)."""
 
     fan: int
     uncapped: int
     hits: tuple[PatternHit, ...]
     claim_total: int  # the total without the 一炮三响 floor (for min_fan)
-    shape: str  # "pung", "chow", "mixed", "qidui", "shisanyao": the reading scored
-    main: str  # the main pattern's id
-    std_shape: str  # "standard", "qidui" or "shisanyao"
+    reading: Reading  # the reading scored
     points: int  # P: what one payer pays (§10)
     discard_amount: int  # what a discarder pays (P, or 3P with discarder_pays_three)
 
 
-class _Analysis:
-    """The readings of one signature (one of each kind) and their values, memoised."""
-
-    __slots__ = ("sig", "readings", "values")
-
-    def __init__(self, sig: int, reps: tuple[tuple[str, Reading], ...]) -> None:
-        self.sig = sig
-        self.readings = reps
-        self.values: dict[int, _Eval] = {}
+_SHAPES = ("standard", "qidui", "shisanyao")
 
 
-_SHARED: dict[int, _Analysis] = {}
-
-
-def _kind(r: Reading) -> str:
-    if r.shape != "standard":
-        return r.shape
-    if all(s.kind != "chow" for s in r.sets):
-        return "pung"
-    if all(s.kind == "chow" for s in r.sets):
-        return "chow"
-    return "mixed"
-
-
-def _analysis(h: Hand, sig: int, win_tile: int) -> _Analysis:
-    a = _SHARED.get(sig)
-    if a is None:
-        reps: dict[str, Reading] = {}
-        for r in readings(h, win_tile, ("standard", "qidui", "shisanyao")):
-            reps.setdefault(_kind(r), r)
-        if len(_SHARED) >= _CACHE_LIMIT:
-            _SHARED.clear()
-        a = _SHARED[sig] = _Analysis(sig, tuple(reps.items()))
-    return a
-
-
-_OPTION_IDS: dict[GuangdongOptions, int] = {}  # options object -> a small number (1, 2, …)
-
-
-def _option_id(o: GuangdongOptions) -> int:
-    if len(_OPTION_IDS) >= 4096:  # bounded (it keeps the objects): start again, and drop
-        _OPTION_IDS.clear()        # the evaluations keyed by the old numbers with them
-        _SHARED.clear()
-    return _OPTION_IDS.setdefault(o, len(_OPTION_IDS) + 1)
-
-
-def _evaluate(a: _Analysis, facts: WinFacts, key: int, o: GuangdongOptions) -> _Eval | None:
-    """The best reading's value (§9 steps 2-5), or None when no reading wins (``key``: the
-    WinFacts' and options' numbers)."""
-    got = a.values.get(key)
-    if got is not None:
-        return got
-    valued: list[tuple[Valued, str]] = []
-    for kind, r in a.readings:
-        if kind == "qidui" and not o.qidui:
+def _evaluate(rs: tuple[Reading, ...], facts: WinFacts, o: GuangdongOptions) -> _Eval | None:
+    """The best of the hand's readings ``rs`` (§9 steps 2-5; on a full tie the first in the
+    core's order, §17 decision 11) and its value, or None when no reading wins."""
+    valued: list[tuple[Valued, Reading]] = []
+    for r in rs:
+        if r.shape == "qidui" and not o.qidui:
             continue
         v = TABLE.evaluate(r, facts, o)
         if v is not None:
-            valued.append((v, kind))
+            valued.append((v, r))
     best = best_reading(valued)
     if best is None:
         return None
-    v, kind = best
-    got = _eval_of(v.value, v.raw, tuple(_hit(h) for h in v.hits), kind, o)
-    if len(a.values) >= 256:
-        a.values.clear()
-    a.values[key] = got
-    return got
+    v, r = best
+    hits = tuple(_hit(x) for x in v.hits)
+    p = o.base_points * o.fan_points[v.value]
+    return _Eval(v.value, v.raw, hits, _claim(v.raw, hits, o), r, p,
+                 3 * p if o.discard_payment == "discarder_pays_three" else p)
 
 
 _FLOOR_IDS = frozenset(f.id for f in TABLE.floors)
@@ -512,16 +315,6 @@ def _claim(raw: int, hits: tuple[PatternHit, ...], o: GuangdongOptions) -> int:
     if any(h.id != "yipaosanxiang" and h.fan == 0 and h.id in _FLOOR_IDS for h in hits):
         claim = max(claim, o.baohu_cap)
     return claim
-
-
-def _eval_of(value: int, raw: int, hits: tuple[PatternHit, ...], kind: str,
-             o: GuangdongOptions) -> _Eval:
-    """The best reading's value (``kind``: pung, chow, mixed, qidui, shisanyao) with what the
-    payments and min_fan need (§9 step 5, §10)."""
-    p = o.base_points * o.fan_points[value]
-    return _Eval(value, raw, hits, _claim(raw, hits, o), kind, hits[0].id,
-                 "standard" if kind in ("pung", "chow", "mixed") else kind, p,
-                 3 * p if o.discard_payment == "discarder_pays_three" else p)
 
 
 # --------------------------------------------------------------------------- compiled path
@@ -567,7 +360,8 @@ def _compiled_context(t: compiled.CompiledTable, c: Ctx,
 
     return t.add_context(c.ckey, compiled.CompiledContext(
         compiled.context_bits(TABLE, names), f.self_drawn, pay, seat_wind=f.seat_wind,
-        round_wind=f.round_wind, no_melds=bool(f.flat)))
+        round_wind=f.round_wind, no_melds=bool(f.flat), plain_melds=True,
+        meld_sources=None if c.meld_from is None else (len(c.meld_from), c.named, c.chi_bad)))
 _HITS: dict[PatternHit, PatternHit] = {}
 
 
@@ -667,16 +461,8 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     if r is False:
         _compiled_context(t, c, o)
         r = t.score_in(h, tile, c.ckey)
-    if r is None:  # the Python path raises the error (the core checked counts and tile)
-        return _score_python(h, tile, c, o)
-    melds = h.melds
-    angangs = 0
-    if melds:
-        angangs, chis = _meld_kinds(melds)
-        if c.meld_from is not None:
-            _meld_checks(melds, angangs, chis, c)
-    elif c.meld_from is not None:
-        _meld_checks(melds, 0, 0, c)
+    if r is None:  # the Python path raises the error (the core checked counts, tile, melds
+        return _score_python(h, tile, c, o)  # and meld_from)
     if c.flagged:
         _flag_checks(h, tile, c)
     f = c.facts
@@ -686,32 +472,31 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
         raise MahjongError("below_min_fan", f"the hand is worth "
                            f"{_claim(r.value_uncapped, r.patterns, o)} fan (without the "
                            f"一炮三响 floor), below min_fan {o.min_fan}")
-    # a liability (§11) needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
-    if f.zimo and (f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
-            melds and r.patterns[0].id in ("dasixi", "dasanyuan"))):
-        liable, seat = _liability(h, r.patterns[0].id, c, o)
-        if liable:
-            r = _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable, seat))
+    if f.zimo and (f.qiang_gang or f.gang_fed or h.melds):
+        return _bao(r, h, c, o)
     return r  # type: ignore[no-any-return]
 
 
-def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
-    """``_score`` by the table's Python predicates (on signatures), the twin of the compiled
-    path; also what answers every refusal."""
+def _bao(r: ScoreResult, h: Hand, c: Ctx, o: GuangdongOptions) -> ScoreResult:
+    """``r`` of a self-drawn win with its liability (§11), if one applies: it needs 抢杠, a 直杠
+    before 杠上开花, four melds (no angang) or a 大四喜/大三元 with melds."""
+    f = c.facts
     melds = h.melds
-    mand, mor = _ALL, 0
-    angangs = chis = 0
-    if melds:
-        for i, m in enumerate(melds):
-            b = _MELD_BITS.get(m)
-            if b is None:
-                b = _meld_bits(m)  # refuses a meld Guangdong does not have
-            mand &= b
-            mor |= b
-            if b & _M_ANGANG:
-                angangs |= 1 << i
-            elif b & _M_CHI:
-                chis |= 1 << i
+    main = r.patterns[0].id
+    if f.qiang_gang or f.gang_fed or melds and (
+            len(melds) == 4 and not _meld_kinds(melds)[0] or main in ("dasixi", "dasanyuan")):
+        liable, seat = _liability(h, main, c, o)
+        if liable:
+            return _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable,
+                                      seat))
+    return r
+
+
+def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
+    """``_score`` by the table's Python predicates on every reading of the hand, the twin of
+    the compiled path; also what answers every refusal."""
+    melds = h.melds
+    angangs, chis = _meld_kinds(melds)  # refuses a meld Guangdong does not have
     if h.concealed_count + 3 * len(melds) != 14:
         _check_count(h, 14)
     if not h.counts[tile]:
@@ -723,14 +508,10 @@ def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResul
     f = c.facts
     if f.winners > 1 and o.multi_ron == "first_only":
         raise _bad("with multi_ron first_only only one player wins on a discard")
-    sig, seq = _signature(h, mand, mor)
-    a = _SHARED.get(sig)
-    if a is None:
-        a = _analysis(h, sig, tile)
-    vkey = c.fid << 20 | (_OPTION_IDS.get(o) or _option_id(o))
-    e = a.values.get(vkey) or _evaluate(a, f, vkey, o)
+    rs = readings(h, tile, _SHAPES)
+    e = _evaluate(rs, f, o)
     if e is None:
-        if sig & _S_QIDUI and not o.qidui:
+        if any(r.shape == "qidui" for r in rs):
             raise MahjongError("not_a_win", "七对 is not a winning shape unless option qidui is on")
         raise MahjongError("not_a_win", "the tiles are not four sets and a pair or 十三幺")
     if e.claim_total < o.min_fan:
@@ -739,13 +520,14 @@ def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResul
     # payments (§10, §11)
     p = e.points
     w = c.winner
+    main = e.hits[0].id
     liable, seat = "", -1
     payments: tuple[tuple[int, int, int], ...]
     if f.zimo:
         # a liability needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
         if f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
-                melds and e.main in ("dasixi", "dasanyuan")):
-            liable, seat = _liability(h, e.main, c, o)
+                melds and main in ("dasixi", "dasanyuan")):
+            liable, seat = _liability(h, main, c, o)
         if liable:
             payments = ((seat, w, 3 * p),)
         else:  # few distinct values: shared (and kept out of the cycle collector)
@@ -757,17 +539,9 @@ def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResul
         pkey = e.discard_amount << 5 | w << 3 | (c.discarder - w) & 3
         payments = _PAYMENTS.get(pkey) or _payments_of(pkey, (c.discarder,), w,
                                                        e.discard_amount)
-    shape = e.shape
-    dec: object
-    if shape == "pung":
-        dec = decomposition_for(h, 0b0101)
-    elif shape == "chow":
-        dec = seq
-    elif shape == "mixed":
-        dec = decomposition_for(h, 0b1111)
-    else:
-        dec = shape
-    return _new(ScoreResult, (NAME, "fan", e.fan, e.uncapped, p, e.hits, dec, e.std_shape,
+    r = e.reading
+    dec = concealed_decomposition(r) if r.shape == "standard" else r.shape
+    return _new(ScoreResult, (NAME, "fan", e.fan, e.uncapped, p, e.hits, dec, r.shape,
                               f.self_drawn, payments, liable, seat))
 
 
@@ -801,12 +575,7 @@ def score(
     if context is None:
         ck: tuple[object, ...] = (self_drawn,)
     elif type(context) is dict:
-        if type(context.get("meld_from")) is list:
-            ck = (self_drawn, *context, *[tuple(v) if type(v) is list else v
-                                          for v in context.values()],
-                  *map(type, context.values()))
-        else:
-            ck = (self_drawn, *context, *context.values(), *map(type, context.values()))
+        ck = _ckey(self_drawn, context)
     elif isinstance(context, Mapping):
         ck = (self_drawn, *_context_key(context))
     else:
@@ -824,12 +593,25 @@ def score(
     key: tuple[object, ...] | None = None
     if c is not None:
         key = (hand, win_tile, type(win_tile), o, c.cid)
-        try:
-            hit = _RESULTS.get(key)
-        except TypeError:  # an unhashable hand or tile (an error below)
-            key, hit = None, None
-        if hit is not None:
-            return hit
+        if c.fast and type(hand) is Hand and type(win_tile) is int and 0 <= win_tile < 34 \
+                and not o.min_fan and not compiled.PURE:
+            t = _TABLES.get(o) or _compiled_table(o)
+            if c.fast == 1 or not hand.melds:
+                # memo, core and memo again in one call; None/False: the general way below
+                hit = t.score_memo(_RESULTS, key, hand, win_tile, c.ckey, _CACHE_LIMIT)
+            else:  # a self-draw with melds: a liability (§11) may change the payments
+                hit = _RESULTS.get(key)
+                if hit is None:
+                    got = t.score_in(hand, win_tile, c.ckey)
+                    if got:
+                        return _keep(key, _bao(got, hand, c, o))
+        else:
+            try:
+                hit = _RESULTS.get(key)
+            except TypeError:  # an unhashable hand or tile (an error below)
+                key, hit = None, None
+        if hit:
+            return hit  # type: ignore[no-any-return]
     h = hand if type(hand) is Hand else hand_of(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
     if c is None:
@@ -840,11 +622,15 @@ def score(
             _CONTEXTS[ck] = c
             key = _results_key(hand, win_tile, o, c)
     result = _score(h, tile, c, o)
-    if key is not None:
-        if len(_RESULTS) >= _CACHE_LIMIT:
-            _RESULTS.clear()
-        # memo key and answer are immutable and acyclic: kept out of the cycle collector
-        _RESULTS[_untrack(key)] = _untrack(result)
+    return result if key is None else _keep(key, result)
+
+
+def _keep(key: tuple[object, ...], result: ScoreResult) -> ScoreResult:
+    """``result`` kept in the results memo under ``key``."""
+    if len(_RESULTS) >= _CACHE_LIMIT:
+        _RESULTS.clear()
+    # memo key and answer are immutable and acyclic: kept out of the cycle collector
+    _RESULTS[_untrack(key)] = _untrack(result)
     return result
 
 
@@ -874,8 +660,7 @@ def points(result: ScoreResult) -> dict[str, Any]:
 def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
-    for memo in (_RESULTS, _CONTEXTS, _SHARED, _MELD_BITS, _HONOURS, _RUNS, _WAITS, _HITS,
-                 _PAYMENTS, _OPTION_IDS, _WAIT_PAIRS):
+    for memo in (_RESULTS, _CONTEXTS, _MELD_BITS, _WAITS, _HITS, _PAYMENTS, _WAIT_PAIRS):
         memo.clear()
 
 
@@ -909,37 +694,44 @@ def valued_waits(
     self-drawn (the context's winds and other keys; keys that only fit one of the two are left
     out of the other). With ``min_fan`` a tile counts when it wins at or above it either way
     (§15); the way it does not is reported with fan -1 and no patterns."""
-    if context is not None and not isinstance(context, Mapping):
+    if type(context) is dict:
+        ctx = context
+    elif context is None or isinstance(context, Mapping):
+        ctx = dict(context or {})
+    else:
         raise _bad("context must be a mapping of key to value")
-    ctx = dict(context or {})
     key: tuple[object, ...] | None
     try:
         seen: object = visible if visible is None or isinstance(visible, str) else tuple(
             visible)  # type: ignore[arg-type]
-        ck = _context_key(ctx)
-        key = (hand, o, seen, *ck)
+        ck = _ckey(False, ctx)
+        key = (hand, o, seen, ck)
         hit = _WAITS.get(key)
     except TypeError:
         key, hit = None, None
     if hit is not None:
         return hit
-    h = hand if type(hand) is Hand else hand_of(hand)
-    angangs, chis = _meld_kinds(h.melds)  # refuses a meld Guangdong does not have
-    _check_count(h, 13)
-    vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
-    got = None
-    if key is not None and not compiled.PURE and not o.min_fan:
+    got = pair = None
+    if key is not None and not compiled.PURE:
         pair = _WAIT_PAIRS.get(ck)
         if pair is None:
             pair = _wait_pair(ck, ctx)
+        if pair and visible is None and type(hand) is Hand:
+            got = _compiled_waits(hand, pair, o, None)  # (None: the checks below answer)
+    if got is None:
+        h = hand if type(hand) is Hand else hand_of(hand)
+        _meld_kinds(h.melds)  # refuses a meld Guangdong does not have
+        _check_count(h, 13)
+        vis = _NO_VISIBLE if visible is None else _visible_counts(visible)
         if pair:
-            got = _compiled_waits(h, angangs, chis, pair, o, vis)
-    result = _python_waits(h, ctx, o, vis) if got is None else got
+            got = _compiled_waits(h, pair, o, vis)
+        if got is None:
+            got = _python_waits(h, ctx, o, vis)
     if key is not None:
         if len(_WAITS) >= _CACHE_LIMIT:
             _WAITS.clear()
-        _WAITS[_untrack(key)] = _untrack(result)
-    return result
+        _WAITS[_untrack(key)] = _untrack(got)
+    return got
 
 
 def _split_context(ctx: dict[str, object]) -> tuple[dict[str, object], dict[str, object]]:
@@ -952,8 +744,7 @@ def _split_context(ctx: dict[str, object]) -> tuple[dict[str, object], dict[str,
 
 
 # a waits context (its memo key part) -> its parsed (discard, self-drawn) pair, or () when the
-# Python path must answer: a context that is wrong, or that the hand must be checked against
-# (抢杠, 杠上开花, first-turn wins: their errors come from ``score``, tile by tile)
+# Python path must answer: a context that is wrong (its errors come from ``score``)
 _WAIT_PAIRS: dict[tuple[object, ...], tuple[Ctx, Ctx] | tuple[()]] = {}
 
 
@@ -964,35 +755,66 @@ def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx
         pair = (parse_context(discard_ctx, False), parse_context(self_ctx, True))
     except MahjongError:
         pair = ()
-    if pair and any(c.flagged for c in pair):
-        pair = ()
     if len(_WAIT_PAIRS) >= 4096:
         _WAIT_PAIRS.clear()
     _WAIT_PAIRS[ck] = pair
     return pair
 
 
-def _compiled_waits(h: Hand, angangs: int, chis: int, pair: tuple[Ctx, Ctx],
-                    o: GuangdongOptions, vis: tuple[int, ...]) -> tuple[ValuedWait, ...] | None:
-    """The waits valued by the core's ``valued_waits`` in the two contexts, or None when the
-    Python path must answer: ``multi_ron``'s refusal, ``meld_from`` not fitting the melds, a
-    self-drawn 包 that ``meld_from`` does not source (errors of ``score``, tile by tile).
-    (``min_fan``, with its one-way -1, is left to the Python path by the caller.)"""
-    melds = h.melds
-    for c in pair:
-        if c.facts.winners > 1 and o.multi_ron == "first_only":
-            return None
-        if c.meld_from is not None and (len(c.meld_from) != len(melds) or angangs & c.named or
-                                        chis & c.chi_bad):
-            return None
-    # a self-drawn 包 (§11) that meld_from does not source is an error of ``score``
-    named = pair[1].named if pair[1].meld_from is not None else 0
-    if melds and (named | angangs) != (1 << len(melds)) - 1 and (
-            len(melds) == 4 and not angangs or any(m.tiles[0] >= 27 for m in melds)):
+def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
+                    vis: tuple[int, ...] | None) -> tuple[ValuedWait, ...] | None:
+    """The waits valued by the core's ``valued_waits`` in the two contexts (it checks the
+    count, the melds and ``meld_from``), or None when the Python path must answer: a refusal,
+    ``multi_ron``'s, a self-drawn 包 that ``meld_from`` does not source (errors of ``score``,
+    tile by tile). With ``min_fan`` a way below it is -1 with no patterns (§15)."""
+    if o.multi_ron == "first_only" and pair[0].facts.winners > 1:
         return None
+    melds = h.melds
+    if melds:  # a self-drawn 包 (§11) that meld_from does not source is an error of ``score``
+        full = (1 << len(melds)) - 1
+        named = pair[1].named if pair[1].meld_from is not None else 0
+        if named != full:
+            angangs = _meld_kinds(melds)[0]
+            if (named | angangs) != full and (len(melds) == 4 and not angangs or any(
+                    m.tiles[0] >= 27 for m in melds)):
+                return None
     t = _TABLES.get(o) or _compiled_table(o)
-    cd, cs = (t.context(c.ckey) or _compiled_context(t, c, o) for c in pair)
-    return t.valued_waits(h, cd, cs, vis)
+    d, s = pair
+    got = t.valued_waits(h, t.context(d.ckey) or _compiled_context(t, d, o),
+                         t.context(s.ckey) or _compiled_context(t, s, o), vis)
+    if got and (d.flagged or s.flagged) and not _flags_fit(h, got, d, s):
+        return None
+    if got is None or not o.min_fan:
+        return got
+    out = []
+    for w in got:  # the claim of each way against min_fan (as ``score`` holds it)
+        on_d = _claim(sum(x.fan for x in w.patterns_discard), w.patterns_discard,
+                      o) >= o.min_fan
+        on_s = _claim(sum(x.fan for x in w.patterns_self_drawn), w.patterns_self_drawn,
+                      o) >= o.min_fan
+        if on_d and on_s:
+            out.append(w)
+        elif on_d or on_s:
+            out.append(_untrack(_new(ValuedWait, (
+                w.tile, w.id, w.fan_discard if on_d else -1, w.fan_self_drawn if on_s else -1,
+                w.unseen, w.patterns_discard if on_d else (),
+                w.patterns_self_drawn if on_s else ()))))
+    return tuple(out)
+
+
+def _flags_fit(h: Hand, waits: tuple[ValuedWait, ...], d: Ctx, s: Ctx) -> bool:
+    """抢杠, 杠上开花 and first-turn wins fit the hand for every wait (else ``score``'s error,
+    tile by tile, is the answer). On a discard only 抢杠 is tile by tile (the robbed bugang
+    holds the other three copies); 人和's no-melds rule the core has checked. Self-drawn, the
+    checks read the melds only (抢杠 is not in that context)."""
+    if d.facts.qiang_gang and any(h.held[w.id] for w in waits):
+        return False
+    if s.flagged:
+        try:
+            _flag_checks(h, -1, s)
+        except MahjongError:
+            return False
+    return True
 
 
 def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,

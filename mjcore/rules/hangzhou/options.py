@@ -45,8 +45,8 @@ class HangzhouOptions(Options):
                                   "(discarder_only) or 3P (discarder_pays_three)",
                                   choices=("discarder_only", "discarder_pays_three"))
     max_multiplier: int | None = option(None, "cap on the multiplier M (a power of two; none = no "
-                                        "cap)", choices=(1, 2, 4, 8, 16, 32, 64, 128, 256),
-                                        none_allowed=True)
+                                        "cap)", choices=tuple(1 << k for k in range(31)),
+                                        none_allowed=True)  # the spec: any power of two
     base_points: int = option(1, "stake per ×1", minimum=1, maximum=1_000_000)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from mjcore.rules.common.claims import resolve_claims as _resolve_claims
 from mjcore.rules.common.ruleset import Described, Engine, Ruleset, register
+from mjcore.rules.sichuan.batch import batch_scorer
 from mjcore.rules.sichuan.moves import (
     MOVE_DESCRIPTIONS,
     PHASES,
@@ -54,6 +55,7 @@ RULESET = register(Ruleset(
     move_kinds=MOVE_DESCRIPTIONS,
     reason_codes=REASON_CODES,
     ledger_reasons=LEDGER_REASONS,
+    batch_scorer=batch_scorer,
     engine=Engine(score, valued_waits, validate_move, legal_moves, settle),
     view=SichuanView,
     events=(DingQue,),

@@ -233,7 +233,7 @@ def _check(state: TableView, move: Move, o: SichuanOptions, probe: _Probe) -> No
                 raise Refusal("tile_not_held", f"{_text(t)} is not held often enough")
         return
     if kind == "ding_que":
-        if phase != "ding_que":
+        if phase != "ding_que" or part.missing_suit is not None:  # fixed for the hand (§1.3)
             raise Refusal("wrong_phase", "定缺 is declared once, before play")
         if move.suit not in SUITS:
             raise Refusal("bad_move", f"ding_que names a suit m, p or s, got {move.suit!r}")
@@ -363,6 +363,8 @@ def legal_moves(state: TableView, o: SichuanOptions) -> tuple[Move, ...]:
     counts = state.hand.counts
     candidates: list[Move]
     if phase == "ding_que":
+        if _part(state).missing_suit is not None:  # declared already
+            return ()
         return tuple(Move("ding_que", (), s) for s in SUITS)
     if phase == "exchange":
         if not o.exchange_three:

@@ -532,7 +532,11 @@ def report(hand: Hand | str, *, win_tile: int | str, self_drawn: bool = False,
     and ``points`` (``from``: relative seat → amount, ``winner_total``)."""
     from mjcore.rules import resolve_options
 
-    o = resolve_options(NAME, options, preset)
+    try:
+        o = resolve_options(NAME, options, preset)
+    except MahjongError:
+        check_input(hand, win_tile, context)  # a bad hand is reported before a bad option (§1)
+        raise
     result = score(hand, win_tile, self_drawn, context, o)
     _, _, c = analyse(hand, win_tile, self_drawn, context, o)
     w = c.winner

@@ -426,3 +426,51 @@ def test_memo_returns_equal_answers() -> None:
     a = run("123m456m789p234s55s", "5s", True, meld_from=None)
     b = run("123m456m789p234s55s", "5s", True, meld_from=None)
     assert a == b and a.fan == 2
+
+
+# ------------------------------------------------------------------ ties across readings (§9)
+
+# 33666777888s is three pungs or three sequences beside the 南 kong; 33555777888s only pungs
+BOTH_WAYS = "33666777888s bugang:2222z"
+PUNGS_ONLY = "33555777888s bugang:2222z"
+
+
+@pytest.mark.parametrize("pure", [True, False])
+@pytest.mark.parametrize("first", [BOTH_WAYS, PUNGS_ONLY])
+def test_each_hand_is_valued_on_its_own_readings(pure: bool, first: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answer does not depend on what was scored before (both paths, fresh state): §9
+    step 4 over the hand's own readings, the tie by §4's table order."""
+    from mjcore.rules.common import compiled
+    from mjcore.rules.guangdong import clear_caches
+
+    monkeypatch.setattr(compiled, "PURE", pure)
+    clear_caches()
+    order = [first, PUNGS_ONLY if first == BOTH_WAYS else BOTH_WAYS]
+    got = {}
+    for hand in order:  # 杠上开花 after the bugang, baohu_cap 5: every reading is worth 5
+        got[hand] = run(hand, "7s" if hand == BOTH_WAYS else "5s", True, {"baohu_cap": 5},
+                        gang_shang_kai_hua=True)
+    # 混碰 (4, raw 4) against 混一色 + 自摸 + 门风 (raw 4): a tie on value and raw, and 混一色
+    # comes first in the table
+    assert pats(got[BOTH_WAYS]) == [["hunyise", 2], ["zimo", 1], ["menfeng", 1],
+                                    ["gangshangkaihua", 0]]
+    assert got[BOTH_WAYS].decomposition.chows == (23, 23, 23)
+    assert pats(got[PUNGS_ONLY]) == [["hunpeng", 4], ["gangshangkaihua", 0]]
+    assert got[BOTH_WAYS].fan == got[PUNGS_ONLY].fan == 5
+    clear_caches()
+    got = {}
+    for hand in order:  # South round, cap 6: the sequences' 混一色 + 自摸 + 门风 + 圈风 is 5
+        got[hand] = run(hand, "7s" if hand == BOTH_WAYS else "5s", True, {"baohu_cap": 6},
+                        round_wind="2z")
+    assert (got[BOTH_WAYS].fan, pats(got[BOTH_WAYS])[0]) == (5, ["hunyise", 2])
+    assert (got[PUNGS_ONLY].fan, pats(got[PUNGS_ONLY])) == (4, [["hunpeng", 4]])
+
+
+@pytest.mark.parametrize("win", [2 ** 70, -1, 34, True, 9.0])
+@pytest.mark.parametrize("self_drawn", [False, True])
+@pytest.mark.parametrize("hand", ["123m456p777s234s99m", "123m234s99m peng:777s chi:456p"])
+def test_a_win_tile_out_of_range_is_bad_tile(win: Any, self_drawn: bool, hand: str) -> None:
+    h = Hand.parse(hand)
+    run(h, "9m", self_drawn)  # the context is known: the memo's way is taken next
+    assert error(h, win, self_drawn) == "bad_tile"
