@@ -1059,3 +1059,61 @@ cdef object _placed_decomposition(CompiledTable t, const CReading* r):
     PyObject_GC_UnTrack(pu)
     PyObject_GC_UnTrack(dec)
     return dec
+
+
+def _c_placed_readings(hand, int wild):
+    """The placements ``score_placed`` values (a ``Hand`` without one-tile melds), for the
+    tests that hold them against ``common.wilds.wild_readings`` and ``common.compiled.
+    features_of``: a list of (sorted sets as (kind, tile), pair, sorted stand-ins, feature
+    bits, counted features), repeats included; None when the Python path must answer."""
+    cdef HandBase h = <HandBase?> hand
+    cdef MeldInfo mi
+    cdef CReading rs[RD_MAX]
+    cdef CReading r
+    cdef WildSearch ws
+    cdef uint8_t cnt[34]
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int nr, i, j, nin
+    cdef uint64_t base = 0, mask, bits
+    if _meld_info(h.melds, &mi) < 0 or mi.n != len(h.melds) or not 0 <= wild < 34:
+        return None
+    for i in range(mi.n):
+        for j in range(3 if mi.sets[i].kind == SET_CHOW else 1):
+            base |= (<uint64_t> 1) << (mi.sets[i].tile + j)
+    for i in range(34):
+        if h.p.cnt[i] and i != wild:
+            base |= (<uint64_t> 1) << i
+    memset(counts, 0, sizeof(counts))
+    ws.rows = NULL
+    out = []
+    try:
+        if h.p.cnt[wild] == 0:
+            nr = _readings(&h.p, &mi, 0, rs)
+        else:
+            memcpy(cnt, h.p.cnt, 34)
+            if _wild_search(&ws, cnt, wild, 4 - mi.n, 1):
+                return None
+            nr = ws.nrows
+        for i in range(nr):
+            if h.p.cnt[wild] == 0:
+                r = rs[i]
+            else:
+                r = ws.rows[i]
+                for j in range(r.nsets):
+                    r.sets[mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
+                for j in range(mi.n):
+                    r.sets[j] = mi.sets[j]
+                r.nsets += mi.n
+            mask = base
+            nin = 0
+            for j in range(r.nwilds):
+                mask |= (<uint64_t> 1) << r.wild_as[j]
+                nin += r.wild_as[j] != wild
+            bits = _hand_bits(&h.p, &mi, mask, counts) | _reading_bits(&r, -1, -1, counts)
+            counts[C_WILDS_IN] = nin
+            out.append((tuple(sorted((r.sets[j].kind, r.sets[j].tile) for j in range(r.nsets))),
+                        r.pair, tuple(r.wild_as[j] for j in range(r.nwilds)), bits,
+                        tuple(counts[j] for j in range(NCOUNTED))))
+    finally:
+        free(ws.rows)
+    return out

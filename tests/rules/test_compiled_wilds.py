@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from mjcore import Hand, MahjongError, Meld
-from mjcore._core import _c_wild_readings
+from mjcore._core import _c_placed_readings, _c_wild_readings
 from mjcore.rules import resolve_options
 from mjcore.rules.common import compiled
 from mjcore.rules.hangzhou import scoring as hz
@@ -299,3 +299,246 @@ def test_wild_tables_take_only_wild_features() -> None:
     with pytest.raises(ValueError, match="not a feature of a wild reading"):
         compiled.compile_table(table, None, name="x", unit="fan", wild_pair_sets_wild=True)
     assert compiled.compile_table(table, None, name="x", unit="fan") is None  # not compiled
+
+
+# --------------------------------------------------------------------------- Wuhan
+
+WH_CASES = Path(__file__).resolve().parents[1] / "cases" / "wuhan.jsonl"
+
+
+def wuhan_hand(rng: random.Random) -> tuple[Hand, int, int]:
+    """A random Wuhan hand, mostly a win: sets (some declared), a pair (often 2/5/8), zero to
+    four 赖子 standing in, now and then a 痞子杠 or 赖子杠 laid aside; (hand, tile, 赖子)."""
+    while True:
+        laizi = rng.choice((17, 17, 4, 22, 27, 30))  # 9p mostly; a 5m, 5s and winds too
+        counts = [0] * 34
+        melds: list[Meld] = []
+        for i in range(4):
+            declared = rng.random() < (0.5 if i == 0 else 0.25)
+            if rng.random() < 0.5:
+                s, r = rng.randrange(3), rng.randrange(7)
+                run = tuple(s * 9 + r + k for k in range(3))
+                if declared:
+                    melds.append(Meld("chi", run))
+                else:
+                    for t in run:
+                        counts[t] += 1
+            else:
+                t = rng.randrange(33)
+                if declared:
+                    kind = rng.choice(("peng", "peng", "gang", "bugang", "angang"))
+                    melds.append(Meld(kind, (t,) * (3 if kind == "peng" else 4)))
+                else:
+                    counts[t] += 3
+        counts[rng.choice((1, 4, 7, 10, 13, 16, 19, 22, 25, rng.randrange(33)))] += 2
+        for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
+            ks = [x for x in range(34) if counts[x] and x != laizi]
+            if ks:
+                t = rng.choice(ks)
+                counts[t] -= 1
+                counts[laizi] += 1
+        if rng.random() < 0.15:
+            melds.append(Meld("pizigang", (33,)))
+        if rng.random() < 0.05:
+            melds.append(Meld("laizigang", (laizi,)))
+        if any(laizi in m.tiles and m.kind != "laizigang" or 33 in m.tiles and m.kind !=
+               "pizigang" for m in melds):
+            continue
+        held = counts[:]
+        for m in melds:
+            for t in m.tiles:
+                held[t] += 1
+        if max(held) > 4 or counts[33]:
+            continue
+        return Hand(counts, melds), rng.choice([t for t in range(34) if counts[t]]), laizi
+
+
+def _wuhan_readings(hand: Hand, laizi: int) -> tuple[Any, ...]:
+    from mjcore.rules.common.readings import readings
+    from mjcore.rules.common.wilds import wild_readings
+
+    if hand.counts[laizi]:
+        return wild_readings(hand, -1, laizi, ("standard",))
+    return readings(hand, -1, ("standard",))
+
+
+def test_wuhan_placements_and_features_are_the_python_ones() -> None:
+    rng = random.Random(41)
+    held_wild = 0
+    for _ in range(N // 2):
+        hand, _, laizi = wuhan_hand(rng)
+        if any(not m.is_set for m in hand.melds):
+            continue
+        c = _c_placed_readings(hand, laizi)
+        assert c is not None
+        seen, distinct = set(), []
+        for row in c:  # the core lists repeats; the Python readings drop them
+            key = row[:3]
+            if key not in seen:
+                seen.add(key)
+                distinct.append(row)
+        py = _wuhan_readings(hand, laizi)
+        assert len(distinct) == len(py), hand
+        for (sets, pair, stood, bits, counts), r in zip(distinct, py, strict=True):
+            kinds = {"chow": 0, "pung": 1, "kong": 2}
+            assert sets == tuple(sorted((kinds[s.kind], s.tile) for s in r.sets)), hand
+            assert pair == r.pair and stood == tuple(sorted(k for _, k in r.wilds)), hand
+            names, count = compiled.features_of(r, wild=laizi)
+            mask = _flags(set(compiled.PLACED_FEATURES))
+            assert bits & mask == _flags(names) & mask, (hand, r)
+            assert (counts[compiled.COUNTED.index("melds")],
+                    counts[compiled.COUNTED.index("wilds_in")]) == (
+                count["melds"], count["wilds_in"]), (hand, r)
+        held_wild += bool(hand.counts[laizi])
+    assert held_wild > N // 10
+
+
+def test_wuhan_conditions_are_the_predicates_row_by_row() -> None:
+    from mjcore.rules.wuhan import scoring as wh
+    from mjcore.rules.wuhan import table as wh_table
+
+    table = wh_table.TABLE
+    options = [resolve_options("wuhan"), resolve_options("wuhan", {"xiaohu_max_laizi": 0}),
+               resolve_options("wuhan", {"gangshanghua_as": "factor",
+                                         "situational_any_pair": True,
+                                         "quanqiuren_self_draw": True, "yinghu_factor": 1})]
+    contexts = [wh_table.Ctx(sd, disc, rob, gsh, haidi, q)
+                for sd, disc, rob in ((True, False, False), (False, True, False),
+                                      (False, False, True))
+                for gsh, haidi in ((False, False), (sd, False), (False, sd))
+                for q in (False, True)]
+    rng = random.Random(42)
+    checked = 0
+    for _ in range(N // 8):
+        hand, _, laizi = wuhan_hand(rng)
+        core = Hand(hand.counts, tuple(m for m in hand.melds if m.is_set))
+        for r in _wuhan_readings(core, laizi):
+            shape = wh._shape_of(r, laizi, {})
+            names, counts = compiled.features_of(r, wild=laizi)
+            for ctx in contexts:
+                for o in options:
+                    c = wh.Context(laizi, 0, "left" if ctx.discard else None,
+                                   "left" if ctx.robbed else None, ctx.gsh, ctx.haidi, None, ())
+                    feats = set(names) | set(wh._context_names(c, ctx.self_drawn, o))
+                    if not ctx.quanqiu:
+                        feats.discard("claimed4")
+                    elif "claimed4" not in feats:
+                        continue  # the context's 全求人 comes from the melds
+                    for p in table.patterns:
+                        if p.enabled(o):
+                            assert compiled.holds(p.when or (), feats, counts, o) == bool(
+                                p.predicate(shape, ctx, o)), (p.id, hand, r, ctx)
+                    for e in table.extras:
+                        n = int(compiled.holds(e.when or (), feats, counts, o))
+                        assert n == e.count(shape, ctx, o), (e.id, hand, r, ctx)
+                    checked += 1
+    assert checked > N // 4
+
+
+@pytest.mark.parametrize("case", [json.loads(x) for x in WH_CASES.read_text("utf-8").splitlines()
+                                  if x.strip()], ids=lambda c: c["id"])
+def test_wuhan_cases_on_both_paths(case: dict[str, Any],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcore.rules.wuhan import scoring as wh
+
+    try:
+        o = resolve_options("wuhan", case["options"] or None)
+    except MahjongError:
+        return
+    for hand in (case["hand"], _parsed(case["hand"])):
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            wh.clear_caches()
+            try:
+                got.append(wh.score(hand, case["win_tile"], case["self_drawn"],
+                                    case["context"], o))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        _same(got[0], got[1])
+
+
+def _parsed(text: str) -> Any:
+    try:
+        return Hand.parse(text)
+    except MahjongError:
+        return text
+
+
+_WH_OPTIONS: list[dict[str, Any]] = [
+    {}, {}, {"must_open": False}, {"xiaohu_max_laizi": 0}, {"xiaohu_max_laizi": 2},
+    {"gangshanghua_as": "factor"}, {"situational_any_pair": True, "quanqiuren_self_draw": True},
+    {"factors": False, "yinghu_factor": 1}, {"min_points": 20}, {"cap_points": 16},
+    {"dahu_discard_all_pay": True, "base_dahu": 5, "base_points": 3},
+    {"pizi": "hongzhong_facai"},
+    # shapes the core does not list: the Python path twice
+    {"qidui": True}, {"yise_any_shape": True}]
+
+
+def test_wuhan_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcore.rules.wuhan import scoring as wh
+
+    rng = random.Random(43)
+    answered = compiled_answers = 0
+    for _ in range(N):
+        hand, tile, laizi = wuhan_hand(rng)
+        sd = rng.random() < 0.5
+        ctx: dict[str, Any] = {"laizi": text(laizi)}
+        if sd:
+            x = rng.random()
+            if x < 0.15:
+                ctx["hai_di"] = True
+            elif x < 0.3:
+                ctx["gang_shang_hua"] = True
+        elif rng.random() < 0.2:
+            ctx["robbed"] = rng.choice(hz.RELATIVE)
+        else:
+            ctx["discarder"] = rng.choice(hz.RELATIVE)
+        if rng.random() < 0.2:
+            ctx["winner"] = rng.randrange(4)
+        if rng.random() < 0.1:
+            ctx["payer_melds"] = {"left": "peng:111s", "right": "angang:2222p"}
+        if rng.random() < 0.05:
+            ctx["meld_from"] = ["left"] * sum(m.is_set for m in hand.melds)
+        o = resolve_options("wuhan", rng.choice(_WH_OPTIONS))
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            wh.clear_caches()
+            try:
+                got.append(wh.score(hand, tile, sd, ctx, o))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+            if not pure:
+                t = wh._TABLES.get(o)
+                key = (sd, o, wh.freeze(ctx))
+                compiled_answers += t is not None and t.context(key) is not None and \
+                    t.score_placed(hand, tile, t.context(key)) is not None
+        _same(got[0], got[1])
+        answered += hasattr(got[0], "value")
+    assert answered > N // 3
+    assert compiled_answers > N // 4
+
+
+def test_wuhan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcore.rules.wuhan import scoring as wh
+
+    rng = random.Random(44)
+    answered = 0
+    for _ in range(N // 40):
+        hand, tile, laizi = wuhan_hand(rng)
+        counts = list(hand.counts)
+        counts[tile] -= 1
+        ready = Hand(counts, hand.melds)
+        o = resolve_options("wuhan", rng.choice(_WH_OPTIONS[:8]))
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            wh.clear_caches()
+            try:
+                got.append(wh.valued_waits(ready, {"laizi": text(laizi)}, o))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        assert got[0] == got[1], ready
+        answered += bool(got[0]) and not isinstance(got[0][0], str)
+    assert answered > 0

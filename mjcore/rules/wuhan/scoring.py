@@ -250,16 +250,22 @@ def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
     try:
         frozen = None if context is None else freeze(context)
         key = (hand, win_tile, type(win_tile), bool(self_drawn), o, frozen)
-        if not compiled.PURE and type(hand) is Hand:
-            # memo look-up, compiled score and memo entry in one core call
+        if not compiled.PURE and (type(hand) is Hand or type(hand) is str):
+            # memo look-up, compiled score and memo entry in one core call (a text parsed
+            # first, as the Python path does: its errors come first)
             t = _TABLES.get(o, _UNSET)
             if t is _UNSET:
                 t = _compiled_table(o)
             if t is not None:
-                got = t.score_wild_memo(_RESULTS, key, hand, win_tile, key[3:], _CACHE_LIMIT)
+                h = hand
+                if type(hand) is str:
+                    hit = _RESULTS.get(key)
+                    if hit is not None:
+                        return hit
+                    h = parse_hand(hand)
+                got = t.score_wild_memo(_RESULTS, key, h, win_tile, key[3:], _CACHE_LIMIT)
                 if got is False and _compiled_context(t, key[3:], context, o) is not None:
-                    got = t.score_wild_memo(_RESULTS, key, hand, win_tile, key[3:],
-                                            _CACHE_LIMIT)
+                    got = t.score_wild_memo(_RESULTS, key, h, win_tile, key[3:], _CACHE_LIMIT)
                 if got:
                     return got  # type: ignore[no-any-return]
         hit = _RESULTS.get(key)
