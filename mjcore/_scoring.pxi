@@ -473,8 +473,7 @@ cdef class CompiledTable:
     cdef bint wild_pair_sets_wild  # wild readings: the sets beside a wild pair may hold wilds
     # placements (``score_placed``): the hand's doublings and refusals as data
     cdef bint placed, must_open
-    cdef dict meld_factors, one_tile_melds
-    cdef frozenset open_kinds
+    cdef dict meld_codes         # meld kind -> MK_* (or 14/15: laid aside), opens (16), factor << 8
     cdef int open_factor
     cdef uint64_t no_kinds, tie_patterns
     cdef dict contexts
@@ -530,9 +529,14 @@ cdef class CompiledTable:
         self.multipliers = t.get("multipliers")
         self.wild_pair_sets_wild = t.get("wild_pair_sets_wild", True)
         self.placed = t.get("placed", False)
-        self.meld_factors = dict(t.get("meld_factors", {}))
-        self.one_tile_melds = dict(t.get("one_tile_melds", {}))
-        self.open_kinds = frozenset(t.get("open_kinds", ()))
+        factors, opens = t.get("meld_factors", {}), t.get("open_kinds", ())
+        self.meld_codes = {}
+        for kind, mk in _MELD_KINDS.items():
+            self.meld_codes[kind] = mk
+        for kind, role in t.get("one_tile_melds", {}).items():
+            self.meld_codes[kind] = 15 if role == "wild" else 14
+        for kind in self.meld_codes:
+            self.meld_codes[kind] |= (16 if kind in opens else 0) | factors.get(kind, 1) << 8
         self.open_factor = t.get("open_factor", 1)
         self.no_kinds = t.get("no_kinds", 0)
         self.must_open = t.get("must_open", False)

@@ -900,18 +900,18 @@ cdef object _score_placed(CompiledTable t, object hand, object tile_obj, Compile
     p = &h.p
     mi.n = 0
     for m in h.melds:  # the declared melds: sets, doublings, refusals
-        kind = (<tuple> m)[0]
+        code = t.meld_codes.get((<tuple> m)[0])
         tiles = <tuple> (<tuple> m)[1]
-        if len(tiles) < 3:  # laid aside: of the wild kind, or of ``no_kinds``
-            role = t.one_tile_melds.get(kind)
+        if code is None:
+            return None
+        mk = (<int> code) & 15
+        if len(tiles) < 3:  # laid aside: of the wild kind (15), or of ``no_kinds`` (14)
             x = tiles[0]
-            if role is None or (role == "wild" and x != w) or (
-                    role == "no_kinds" and not t.no_kinds >> x & 1):
+            if mk < 14 or (mk == 15 and x != w) or (mk == 14 and not t.no_kinds >> x & 1):
                 return None
             kong = 1
         else:
-            mk = _MELD_KINDS.get(kind, -1)
-            if mk < 0 or mi.n == RD_SETS:
+            if mk >= 14 or mi.n == RD_SETS:
                 return None
             for y in tiles:
                 x = y
@@ -928,11 +928,9 @@ cdef object _score_placed(CompiledTable t, object hand, object tile_obj, Compile
             mi.sets[mi.n].meld = mk
             mi.n += 1
             kong = kong or mk >= MK_GANG
-        if kind in t.open_kinds:
+        if (<int> code) & 16:
             opened = 1
-        f = t.meld_factors.get(kind)
-        if f is not None:
-            F *= <int> f
+        F *= (<int> code) >> 8
     if opened:
         F *= t.open_factor
     if p.ncon + 3 * mi.n != t.hand_tiles or p.cnt[tile] == 0 or (t.must_open and not opened) \
