@@ -8,6 +8,9 @@ hands (honours, melds, self-drawn and discard wins, contexts with meld sources):
 * batch cold  - a loop over N distinct prepared hands never scored before: every cache of the
                 rule set cleared first (so the per-hand memo never answers);
 * batch warm  - the same loop again (answers memoised per hand and context);
+* the compiled core alone: ``CompiledTable.score`` on the same hands, contexts parsed and
+  compiled beforehand (no API layer, no memo, no liability: what a cold call costs beside
+  its glue);
 * the cold loop on the Python path too (``MJ_PURE_SCORING=1``'s, switched in-process), and
   ``valued_waits`` cold (compiled, Python) and warm on the same hands less the winning tile;
 
@@ -28,9 +31,10 @@ from collections.abc import Callable
 from typing import Any
 
 from mjcore import Hand, Meld
-from mjcore.rules import score, valued_waits
+from mjcore.rules import resolve_options, score, valued_waits
 from mjcore.rules.common import compiled
 from mjcore.rules.guangdong import clear_caches
+from mjcore.rules.guangdong import scoring as gd
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -227,11 +231,23 @@ def main() -> None:
         clear_caches()
         return waits_batch()
 
+    table = gd._compiled_table(resolve_options("guangdong"))
+    cores = []
+    for hand, win, sd, ctx in items:
+        c = gd.parse_context(ctx, sd)
+        cores.append((hand, win, gd._compiled_context(table, c, resolve_options("guangdong"))))
+
+    def core_only() -> int:
+        for hand, win, c in cores:
+            table.score(hand, win, c)
+        return n
+
     rows: list[tuple[str, tuple[float, float], float]] = [
             ("score: per call (same prepared hand)", rate(score_one, s), peer_one_rate),
             ("score: batch loop, cold, Python path", rate(python_path(score_cold), s),
              peer_rate)]
     rows += [("score: batch loop, cold (never-seen hands)", rate(score_cold, s), peer_rate),
+             ("score: compiled core alone (no API layer)", rate(core_only, s), peer_rate),
              ("score: batch loop, warm (memoised)", rate(score_batch, s), peer_rate),
              ("valued_waits: cold, compiled", rate(waits_cold, s), peer_rate),
              ("valued_waits: cold, Python path", rate(python_path(waits_cold), s), peer_rate),

@@ -92,7 +92,9 @@ class CompiledContext:
     def __init__(self, bits: int, self_drawn: bool, pay: Callable[..., Any] | None,
                  seat_wind: int = -1, round_wind: int = -1, missing_suit: int = -1,
                  no_melds: bool = False, plain_melds: bool = False,
-                 meld_sources: tuple[int, int, int] | None = None, wild: int = -1,
+                 meld_sources: tuple[int, int, int] | None = None,
+                 settle: Callable[[Any, Any, int], Any] | None = None,
+                 settle_melds: bool = False, wild: int = -1,
                  proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
                  needs_kong: bool = False, liable: str = "", liable_seat: int = -1,
                  counts: tuple[int, ...] = (), python_only: bool = False) -> None: ...

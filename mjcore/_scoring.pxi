@@ -312,6 +312,8 @@ cdef class CompiledContext:
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
+    cdef object settle       # settle(result, hand, tile) -> result, or None
+    cdef bint settle_melds   # only a hand with melds is settled
     # wild hands (``score_wild``): the wild kind, the kind whose tiles play as its natural kind
     # (its slot then holds the wilds; -1: none), wilds known to be out of the hand, tiles
     # never won on a discard here, features some reading must hold, whether the context
@@ -326,13 +328,18 @@ cdef class CompiledContext:
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
-                 bint plain_melds=False, meld_sources=None, int wild=-1, int proxy=-1,
+                 bint plain_melds=False, meld_sources=None, settle=None,
+                 bint settle_melds=False, int wild=-1, int proxy=-1,
                  int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
                  bint python_only=False):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
-        ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it."""
+        ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
+        ``settle``: the rule set's last word on a result (checks that may raise, who is
+        liable), called by ``score_in`` (and ``score_memo``) before it answers or a memo
+        keeps it; with ``settle_melds`` only for a hand with melds. (``score`` and the
+        batches give the table's result as it is.)"""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -343,6 +350,8 @@ cdef class CompiledContext:
         self.plain_melds = plain_melds
         self.meld_count, self.named, self.not_left = (-1, 0, 0) if meld_sources is None \
             else meld_sources
+        self.settle = settle
+        self.settle_melds = settle_melds
         self.payments = [None] * CT_FANS
         if len(counts) > NCTXCOUNTED:
             raise ValueError(f"at most {NCTXCOUNTED} counted context features")
@@ -867,7 +876,8 @@ cdef class CompiledTable:
 
     def score_in(self, hand, int tile, key):
         """``score`` in the compiled context stored under ``key`` (a rule set's parsed
-        context); False when there is none yet (``add_context`` it, then ask again)."""
+        context), settled by the context's ``settle``; False when there is none yet
+        (``add_context`` it, then ask again)."""
         cdef CompiledContext c
         if key is self.last_key:
             c = self.last
@@ -878,7 +888,11 @@ cdef class CompiledTable:
             c = <CompiledContext> got
             self.last_key = key
             self.last = c
-        return self.score(hand, tile, c)
+        got = self.score(hand, tile, c)
+        if got is not None and c.settle is not None and (
+                (<HandBase> hand).melds or not c.settle_melds):
+            return c.settle(got, hand, tile)
+        return got
 
     def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
         """``score_in`` with a rule set's results memo: the answer kept under ``key`` (an

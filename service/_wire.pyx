@@ -758,11 +758,9 @@ cdef object _score_batched(bytes data, _ObjectPath o, tuple batch, object check_
             nb += 1
         # the batch: one core call
         if nb:
-            mv = memoryview(counts_buf)
             status, rows_b, dec_b, row_objs = table.score_batch_detail(
-                mv[:nb * 34], memoryview(wins_buf)[:nb], None, tuple(compiled),
-                memoryview(ctx_buf)[:nb])
-            mv.release()
+                memoryview(counts_buf)[:nb * 34], memoryview(wins_buf)[:nb], None,
+                tuple(compiled), memoryview(ctx_buf)[:nb])
             encoded_rows = [encode_row(*r_[1:]) for r_ in row_objs]
             st = <const uint8_t*>PyBytes_AS_STRING(status)
             rows_of = <const int*>PyBytes_AS_STRING(rows_b)

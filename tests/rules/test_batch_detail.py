@@ -107,7 +107,7 @@ def test_guangdong_detail_is_score_hand_by_hand() -> None:
             ({"seat_wind": "2z", "round_wind": "1z", "discarder": "left"}, False),
             ({"seat_wind": "4z", "round_wind": "3z", "winner": 2}, True),
             ({"seat_wind": "3z", "round_wind": "2z", "hai_di_lao_yue": True}, True))]
-        contexts = tuple(t.context(c.ckey) or gd._compiled_context(t, c, o) for c in parsed)
+        contexts = tuple(t.context(c.cid) or gd._compiled_context(t, c, o) for c in parsed)
         hands = _sample(rng, guangdong_hand, N)
         which = [rng.randrange(len(contexts)) for _ in hands]
         assert _check(t, contexts, hands, which) > N // 2

@@ -11,7 +11,7 @@ from mjcore.errors import MahjongError
 from mjcore.rules.common import compiled
 from mjcore.rules.common.ruleset import BatchScorer
 from mjcore.rules.guangdong.options import GuangdongOptions
-from mjcore.rules.guangdong.scoring import _TABLES, _compiled_context, _compiled_table, parse_context
+from mjcore.rules.guangdong.scoring import _TABLES, _compiled_context, _compiled_table, parsed_context
 
 
 def batch_scorer(o: GuangdongOptions) -> BatchScorer | None:
@@ -21,13 +21,13 @@ def batch_scorer(o: GuangdongOptions) -> BatchScorer | None:
 
     def context(mapping: Mapping[str, object] | None, self_drawn: bool) -> compiled.CompiledContext | None:
         try:
-            c = parse_context(mapping, self_drawn)
+            c = parsed_context(mapping, self_drawn)
         except MahjongError:  # ``score`` says what is wrong, hand by hand
             return None
         f = c.facts
         if c.meld_from is not None or c.flagged or f.qiang_gang or f.gang_fed or (
                 f.winners > 1 and o.multi_ron == "first_only"):
             return None
-        return t.context(c.ckey) or _compiled_context(t, c, o)
+        return t.context(c.cid) or _compiled_context(t, c, o)
 
     return BatchScorer(t, context)

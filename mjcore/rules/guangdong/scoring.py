@@ -110,7 +110,6 @@ class Ctx(NamedTuple):
     """A parsed win context (seats absolute, 0-3)."""
 
     facts: WinFacts
-    fid: int  # a small number per distinct WinFacts: a cheap memo key
     winner: int
     discarder: int  # -1: none (self-drawn)
     robbed: int
@@ -120,16 +119,11 @@ class Ctx(NamedTuple):
     chi_bad: int  # bit i: a chi could not come from the seat meld_from names for meld i
     bao_exempt: bool
     flagged: bool  # 抢杠, 杠上开花 or a first-turn win: checks against the melds
-    fast: int  # the core's answer is the whole answer: 1 always, 2 for a hand without melds
-    # (a self-draw: no 包 without melds), 0 never (checks, multi_ron; min_fan is the options')
     others: tuple[int, int, int]  # the three other seats
-    ckey: int  # the compiled context's key: the facts, the meld sources, the winner and the
-    # discarder
-    cid: int  # a number per parsed context: the results memo's key for it (cheap to hash)
+    cid: int  # a number per parsed context: its key in the memos and compiled tables
 
 
 _CONTEXT_IDS = itertools.count()
-_FACT_IDS: dict[WinFacts, int] = {}  # never cleared: at most a few thousand distinct facts
 _SEAT_KEYS = frozenset(("discarder", "robbed", "gang_fed_by"))
 _FLAG_KEYS = frozenset(("qiang_gang", "gang_shang_kai_hua", "hai_di_lao_yue", "tianhe", "renhe",
                         "dihe", "bao_exempt"))
@@ -245,19 +239,9 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
                 chi_bad |= 1 << i
     first, second, third = (s for s in range(4) if s != winner)
     others = (first, second, third)
-    fid = _FACT_IDS.setdefault(facts, len(_FACT_IDS))
-    return Ctx(facts, fid, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
-               named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat),
-               0 if qg or gsk or flat or winners > 1 else 2 if self_drawn else 1,
-               others, (fid << 11 | _sources_code(meld_from, named, chi_bad)) << 5 | winner << 3
-               | seat("discarder") + 1,
+    return Ctx(facts, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
+               named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat), others,
                next(_CONTEXT_IDS))
-
-
-def _sources_code(meld_from: tuple[object, ...] | None, named: int, chi_bad: int) -> int:
-    """What the compiled context checks of ``meld_from``, as 11 bits of its key: the number of
-    entries + 1 (0: none given), the named and the chi_bad masks."""
-    return 0 if meld_from is None else len(meld_from) + 1 | named << 3 | chi_bad << 7
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
@@ -339,9 +323,10 @@ def _compiled_table(o: GuangdongOptions) -> compiled.CompiledTable:
 
 def _compiled_context(t: compiled.CompiledTable, c: Ctx,
                       o: GuangdongOptions) -> compiled.CompiledContext:
-    """The context ``c`` compiled, kept in ``t`` under ``c.ckey``, with its payments (§10)
+    """The context ``c`` compiled, kept in ``t`` under ``c.cid``, with its payments (§10)
     when no liability applies: on a self-draw every other seat pays the points, on a discard
-    the discarder (three times with discarder_pays_three), none when it is not named."""
+    the discarder (three times with discarder_pays_three), none when it is not named; and
+    what settles a result when the core's is not the whole answer (``_settle``)."""
     f = c.facts
     names = [n for n in _FACT_FLAGS if getattr(f, n)]
     if f.winners >= o.sanxiang_min_winners:
@@ -358,10 +343,14 @@ def _compiled_context(t: compiled.CompiledTable, c: Ctx,
         amount = 3 * p if o.discard_payment == "discarder_pays_three" else p
         return _untrack(((c.discarder, w, amount),))
 
-    return t.add_context(c.ckey, compiled.CompiledContext(
+    # only a self-draw's 包 left to settle: it needs melds (抢杠 and 杠上开花 are flagged)
+    checks = c.flagged or f.winners > 1 and o.multi_ron == "first_only" or o.min_fan
+    return t.add_context(c.cid, compiled.CompiledContext(
         compiled.context_bits(TABLE, names), f.self_drawn, pay, seat_wind=f.seat_wind,
         round_wind=f.round_wind, no_melds=bool(f.flat), plain_melds=True,
-        meld_sources=None if c.meld_from is None else (len(c.meld_from), c.named, c.chi_bad)))
+        meld_sources=None if c.meld_from is None else (len(c.meld_from), c.named, c.chi_bad),
+        settle=(lambda r, h, tile: _settle(r, h, tile, c, o)) if checks else
+        (lambda r, h, tile: _bao(r, h, c, o)) if f.zimo else None, settle_melds=not checks))
 _HITS: dict[PatternHit, PatternHit] = {}
 
 
@@ -452,17 +441,24 @@ def _liability(h: Hand, main: str, c: Ctx, o: GuangdongOptions) -> tuple[str, in
 
 def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     """The cold path of ``score``: the compiled table's result (value, hits, decomposition
-    and the payments of its context) settled by the checks that need the melds, min_fan and
-    a liability; else (a refusal, no win, ``MJ_PURE_SCORING``) ``_score_python``."""
+    and the payments of its context, settled by ``_settle``); else (a refusal, no win,
+    ``MJ_PURE_SCORING``) ``_score_python``."""
     if compiled.PURE:
         return _score_python(h, tile, c, o)
     t = _TABLES.get(o) or _compiled_table(o)
-    r = t.score_in(h, tile, c.ckey)
+    r = t.score_in(h, tile, c.cid)
     if r is False:
         _compiled_context(t, c, o)
-        r = t.score_in(h, tile, c.ckey)
+        r = t.score_in(h, tile, c.cid)
     if r is None:  # the Python path raises the error (the core checked counts, tile, melds
         return _score_python(h, tile, c, o)  # and meld_from)
+    return r  # type: ignore[no-any-return]
+
+
+def _settle(r: ScoreResult, h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
+    """The core's result ``r`` settled (called by the core before it answers or keeps it):
+    the checks of 抢杠, 杠上开花 and first-turn wins against the hand, ``multi_ron``,
+    ``min_fan`` and a liability (§11, §15)."""
     if c.flagged:
         _flag_checks(h, tile, c)
     f = c.facts
@@ -474,7 +470,7 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
                            f"一炮三响 floor), below min_fan {o.min_fan}")
     if f.zimo and (f.qiang_gang or f.gang_fed or h.melds):
         return _bao(r, h, c, o)
-    return r  # type: ignore[no-any-return]
+    return r
 
 
 def _bao(r: ScoreResult, h: Hand, c: Ctx, o: GuangdongOptions) -> ScoreResult:
@@ -487,8 +483,8 @@ def _bao(r: ScoreResult, h: Hand, c: Ctx, o: GuangdongOptions) -> ScoreResult:
             len(melds) == 4 and not _meld_kinds(melds)[0] or main in ("dasixi", "dasanyuan")):
         liable, seat = _liability(h, main, c, o)
         if liable:
-            return _new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),), liable,
-                                      seat))
+            return _untrack(_new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),),
+                                               liable, seat)))
     return r
 
 
@@ -593,18 +589,11 @@ def score(
     key: tuple[object, ...] | None = None
     if c is not None:
         key = (hand, win_tile, type(win_tile), o, c.cid)
-        if c.fast and type(hand) is Hand and type(win_tile) is int and 0 <= win_tile < 34 \
-                and not o.min_fan and not compiled.PURE:
-            t = _TABLES.get(o) or _compiled_table(o)
-            if c.fast == 1 or not hand.melds:
-                # memo, core and memo again in one call; None/False: the general way below
-                hit = t.score_memo(_RESULTS, key, hand, win_tile, c.ckey, _CACHE_LIMIT)
-            else:  # a self-draw with melds: a liability (§11) may change the payments
-                hit = _RESULTS.get(key)
-                if hit is None:
-                    got = t.score_in(hand, win_tile, c.ckey)
-                    if got:
-                        return _keep(key, _bao(got, hand, c, o))
+        if type(hand) is Hand and type(win_tile) is int and 0 <= win_tile < 34 and \
+                not compiled.PURE:
+            # memo, core (settled) and memo again in one call; None/False: the general way
+            hit = (_TABLES.get(o) or _compiled_table(o)).score_memo(
+                _RESULTS, key, hand, win_tile, c.cid, _CACHE_LIMIT)
         else:
             try:
                 hit = _RESULTS.get(key)
@@ -632,6 +621,23 @@ def _keep(key: tuple[object, ...], result: ScoreResult) -> ScoreResult:
     # memo key and answer are immutable and acyclic: kept out of the cycle collector
     _RESULTS[_untrack(key)] = _untrack(result)
     return result
+
+
+def parsed_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx:
+    """``parse_context`` through the contexts memo of ``score`` (one ``Ctx``, so one compiled
+    context, per distinct context)."""
+    try:
+        ck = _ckey(self_drawn, context) if type(context) is dict else (
+            self_drawn, *_context_key(context or {}))
+        c = _CONTEXTS.get(ck)
+    except TypeError:  # an unhashable value (an error of parse_context)
+        return parse_context(context, self_drawn)
+    if c is None:
+        c = parse_context(context, self_drawn)
+        if len(_CONTEXTS) >= 4096:
+            _CONTEXTS.clear()
+        _CONTEXTS[ck] = c
+    return c
 
 
 def _results_key(hand: object, win_tile: object, o: GuangdongOptions,
@@ -780,8 +786,8 @@ def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
                 return None
     t = _TABLES.get(o) or _compiled_table(o)
     d, s = pair
-    got = t.valued_waits(h, t.context(d.ckey) or _compiled_context(t, d, o),
-                         t.context(s.ckey) or _compiled_context(t, s, o), vis)
+    got = t.valued_waits(h, t.context(d.cid) or _compiled_context(t, d, o),
+                         t.context(s.cid) or _compiled_context(t, s, o), vis)
     if got and (d.flagged or s.flagged) and not _flags_fit(h, got, d, s):
         return None
     if got is None or not o.min_fan:

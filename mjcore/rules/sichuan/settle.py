@@ -68,6 +68,19 @@ def _holds_missing(hand: Hand, missing: str | None) -> bool:
     return missing is not None and present[_SUIT_INDEX[missing]]
 
 
+def _kong_feeder(ev: object, seat: int) -> int | None:
+    """The seat that fed ``ev`` when it is ``seat``'s 直杠 on a discard, else ``None``."""
+    if isinstance(ev, Kong) and ev.seat == seat and ev.kind == "gang" and not ev.robbed:
+        return ev.fed_by
+    return None
+
+
+def _robbed(ev: object, seat: int, tile: int) -> bool:
+    """``ev`` is ``seat``'s bugang of ``tile``, robbed."""
+    return (isinstance(ev, Kong) and ev.robbed and ev.kind == "bugang" and ev.seat == seat
+            and _tile(ev.tile) == tile)
+
+
 def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = None) -> Ledger:
     """The whole hand's ledger from its event log (see docs/rulesets/sichuan.md §Settlement)."""
     log = check_log(events)
@@ -147,12 +160,19 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
                     group_active = frozenset(active)
                 win_active = group_active
                 ctx["discarder"] = discarder
+                start = groups[-1][1] if in_group else i  # 抢杠胡: the log shows the robbed
+                if start and _robbed(log[start - 1], discarder, tile):  # bugang (§4.2)
+                    ctx.setdefault("robbing_kong", True)
             if seat not in win_active or (in_group and seat in groups[-1][2]):
                 raise _bad(f"event {i}: seat {seat} has already won")
             ctx["winner"] = seat
             ctx["active_seats"] = tuple(sorted(win_active))
             if ev.kong_feeder is not None:
                 ctx["kong_feeder"] = ev.kong_feeder
+            elif ev.self_drawn and ctx.get("after_kong") and i:  # 点杠花: the kong just made
+                fed_by = _kong_feeder(log[i - 1], seat)           # names its feeder (§4.3)
+                if fed_by is not None:
+                    ctx["kong_feeder"] = fed_by
             result = score(_hand(ev.hand), tile, ev.self_drawn, ctx, o)
             pays.extend(Payment(f, t, amt, "win", i) for f, t, amt in result.payments)
             if o.hujiao_zhuanyi and ctx.get("after_kong_discard") and not ev.self_drawn:

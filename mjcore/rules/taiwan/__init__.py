@@ -7,6 +7,9 @@ its report and valued waits; ``moves`` move validation; ``settle`` the ledger of
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from mjcore.rules.common.claims import resolve_claims as _resolve_claims
 from mjcore.rules.common.ruleset import Engine, Ruleset, register
 from mjcore.rules.taiwan.moves import (
     MOVE_DESCRIPTIONS,
@@ -28,6 +31,16 @@ from mjcore.rules.taiwan.scoring import (
 )
 from mjcore.rules.taiwan.settle import LEDGER_REASONS, settle
 from mjcore.rules.taiwan.table import TABLE
+from mjcore.table import Move
+
+
+def resolve_claims(discarder: int, claims: Mapping[int, Move],
+                   options: TaiwanOptions | None = None) -> tuple[tuple[int, Move], ...]:
+    """Which claims on one discard (or bugang) take effect (§2, shapes.md §4): 胡 > 槓 > 碰 >
+    吃; one ``hu``, the first in turn order from the discarder (every one with ``multi_ron:
+    all``); else the ``gang`` or ``peng``; else the ``chi``; else none."""
+    every_hu = options is not None and options.multi_ron == "all"
+    return _resolve_claims(discarder, claims, multi_hu=every_hu)
 
 RULESET = register(Ruleset(
     name=NAME,
@@ -57,4 +70,5 @@ RULESET = register(Ruleset(
     input_check=check_input,
 ))
 
-__all__ = ["RULESET", "TaiwanOptions", "TaiwanView", "clear_caches", "report", "win_context"]
+__all__ = ["RULESET", "TaiwanOptions", "TaiwanView", "clear_caches", "report", "resolve_claims",
+           "win_context"]

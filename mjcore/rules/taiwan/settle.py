@@ -46,6 +46,17 @@ def _context(ev: Win, i: int, dealer: int) -> dict[str, object]:
     return out
 
 
+def _robbed_before(log: list[object], i: int, ev: Win) -> bool:
+    """The event before win ``i`` (and the wins on the same tile before it) is the discarder's
+    bugang of the winning tile, robbed."""
+    j = i - 1
+    while j >= 0 and isinstance(log[j], Win):
+        j -= 1
+    k = log[j] if j >= 0 else None
+    return (isinstance(k, Kong) and k.robbed and k.kind == "bugang" and k.seat == ev.discarder
+            and tile_of(k.tile, "kong tile") == tile_of(ev.win_tile, "win_tile"))
+
+
 def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None) -> Ledger:
     """The whole hand's ledger from its event log."""
     log = check_log(events)
@@ -73,6 +84,8 @@ def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None
             if seat in winners:
                 raise bad_event(f"event {i}: seat {seat} has already won")
             ctx = _context(ev, i, the_dealer)
+            if not ev.self_drawn and _robbed_before(log, i, ev):  # 搶槓 (§4.6): the log
+                ctx.setdefault("qiang_gang", True)                    # shows the robbed bugang
             try:
                 result = score(ev.hand, ev.win_tile, ev.self_drawn, ctx, o)
             except MahjongError as exc:

@@ -7,9 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from guangdong_api import ctx, points, score, valued_waits
+from guangdong_api import (
+    TableView,
+    ctx,
+    points,
+    resolve_options,
+    score,
+    validate_move,
+    valued_waits,
+)
 
-from mjcore import MahjongError
+from mjcore import Hand, MahjongError
+from mjcore.rules.guangdong import resolve_claims
+from mjcore.table import Move
 
 JIHU = "123m456p777s234s99m"  # 鸡胡 on 9m
 L = {"discarder": "left"}
@@ -240,3 +250,29 @@ def test_waits_with_min_fan() -> None:
             valued_waits("123m456p777s234s9m", context=ctx(), options={"min_fan": 1})] == \
         [("9m", 1)]
     assert valued_waits("123m456p777s234s9m", context=ctx(), options={"min_fan": 2}) == ()
+
+
+def test_moves_from_the_rules_text() -> None:
+    """§2: an angang is never robbed (not even for 十三幺); chi only from the left; a win on
+    the last discard is allowed; min_fan refuses a hu below it; every hu claimant wins, or the
+    first after the discarder with multi_ron first_only; 胡 > 碰/杠 > 吃."""
+    def check(view: Any, move: str, options: dict[str, Any] | None = None) -> str:
+        c = validate_move(view, Move.parse(move), options)
+        return "ok" if c.ok else c.code
+
+    def claim(hand: str, tile: str, frm: int, **kw: Any) -> Any:
+        return TableView(seat=1, hand=Hand.parse(hand), phase="claim", pending_tile=tile,
+                         pending_from=frm, round_wind="1z", **kw)
+
+    rob = TableView(seat=1, hand=Hand.parse("19m19p19s1234567z"), phase="rob",
+                    pending_tile="7z", pending_from=2, pending_kind="angang", round_wind="1z")
+    assert check(rob, "hu") == "cannot_rob_angang"
+    ready = "123m456p777s234s9m"
+    assert check(claim(ready, "9m", 0, wall_count=0), "hu") == "ok"
+    assert check(claim(ready, "9m", 0), "hu", {"min_fan": 1}) == "below_min_fan"
+    assert check(claim("13m456m789p234s55s", "2m", 3), "chi 1m 2m 3m") == "chi_not_from_left"
+    hu, peng, chi = Move.parse("hu"), Move.parse("peng 5s"), Move.parse("chi 3s 4s 5s")
+    assert [s for s, _ in resolve_claims(0, {1: peng, 3: hu, 2: hu})] == [2, 3]
+    first = resolve_options({"multi_ron": "first_only"})
+    assert [s for s, _ in resolve_claims(2, {1: hu, 3: hu}, first)] == [3]
+    assert resolve_claims(0, {1: chi, 3: peng}) == ((3, peng),)

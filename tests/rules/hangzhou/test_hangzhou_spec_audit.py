@@ -6,9 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hangzhou_api import as_spec, baiban, resolve_options, score
+from hangzhou_api import (
+    TableView,
+    as_spec,
+    baiban,
+    legal_moves,
+    resolve_options,
+    score,
+    validate_move,
+)
 
-from mjcore import MahjongError
+from mjcore import Hand, MahjongError
+from mjcore.rules.hangzhou import resolve_claims
+from mjcore.table import Move
 
 BAOTOU = "123m456p789s111z5z7p"  # four sets + a held 白板; 7p drawn pairs with it
 PINGHU = "123m456m789p234s55s"
@@ -182,3 +192,30 @@ def test_flip_mode_needs_a_caishen_and_indicators_must_agree() -> None:
     assert code(PINGHU, "5s", True, {}, {}) == "bad_context"
     assert code("123m456p789s111z3m7p", "7p", True, {"indicator": "3m", "caishen": "3m"},
                 {"caishen_from_indicator": "next"}) == "bad_context"
+
+
+def test_moves_from_the_rules_text() -> None:
+    """§3: the 财飘 lock stops every claim (a pass stays legal); a discarded 财神 is never
+    claimed; a wild may not go into a chi; in flip mode a 5z is a natural T in melds; discard
+    wins need the streak and the dealer; one winner per discard, counting from the dealer."""
+    def check(view: Any, move: str, options: dict[str, Any] | None = None) -> str:
+        c = validate_move(view, Move.parse(move), baiban() if options is None else options)
+        return "ok" if c.ok else c.code
+
+    def claim(hand: str, tile: str, frm: int = 0, **kw: Any) -> Any:
+        return TableView(seat=1, hand=Hand.parse(hand), phase="claim", pending_tile=tile,
+                         pending_from=frm, dealer=0, **kw)
+
+    locked = claim("55s123m456m789p23s", "5s", piao_lock=True)
+    assert [check(locked, m) for m in ("peng 5s", "pass")] == ["piao_lock", "ok"]
+    assert [m.to_text() for m in legal_moves(locked, baiban())] == ["pass"]
+    assert check(locked, "peng 5s", baiban(piao_lock=False)) == "ok"
+    assert check(claim("5z5z123m456m789p23s", "5z"), "peng 5z") == "caishen_not_claimable"
+    assert check(claim("1m5z456m789p234s55s", "3m"), "chi 1m 5z 3m") == "wild_in_meld"
+    assert check(claim("2m5z456m789p234s55s", "4m", caishen="3m"), "chi 2m 5z 4m", {}) == "ok"
+    ready = "123m456m789p234s5s"
+    assert check(claim(ready, "5s"), "hu") == "pingzhuang"
+    assert check(claim(ready, "5s", dealer_streak=2), "hu") == "ok"
+    assert check(claim(ready, "5s", frm=2, dealer_streak=2), "hu") == "xianjia_to_xianjia"
+    hu = Move.parse("hu")
+    assert resolve_claims(2, 2, {1: hu, 3: hu}) == ((3, hu),)  # dealer 2: 3 comes first

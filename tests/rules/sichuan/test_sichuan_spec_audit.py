@@ -6,7 +6,7 @@ from __future__ import annotations
 from sichuan_api import TableView, legal_moves, score, settle, validate_move
 
 from mjcore.rules.sichuan import DingQue, SichuanView
-from mjcore.table import HandStart, Move, WallEmpty, Win
+from mjcore.table import HandStart, Kong, Move, WallEmpty, Win
 
 
 def test_a_preset_may_be_named_among_the_options() -> None:
@@ -38,3 +38,38 @@ def test_ding_que_is_declared_once() -> None:
     fresh = v.replace(rules=SichuanView())
     assert validate_move(fresh, Move("ding_que", (), "m")).ok
     assert len(legal_moves(fresh)) == 3
+
+
+def test_dian_gang_hua_feeder_taken_from_the_log() -> None:
+    """§4.3 点杠花: a 杠上花 after a 直杠 fed by another seat is paid by the feeder alone (default
+    `dian_gang_hua: dianpao`) when the log's kong just before the win names the feeder, as
+    when the Win names it; `dian_gang_hua: zimo` keeps the self-draw payment."""
+    log = [*[DingQue(s, "s") for s in range(4)], Kong(1, "gang", 15, fed_by=2),
+           Win(1, "123m456m789m11p gang:6666p", "1p", self_drawn=True,
+               context={"after_kong": True})]
+    entries = [(p.from_seat, p.to_seat, p.amount, p.reason) for p in settle(log).payments]
+    assert entries == [(2, 1, 1, "gang"), (2, 1, 4, "win")]  # 杠上花 1 + 根 1: 2^2, no 自摸加底
+    named = [*log[:-1], Win(1, "123m456m789m11p gang:6666p", "1p", self_drawn=True,
+                            context={"after_kong": True}, kong_feeder=2)]
+    assert settle(named).payments == settle(log).payments
+    zimo = settle(log, {"dian_gang_hua": "zimo"}).payments
+    assert [(p.from_seat, p.amount) for p in zimo if p.reason == "win"] == [(0, 5), (2, 5), (3, 5)]
+    # an angang's replacement is an ordinary 杠上花 (everyone pays)
+    own = [*log[:-2], Kong(1, "angang", 15), Win(1, "123m456m789m11p angang:6666p", "1p",
+                                                  self_drawn=True, context={"after_kong": True})]
+    assert len([p for p in settle(own).payments if p.reason == "win"]) == 3
+
+
+def test_robbing_a_logged_bugang_is_qiangganghu() -> None:
+    """§4.2/§4.3 抢杠胡: a win on the tile of a bugang the log shows as robbed adds 抢杠胡 +1 and
+    the robbed seat pays, also for each winner when several rob it, as when the context says
+    `robbing_kong`; the robbed bugang pays nothing (§5.1)."""
+    ready = "123m456m789m23p55p"
+    log = [*[DingQue(s, "s") for s in range(4)], Kong(1, "bugang", 12, robbed=True),
+           Win(0, ready + "4p", "4p", discarder=1), Win(2, ready + "4p", "4p", discarder=1)]
+    entries = [(p.from_seat, p.to_seat, p.amount, p.reason) for p in settle(log).payments]
+    assert entries == [(1, 0, 2, "win"), (1, 2, 2, "win")]  # pinghu 0 + 抢杠胡 1
+    flagged = [*log[:4], Kong(1, "bugang", 12, robbed=True),
+               Win(0, ready + "4p", "4p", discarder=1, context={"robbing_kong": True}),
+               Win(2, ready + "4p", "4p", discarder=1, context={"robbing_kong": True})]
+    assert settle(flagged).payments == settle(log).payments

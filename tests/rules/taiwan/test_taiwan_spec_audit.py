@@ -38,3 +38,40 @@ def test_preset_is_an_option() -> None:
     with pytest.raises(MahjongError) as err:
         report(dasixi, win_tile="5z", context=DISCARD, options={"preset": "nope"})
     assert err.value.code == "bad_option"
+
+
+def test_robbing_a_logged_bugang_is_qiangganghu() -> None:
+    """§4.6 搶槓胡 +1 and §10 (the robbed player pays as a discarder): a win on the tile of a
+    bugang the log records as robbed is a 搶槓 also when its context does not say so."""
+    from taiwan_api import settle
+
+    from mjcore.table import HandStart, Kong, Win
+
+    ctx = {"seat_wind": "2z", "round_wind": "1z"}
+    hand = "123m456m789m234p567p99s"
+    log = [HandStart(0), Kong(3, "bugang", "4p", robbed=True),
+           Win(1, hand, "4p", discarder=3, context=ctx)]
+    # menqing 1 + pinghu 2 + qiangganghu 1 = 4 台, the dealer (seat 0) not involved
+    assert [(p.from_seat, p.to_seat, p.amount) for p in settle(log).payments] == [(3, 1, 70)]
+    flagged = [*log[:2], Win(1, hand, "4p", discarder=3, context={**ctx, "qiang_gang": True})]
+    assert settle(flagged).payments == settle(log).payments
+    not_robbed = [log[0], Kong(3, "bugang", "4p"), log[2]]
+    assert [p.amount for p in settle(not_robbed).payments] == [60]
+
+
+def test_claim_priority() -> None:
+    """§2 (shapes.md §4): 胡 > 槓 > 碰 > 吃; one winner per discard, the first in turn order
+    after the discarder, unless `multi_ron: all`."""
+    from taiwan_api import resolve_options
+
+    from mjcore import Move
+    from mjcore.rules.taiwan import resolve_claims
+
+    hu, peng, gang, chi = Move("hu"), Move("peng", (4,)), Move("gang", (4,)), Move.parse(
+        "chi 3m 4m 5m")
+    assert resolve_claims(1, {3: hu, 2: hu, 0: peng}) == ((2, hu),)
+    assert resolve_claims(1, {3: hu, 2: hu}, resolve_options({"multi_ron": "all"})) == (
+        (2, hu), (3, hu))
+    assert resolve_claims(1, {2: chi, 3: gang}) == ((3, gang),)
+    assert resolve_claims(1, {2: chi, 0: peng}) == ((0, peng),)
+    assert resolve_claims(1, {2: chi, 3: Move("pass")}) == ((2, chi),)

@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from wuhan_api import paid, score
+from wuhan_api import TableView, legal_moves, paid, score, validate_move
 
-from mjcore import MahjongError
+from mjcore import Hand, MahjongError
+from mjcore.rules.wuhan import resolve_claims
+from mjcore.table import Move
 
 XIAO = "456p789s345s55m chi:123m"  # 小胡 on 55m, opened by the chi
 QQR = "55m chi:123p peng:777s chi:456s peng:999m"  # 全求人 shape
@@ -191,3 +193,33 @@ def test_indicator_gives_the_next_kind_skipping_pizi(indicator: str, pizi: str,
     r = score(f"456p789s345s5m{laizi} chi:234m", win_tile="5m", self_drawn=True,
               context={"indicator": indicator}, options={"pizi": pizi})
     assert [[p.id, p.fan] for p in r.patterns] == [["xiaohu", 1], ["ruanhu", 1]]
+
+
+def test_moves_from_the_rules_text() -> None:
+    """§2-§3: 痞子 and 赖子 are never claimed and never in a chi; a hu needs an opened hand;
+    in the 海底 (fewer than 4 drawable tiles after the draw) only a self-drawn hu or a pass;
+    only a bugang is robbed; one winner per discard, the first after the discarder."""
+    def check(view: Any, move: str) -> str:
+        c = validate_move(view, Move.parse(move))
+        return "ok" if c.ok else c.code
+
+    def view(hand: str, phase: str = "turn", **kw: Any) -> Any:
+        return TableView(seat=1, hand=Hand.parse(hand), phase=phase, **kw)
+
+    def claim(hand: str, tile: str, frm: int = 0) -> Any:
+        return view(hand, "claim", pending_tile=tile, pending_from=frm)
+
+    assert check(claim("77z456p789s34s5m chi:123m", "7z"), "peng 7z") == "not_claimable"
+    assert check(claim("9p9p456p789s34s5m chi:123m", "9p"), "peng 9p") == "not_claimable"
+    assert check(claim("89p456p789s34s5m chi:123m", "7p"), "chi 7p 8p 9p") == "laizi_in_meld"
+    assert check(claim("456p789s345s123m5m", "5m"), "hu") == "must_open"
+    assert check(claim("456p789s345s5m chi:123m", "5m"), "hu") == "ok"
+    haidi = view("456p789s345s55m chi:123m", drawn_tile="5m", wall_count=3)
+    assert sorted(m.to_text() for m in legal_moves(haidi)) == ["hu", "pass"]
+    assert check(view("456p789s345s55m1z chi:123m", drawn_tile="1z", wall_count=3),
+                 "discard 1z") == "haidi"
+    rob = view("456p789s345s5m chi:123m", "rob", pending_tile="5m", pending_from=2,
+               pending_kind="angang")
+    assert check(rob, "hu") == "cannot_rob"
+    hu = Move.parse("hu")
+    assert resolve_claims(2, {1: hu, 3: hu}) == ((3, hu),)
