@@ -864,6 +864,12 @@ cdef class CompiledTable:
         the Python path must answer."""
         return _score_placed(self, hand, tile, c)
 
+    def valued_waits_placed(self, hand, CompiledContext discard, CompiledContext self_drawn,
+                            visible=None):
+        """``valued_waits`` of a ready ``Hand`` scored by placements (``score_placed``); None
+        when the Python path must answer."""
+        return _valued_waits_placed(self, hand, discard, self_drawn, visible)
+
     def valued_waits_wild(self, hand, CompiledContext discard, CompiledContext self_drawn,
                           visible=None):
         """``valued_waits`` of a ready hand holding wild tiles (physical kinds, the wild kind

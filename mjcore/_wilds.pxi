@@ -880,79 +880,90 @@ cdef object _hits_found(CompiledTable t, const Valued_* v):
     return out
 
 
-cdef object _score_placed(CompiledTable t, object hand, object tile_obj, CompiledContext c):
-    cdef int tile = _tile_of(tile_obj), w = c.wild, mk, x, nr, i, j, got, bi = -1, F = 1, nin
-    cdef int counts[NCOUNTED + NCTXCOUNTED]
-    cdef HandBase h
-    cdef const Packed* p
-    cdef MeldInfo mi
-    cdef CReading rs[RD_MAX]
-    cdef CReading r
-    cdef WildSearch ws
-    cdef Valued_ v, best
-    cdef bint opened = 0, kong = 0, hard, bhard = 0
-    cdef uint64_t base = 0, mask, bits
-    cdef uint8_t cnt[34]
-    cdef const CReading* row
-    if tile < 0 or not 0 <= w < 34 or c.python_only or not isinstance(hand, HandBase):
-        return None
-    h = <HandBase> hand
-    p = &h.p
-    mi.n = 0
-    for m in h.melds:  # the declared melds: sets, doublings, refusals
+cdef struct PlacedMelds:  # what score_placed reads of the declared melds
+    MeldInfo mi
+    uint64_t kinds        # the kinds of their tiles
+    int factor            # the hand's doublings
+    bint opened, kong
+
+
+cdef int _placed_melds(CompiledTable t, tuple melds, int w, PlacedMelds* pm) except -2:
+    """The declared melds as sets, their doublings and kinds; -1 when the Python path must
+    answer (a kind not in the table's data, a meld holding the wild or one of ``no_kinds``, a
+    one-tile meld that may not be laid aside, a chi that is not a run)."""
+    cdef int mk, x
+    pm.mi.n = 0
+    pm.kinds = 0
+    pm.factor = 1
+    pm.opened = pm.kong = 0
+    for m in melds:
         code = t.meld_codes.get((<tuple> m)[0])
         tiles = <tuple> (<tuple> m)[1]
         if code is None:
-            return None
+            return -1
         mk = (<int> code) & 15
         if len(tiles) < 3:  # laid aside: of the wild kind (15), or of ``no_kinds`` (14)
             x = tiles[0]
             if mk < 14 or (mk == 15 and x != w) or (mk == 14 and not t.no_kinds >> x & 1):
-                return None
-            kong = 1
+                return -1
+            pm.kong = 1
         else:
-            if mk >= 14 or mi.n == RD_SETS:
-                return None
+            if mk >= 14 or pm.mi.n == RD_SETS:
+                return -1
             for y in tiles:
                 x = y
                 if x == w or t.no_kinds >> x & 1:
-                    return None
-                base |= (<uint64_t> 1) << x
+                    return -1
+                pm.kinds |= (<uint64_t> 1) << x
             x = tiles[0]
             if mk == MK_CHI and not (<int> tiles[1] == x + 1 and <int> tiles[2] == x + 2):
-                return None
-            mi.sets[mi.n].kind = SET_CHOW if mk == MK_CHI else SET_PUNG if mk == MK_PENG \
+                return -1
+            pm.mi.sets[pm.mi.n].kind = SET_CHOW if mk == MK_CHI else SET_PUNG if mk == MK_PENG \
                 else SET_KONG
-            mi.sets[mi.n].tile = x
-            mi.sets[mi.n].concealed = mk == MK_ANGANG
-            mi.sets[mi.n].meld = mk
-            mi.n += 1
-            kong = kong or mk >= MK_GANG
+            pm.mi.sets[pm.mi.n].tile = x
+            pm.mi.sets[pm.mi.n].concealed = mk == MK_ANGANG
+            pm.mi.sets[pm.mi.n].meld = mk
+            pm.mi.n += 1
+            pm.kong = pm.kong or mk >= MK_GANG
         if (<int> code) & 16:
-            opened = 1
-        F *= (<int> code) >> 8
-    if opened:
-        F *= t.open_factor
-    if p.ncon + 3 * mi.n != t.hand_tiles or p.cnt[tile] == 0 or (t.must_open and not opened) \
-            or (c.needs_kong and not kong) or (not c.self_drawn and c.blocked >> tile & 1):
-        return None
+            pm.opened = 1
+        pm.factor *= (<int> code) >> 8
+    if pm.opened:
+        pm.factor *= t.open_factor
+    return 0
+
+
+cdef object _placed_best(CompiledTable t, const Packed* p, const PlacedMelds* pm, int w,
+                         CompiledContext c, bint want_dec, Valued_* best, int* status):
+    """The best placement of the concealed tiles ``p`` (the melds ``pm``): its value in
+    ``best``, ``status`` 0, and its decomposition (with ``want_dec``); ``status`` -1 when no
+    placement is valued (no win), -2 when the Python path must answer."""
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef CReading rs[RD_MAX]
+    cdef CReading r
+    cdef WildSearch ws
+    cdef Valued_ v
+    cdef uint8_t cnt[34]
+    cdef const CReading* row
+    cdef int nr, i, j, got, bi = -1, nin, x
+    cdef bint hard, bhard = 0
+    cdef uint64_t base = pm.kinds, mask, bits
     for x in range(34):
-        if p.cnt[x]:
-            if t.no_kinds >> x & 1:
-                return None
-            if x != w:
-                base |= (<uint64_t> 1) << x
+        if p.cnt[x] and x != w:
+            base |= (<uint64_t> 1) << x
     memset(counts, 0, sizeof(counts))
-    memset(&best, 0, sizeof(best))
+    memset(best, 0, sizeof(Valued_))
+    status[0] = -2
+    dec = None
     ws.rows = NULL
     try:
         if p.cnt[w] == 0:
-            nr = _readings(p, &mi, 0, rs)
+            nr = _readings(p, &pm.mi, 0, rs)
             if nr < 0:
                 return None
         else:
             memcpy(cnt, p.cnt, 34)
-            if _wild_search(&ws, cnt, w, 4 - mi.n, 1) or ws.nrows > PLACED_MAX:
+            if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > PLACED_MAX:
                 return None
             nr = ws.nrows
         for i in range(nr):
@@ -962,20 +973,20 @@ cdef object _score_placed(CompiledTable t, object hand, object tile_obj, Compile
                 nin = 0
             else:  # the declared sets first, then the placement's
                 r = ws.rows[i]
-                if mi.n + r.nsets > RD_SETS:
+                if pm.mi.n + r.nsets > RD_SETS:
                     return None
                 for j in range(r.nsets):
-                    r.sets[mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
-                for j in range(mi.n):
-                    r.sets[j] = mi.sets[j]
-                r.nsets += mi.n
+                    r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
+                for j in range(pm.mi.n):
+                    r.sets[j] = pm.mi.sets[j]
+                r.nsets += pm.mi.n
                 row = &r
                 mask = base
                 nin = 0
                 for j in range(r.nwilds):
                     mask |= (<uint64_t> 1) << r.wild_as[j]
                     nin += r.wild_as[j] != w
-            bits = _hand_bits(p, &mi, mask, counts) | c.bits
+            bits = _hand_bits(p, &pm.mi, mask, counts) | c.bits
             bits |= _reading_bits(row, -1, -1, counts)
             counts[C_WILDS_IN] = nin
             v.flat = -1
@@ -986,37 +997,74 @@ cdef object _score_placed(CompiledTable t, object hand, object tile_obj, Compile
             if not got:
                 continue
             hard = nin == 0
-            if bi < 0 or _placed_better(&v, hard, &best, bhard, t.tie_patterns):
+            if bi < 0 or _placed_better(&v, hard, best, bhard, t.tie_patterns):
                 bi = i
-                best = v
+                best[0] = v
                 bhard = hard
         if bi < 0 or best.mainval <= 0:
+            status[0] = -1
             return None
-        if p.cnt[w] == 0:
-            dec = t._decomposition(&rs[bi])
-        else:
-            dec = _placed_decomposition(t, &ws.rows[bi])
+        status[0] = 0
+        if want_dec:
+            dec = t._decomposition(&rs[bi]) if p.cnt[w] == 0 else \
+                _placed_decomposition(t, &ws.rows[bi])
     finally:
         free(ws.rows)
+    return dec
+
+
+cdef object _placed_paid(CompiledTable t, const Valued_* best, int factor, CompiledContext c,
+                         int* mult):
+    """The context's ``pay(base, multiplier, patterns)`` answer for the value ``best`` (kept per
+    context), the multiplier in ``mult``; None when the payment refuses it."""
     cdef int hb = best.mainval
-    cdef long long mult = <long long> (best.value // hb) * F
-    if mult > 1000000000:
+    cdef long long m = <long long> (best.value // hb) * factor
+    if m > 1000000000:
         return None
-    key = (hb, <int> mult, best.found)
+    mult[0] = <int> m
+    key = (hb, mult[0], best.found)
     paid = c.paid.get(key)
     if paid is None:
-        paid = c.pay(hb, <int> mult, best.found)
+        paid = c.pay(hb, mult[0], best.found)
         if paid is None:
-            return None  # refused (below a minimum): the Python path says so
+            return None  # refused (below a minimum)
         if len(c.paid) >= 4096:
             c.paid.clear()
         c.paid[key] = paid
+    return paid
+
+
+cdef object _score_placed(CompiledTable t, object hand, object tile_obj, CompiledContext c):
+    cdef int tile = _tile_of(tile_obj), w = c.wild, x, status, mult
+    cdef HandBase h
+    cdef const Packed* p
+    cdef PlacedMelds pm
+    cdef Valued_ best
+    if tile < 0 or not 0 <= w < 34 or c.python_only or not isinstance(hand, HandBase):
+        return None
+    h = <HandBase> hand
+    p = &h.p
+    if _placed_melds(t, h.melds, w, &pm) < 0:
+        return None
+    if p.ncon + 3 * pm.mi.n != t.hand_tiles or p.cnt[tile] == 0 or (
+            t.must_open and not pm.opened) or (c.needs_kong and not pm.kong) or (
+            not c.self_drawn and c.blocked >> tile & 1):
+        return None
+    for x in range(34):
+        if p.cnt[x] and t.no_kinds >> x & 1:
+            return None
+    dec = _placed_best(t, p, &pm, w, c, 1, &best, &status)
+    if status < 0:
+        return None
+    paid = _placed_paid(t, &best, pm.factor, c, &mult)
+    if paid is None:
+        return None  # the Python path says why
     out = mj_tuple_of(t.result_type, 12)
     _put(out, 0, t.name)
     _put(out, 1, t.unit)
-    _put(out, 2, hb * <int> mult)
-    _put(out, 3, hb * <int> mult)
-    _put(out, 4, <int> mult)
+    _put(out, 2, best.mainval * mult)
+    _put(out, 3, best.mainval * mult)
+    _put(out, 4, mult)
     _put(out, 5, _hits_found(t, &best))
     _put(out, 6, dec)
     _put(out, 7, "standard")
@@ -1026,6 +1074,73 @@ cdef object _score_placed(CompiledTable t, object hand, object tile_obj, Compile
     _put(out, 11, (<tuple> paid)[2])
     PyObject_GC_UnTrack(out)
     return out
+
+
+cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext cd,
+                                 CompiledContext cs, object visible):
+    """``valued_waits`` of a ready ``Hand`` scored by placements: every kind that completes it
+    (the core's joker wait test on the naturals, the wild kind when the naturals win with one
+    more wild), less kinds of which four are held and ``no_kinds``, valued on a discard
+    (``cd``) and self-drawn (``cs``): its value there, 0 where it does not win. () for a hand
+    that cannot win (one of ``no_kinds`` held, not opened when it must be); None when the
+    Python path must answer."""
+    cdef HandBase h
+    cdef PlacedMelds pm
+    cdef Packed q, x
+    cdef Valued_ vd, vs
+    cdef uint8_t nat[34]
+    cdef uint64_t mask
+    cdef int w = cs.wild, k, s, sd_, ss, md, ms, unseen
+    if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w or \
+            cd.python_only or cs.python_only:
+        return None
+    h = <HandBase> hand
+    if _placed_melds(t, h.melds, w, &pm) < 0 or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
+            or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong):
+        return None
+    for k in range(34):
+        if h.p.cnt[k] and t.no_kinds >> k & 1:
+            return ()
+    if t.must_open and not pm.opened:
+        return ()
+    memcpy(nat, h.p.cnt, 34)
+    nat[w] = 0
+    _pack(&q, nat, pm.mi.n, 0)
+    mask = _waits(&q, SH_STANDARD, h.p.cnt[w])
+    q.cnt[w] = 0
+    if _win(&q, SH_STANDARD, h.p.cnt[w] + 1):
+        mask |= (<uint64_t> 1) << w
+    out = []
+    while mask:
+        k = __builtin_ctzll(mask)
+        mask &= mask - 1
+        if <int> h.held[k] >= 4 or t.no_kinds >> k & 1:
+            continue
+        x = h.p
+        s = t_suit(k)
+        x.cnt[k] += 1
+        x.key[s] += P5[k - s * 9]
+        x.ncon += 1
+        _placed_best(t, &x, &pm, w, cd, 0, &vd, &sd_)
+        _placed_best(t, &x, &pm, w, cs, 0, &vs, &ss)
+        if sd_ == -2 or ss == -2:
+            return None
+        dd = _placed_paid(t, &vd, pm.factor, cd, &md) if sd_ == 0 else None
+        dsd = _placed_paid(t, &vs, pm.factor, cs, &ms) if ss == 0 else None
+        if dd is None and dsd is None:
+            continue
+        unseen = 4 - <int> h.held[k] - (0 if visible is None else <int> visible[k])
+        wt = mj_tuple_of(t.wait_type, 7)
+        _put(wt, 0, (<tuple> _wait_objects[k])[0])
+        _put(wt, 1, k)
+        _put(wt, 2, vd.mainval * md if dd is not None else 0)
+        _put(wt, 3, vs.mainval * ms if dsd is not None else 0)
+        _put(wt, 4, unseen if unseen > 0 else 0)
+        _put(wt, 5, _hits_found(t, &vd) if dd is not None else ())
+        _put(wt, 6, _hits_found(t, &vs) if dsd is not None else ())
+        PyObject_GC_UnTrack(wt)
+        out.append(wt)
+    return tuple(out)
 
 
 cdef object _placed_decomposition(CompiledTable t, const CReading* r):

@@ -525,20 +525,26 @@ def test_wuhan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> No
 
     rng = random.Random(44)
     answered = 0
-    for _ in range(N // 40):
+    contexts: list[dict[str, Any]] = [
+        {}, {}, {"discarder": "right"}, {"robbed": "across"}, {"hai_di": True},
+        {"gang_shang_hua": True}, {"winner": 2, "discarder": "across"},
+        {"payer_melds": {"left": "peng:111s"}}]
+    for _ in range(N // 20):
         hand, tile, laizi = wuhan_hand(rng)
         counts = list(hand.counts)
         counts[tile] -= 1
         ready = Hand(counts, hand.melds)
-        o = resolve_options("wuhan", rng.choice(_WH_OPTIONS[:8]))
+        o = resolve_options("wuhan", rng.choice(_WH_OPTIONS))
+        ctx = {"laizi": text(laizi), **rng.choice(contexts)}
+        visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
         got = []
         for pure in (True, False):
             monkeypatch.setattr(compiled, "PURE", pure)
             wh.clear_caches()
             try:
-                got.append(wh.valued_waits(ready, {"laizi": text(laizi)}, o))
+                got.append(wh.valued_waits(ready, ctx, o, visible))
             except MahjongError as exc:
                 got.append((exc.code, str(exc)))
-        assert got[0] == got[1], ready
+        assert got[0] == got[1], (ready, ctx)
         answered += bool(got[0]) and not isinstance(got[0][0], str)
-    assert answered > 0
+    assert answered > N // 100

@@ -548,6 +548,25 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
     out: list[ValuedWait] = []
     if any(h.counts[t] for t in o.pizi_kinds) or (o.must_open and not mi.opened):
         return ()  # no tile can make it a win
+    if not compiled.PURE:  # the core values every wait (``valued_waits_placed``)
+        table = _TABLES.get(o, _UNSET)
+        if table is _UNSET:
+            table = _compiled_table(o)
+        if table is not None:
+            try:
+                ks, kd = (True, o, freeze(self_ctx)), (False, o, freeze(discard_ctx))
+                cs = table.context(ks) or _compiled_context(table, ks, self_ctx, o)
+                cd = table.context(kd) or _compiled_context(table, kd, discard_ctx, o)
+            except TypeError:  # an unhashable context value: the Python path
+                cs = cd = None
+            if cs is not None and cd is not None:
+                fast = table.valued_waits_placed(h, cd, cs, vis)
+                if fast is not None:
+                    if key is not None:
+                        if len(_WAITS) >= _CACHE_LIMIT:
+                            _WAITS.clear()
+                        _WAITS[key] = fast
+                    return fast  # type: ignore[no-any-return]
     shapes_ = ("standard", "qidui") if o.qidui else ("standard",)
     naturals = list(h.counts)
     jokers = naturals[laizi]
