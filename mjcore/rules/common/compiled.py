@@ -50,8 +50,9 @@ _TIMES = 9  # an extra's hits are made for 0..8 times (more: the Python path ans
 
 def _parse(term: str, context: tuple[str, ...], counted: tuple[str, ...] = (),
            ) -> tuple[str, Any]:
-    """("on" | "off", bit) or ("count", (index, at_least, k)); ValueError if unknown.
-    ``counted``: the rule set's counted context features (``FanTable.context_counts``)."""
+    """("on" | "off", bit), ("count", (index, op, k or an option's name)) or ("any", bits of
+    an any-of group); ValueError if unknown. ``counted``: the rule set's counted context
+    features (``FanTable.context_counts``)."""
     m = _COUNTED_TERM.match(term)
     if m:
         name = m.group(1)
@@ -151,7 +152,8 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     a table for hands with wilds, scored by ``score_wild``): whether the sets beside a
     ``wild_pair`` may hold wilds. A wild table's conditions name ``WILD_FEATURES``, counted
     ``gen`` / ``melds`` and the context's features only (else ValueError). The
-    ``shape_times_event`` policy is compiled in its exponent form, for wild tables.
+    ``shape_times_event`` policy is compiled in its exponent form, for wild tables, and
+    ``sum_times_extras`` for ``placed`` ones.
 
     ``placed`` (a table for ``score_placed``: every placement of the wilds is a reading, its
     features ``PLACED_FEATURES`` and counted ``melds`` / ``wilds_in``): the hand's own
@@ -166,6 +168,8 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         return None
     wild = wild_pair_sets_wild is not None
     if policy.kind == "shape_times_event" and not (policy.exponent and wild):
+        return None
+    if policy.kind == "sum_times_extras" and not placed:  # (its hits: ``score_placed``'s)
         return None
     ctx = table.context_features
     cc = table.context_counts
