@@ -758,20 +758,6 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     ctx = dict(context or {})
     sctx = {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
     c = parse_context(sctx, True, o)
-    if not compiled.PURE:
-        t = _TABLES.get(o, _UNSET)
-        if t is _UNSET:
-            t = _compiled_table(o)
-        if t is not None:
-            cd, cs = _wait_contexts(c, o)
-            got = t.valued_waits_wild(hand, cd, cs, None if visible is None
-                                      else _visible_counts(visible))
-            if got is not None:
-                if key is not None:
-                    if len(_WAITS) >= _CACHE_LIMIT:
-                        _WAITS.clear()
-                    _WAITS[key] = got
-                return got  # type: ignore[no-any-return]
     nmelds = len(p.melds)
     if sum(p.counts) != 13 - 3 * nmelds:
         raise _err("tile_count", f"a waiting hand holds {13 - 3 * nmelds} concealed tiles with "
@@ -779,6 +765,19 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     if c.gang_kai and not any(kind in _KONGS for kind, _ in p.melds):
         raise _err("bad_context", "gang_kai needs a kong among the melds")
     vis = _visible_counts(visible)
+    if not compiled.PURE:  # the core values every wait (``valued_waits_wild``)
+        table = _TABLES.get(o, _UNSET)
+        if table is _UNSET:
+            table = _compiled_table(o)
+        if table is not None:
+            cd, cs = _wait_contexts(c, o)
+            fast = table.valued_waits_wild(hand, cd, cs, vis)
+            if fast is not None:
+                if key is not None:
+                    if len(_WAITS) >= _CACHE_LIMIT:
+                        _WAITS.clear()
+                    _WAITS[key] = fast
+                return fast  # type: ignore[no-any-return]
     held = list(p.counts)
     for _, tiles in p.melds:
         for t in tiles:
