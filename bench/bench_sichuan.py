@@ -8,10 +8,12 @@ for ``mjcore.rules.score`` and ``valued_waits`` on N distinct random Sichuan han
          on the compiled path (the default), and on the Python path (``MJ_PURE_SCORING=1``'s,
          switched in-process), and the compiled core alone (``CompiledTable.score``, no API
          layer around it);
-* warm - the same loop again: answers memoised per input;
+* warm - the same loop again: answers memoised per input (the compiled table's cache keeps an
+         answer once a question is asked a second time, so the best pass is all hits);
 * batch - ``CompiledTable.score_batch`` on the same hands as uint8 buffers (GIL released, no
           Python object per hand): one core in CPU time, and one and two threads by the wall
-          clock (the two-thread figure needs the second core free);
+          clock (the two-thread figure needs the second core free: with other jobs on the
+          machine both wall-clock rows fall well under the CPU-time one);
 
 and, in the same run, two peers doing the same kind of work (decompose, find the patterns,
 value the hand) on the concealed hands of the same generator, under riichi rules (riichi

@@ -56,7 +56,7 @@ cdef struct Split:       # one split of one suit: its pair (-1: none) and sets
     uint8_t code[RD_SETS]   # a run: its start id; a pung: 64 + its id
 
 
-_MELD_KINDS = {"chi": MK_CHI, "peng": MK_PENG, "gang": MK_GANG, "angang": MK_ANGANG,
+cdef dict _MELD_KINDS = {"chi": MK_CHI, "peng": MK_PENG, "gang": MK_GANG, "angang": MK_ANGANG,
                "bugang": MK_BUGANG}
 cdef dict _MELD_KIND_OF = _MELD_KINDS  # typed: a C-level look-up per meld, not a method call
 
@@ -158,6 +158,34 @@ cdef int _suit_split_list(const Packed* p, int s, Split* out) noexcept nogil:
     return got
 
 
+cdef int _assemble(const MeldInfo* mi, const Split** picks, CReading* r) noexcept nogil:
+    """The standard reading of the declared melds and one split of each suit: melds, then the
+    runs, then the pungs (each in suit order); -1 past RD_SETS sets."""
+    cdef int s, j, k, code
+    r.shape = RS_STANDARD
+    r.pair = -1
+    r.nwilds = 0
+    r.nsets = mi.n
+    for j in range(mi.n):
+        r.sets[j] = mi.sets[j]
+    for k in range(2):      # runs, then pungs
+        for s in range(4):
+            if picks[s].pair >= 0:
+                r.pair = picks[s].pair
+            for j in range(picks[s].n):
+                code = picks[s].code[j]
+                if (code >= 64) != (k == 1):
+                    continue
+                if r.nsets == RD_SETS:
+                    return -1
+                r.sets[r.nsets].kind = SET_PUNG if k else SET_CHOW
+                r.sets[r.nsets].tile = code - 64 if k else code
+                r.sets[r.nsets].concealed = 1
+                r.sets[r.nsets].meld = MK_NONE
+                r.nsets += 1
+    return 0
+
+
 cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* out,
                    bint shisanyao=0) noexcept nogil:
     """Every reading of the packed hand plus its declared melds: the standard decompositions in
@@ -167,9 +195,9 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
     cdef Split splits[4][RD_SPLITS]
     cdef int ns[4]
     cdef int idx[4]
-    cdef int s, j, k, nout = 0, nch, code
+    cdef int s, j, nout = 0
     cdef CReading* r
-    cdef const Split* sp
+    cdef const Split* picks[4]
     cdef bint standard = 1
     cdef int pairs = 0, total
     for s in range(4):  # sets and one pair: one suit holds 3n+2 tiles, the others 3n
@@ -193,29 +221,10 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
         while True:
             if nout == RD_MAX:
                 return -1
-            r = &out[nout]
-            r.shape = RS_STANDARD
-            r.pair = -1
-            r.nwilds = 0
-            r.nsets = mi.n
-            for j in range(mi.n):
-                r.sets[j] = mi.sets[j]
-            for k in range(2):      # runs, then pungs
-                for s in range(4):
-                    sp = &splits[s][idx[s]]
-                    if sp.pair >= 0:
-                        r.pair = sp.pair
-                    for j in range(sp.n):
-                        code = sp.code[j]
-                        if (code >= 64) != (k == 1):
-                            continue
-                        if r.nsets == RD_SETS:
-                            return -1
-                        r.sets[r.nsets].kind = SET_PUNG if k else SET_CHOW
-                        r.sets[r.nsets].tile = code - 64 if k else code
-                        r.sets[r.nsets].concealed = 1
-                        r.sets[r.nsets].meld = MK_NONE
-                        r.nsets += 1
+            for s in range(4):
+                picks[s] = &splits[s][idx[s]]
+            if _assemble(mi, picks, &out[nout]) < 0:
+                return -1
             nout += 1
             s = 3
             while s >= 0:
@@ -249,3 +258,168 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
         r.nwilds = 0
         nout += 1
     return nout
+
+
+# ---------------------------------------------------------------- reading words
+#
+# What the features of a standard reading need of its sets, as three bits (a reading's
+# *word*, OR-ed over its sets and pair): RW_RUN some set is a run, RW_PUNG some set is a pung
+# or kong, RW_PLAIN some set or the pair holds no terminal (a run not starting at 1 or 7; an
+# honour is no terminal). Every reading of one word has the same features (the honours'
+# sets, the one other thing they read, are the same in every reading), so the evaluator
+# values each word once instead of each reading (``CompiledTable._best_words``). Per suit
+# key a table entry, filled on first use, lists the words of the suit's splits in the order
+# they first occur in ``_suit_split_list``, which is what the reading order needs.
+
+cdef enum:
+    RW_RUN = 1
+    RW_PUNG = 2
+    RW_PLAIN = 4
+    RW_WORDS = 8         # words 0..7
+    # an entry: bits 0-7 the words present, bits 8-31 the words in order (3 bits each);
+    # 0: not known yet; with no word present:
+    RWE_NONE = 1 << 8    # the suit has no split
+    RWE_OVER = 2 << 8    # it has more than RD_SPLITS: the readings path answers
+
+from libc.stdlib cimport calloc
+
+cdef struct SuitSplits:   # the splits of each suit of one hand
+    int n[4]
+    Split sp[4][RD_SPLITS]
+
+
+cdef uint32_t* suit_rwords = <uint32_t*> calloc(NSUIT, sizeof(uint32_t))  # pages on use only
+cdef uint32_t* hon_rwords = <uint32_t*> calloc(NHON, sizeof(uint32_t))
+if suit_rwords == NULL or hon_rwords == NULL:
+    raise MemoryError()
+
+
+cdef inline int _set_word(int kind, int t) noexcept nogil:
+    """The word of one set (kind SET_*, lowest tile t)."""
+    if kind == SET_CHOW:
+        return RW_RUN | (RW_PLAIN if t % 9 != 0 and t % 9 != 6 else 0)
+    return RW_PUNG | (0 if t < 27 and (t % 9 == 0 or t % 9 == 8) else RW_PLAIN)
+
+
+cdef int _split_word(const Split* sp) noexcept nogil:
+    cdef int w = 0, j, code
+    if sp.pair >= 0 and not (sp.pair < 27 and (sp.pair % 9 == 0 or sp.pair % 9 == 8)):
+        w = RW_PLAIN
+    for j in range(sp.n):
+        code = sp.code[j]
+        w |= _set_word(SET_PUNG, code - 64) if code >= 64 else _set_word(SET_CHOW, code)
+    return w
+
+
+cdef uint32_t _words_entry(const Split* sp, int n) noexcept nogil:
+    """The entry (see RW_WORDS) of a suit whose ``n`` splits are ``sp`` (-1: too many)."""
+    cdef uint32_t e = RWE_OVER if n < 0 else RWE_NONE if n == 0 else 0
+    cdef int i, w, k = 0
+    for i in range(n if n > 0 else 0):
+        w = _split_word(&sp[i])
+        if not (e >> w & 1):
+            e |= (1u << w) | (<uint32_t> w << (8 + 3 * k))
+            k += 1
+    return e
+
+
+cdef uint32_t _suit_words_entry(const Packed* p, int s) noexcept nogil:
+    """Suit s's entry, from its table."""
+    cdef uint32_t* slot = &hon_rwords[p.key[3]] if s == 3 else &suit_rwords[p.key[s]]
+    cdef uint32_t e = slot[0]
+    cdef Split sp[RD_SPLITS]
+    if not e:
+        e = _words_entry(sp, _suit_split_list(p, s, sp))
+        slot[0] = e  # (two threads may both fill it: with the same value)
+    return e
+
+
+cdef inline int _combine_words(int a, int b) noexcept nogil:
+    """The words of a reading made of one from each set of words (masks a and b): for each
+    word x of a, b's words y moved to x | y, one bit of x at a time."""
+    cdef int out = 0, x, m
+    for x in range(RW_WORDS):
+        if a >> x & 1:
+            m = b
+            if x & RW_RUN:
+                m = (m & 0xAA) | (m & 0x55) << 1
+            if x & RW_PUNG:
+                m = (m & 0xCC) | (m & 0x33) << 2
+            if x & RW_PLAIN:
+                m = (m & 0xF0) | (m & 0x0F) << 4
+            out |= m
+    return out
+
+
+cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries,
+                         SuitSplits* splits) noexcept nogil:
+    """The mask of the words of the hand's standard readings (0: none), the suits' entries
+    left in ``entries``; -1 when a suit has too many splits. With ``splits`` (not NULL) the
+    suits' splits are listed there (to build a reading from) and the tables are not read."""
+    cdef int s, j, total, pairs = 0, acc, w = 0
+    for s in range(4):
+        total = 0
+        for j in range(9 if s < 3 else 7):
+            total += p.cnt[s * 9 + j]
+        if total % 3 == 1:
+            return 0
+        pairs += total % 3 == 2
+    if pairs != 1:
+        return 0
+    for j in range(mi.n):
+        w |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
+    acc = 1 << w
+    for s in range(4):
+        if splits == NULL:
+            entries[s] = _suit_words_entry(p, s)
+        else:
+            splits.n[s] = _suit_split_list(p, s, splits.sp[s])
+            entries[s] = _words_entry(splits.sp[s], splits.n[s])
+        if not (entries[s] & 0xFF):
+            return -1 if entries[s] == RWE_OVER else 0
+        acc = _combine_words(acc, entries[s] & 0xFF)
+        if not acc:
+            return 0
+    return acc
+
+
+cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
+                     int* chosen) noexcept nogil:
+    """The word of the first standard reading (in ``_readings`` order) whose word is in the
+    mask ``targets``, and each suit's word in it (``chosen``); -1 if none."""
+    cdef int suffix[5]
+    cdef int s, k, a, acc = 0, j
+    suffix[4] = 1
+    for s in range(3, -1, -1):
+        suffix[s] = _combine_words(entries[s] & 0xFF, suffix[s + 1])
+    for j in range(mi.n):
+        acc |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
+    for s in range(4):
+        chosen[s] = -1
+        for k in range(RW_WORDS):
+            a = entries[s] >> (8 + 3 * k) & 7
+            if not (entries[s] >> a & 1):  # (past the last word: its bits are 0, word 0 absent)
+                break
+            if _combine_words(1 << (acc | a), suffix[s + 1]) & targets:
+                chosen[s] = a
+                acc |= a
+                break
+        if chosen[s] < 0:
+            return -1
+    return acc
+
+
+cdef int _reading_of_words(const MeldInfo* mi, const SuitSplits* splits, const int* chosen,
+                           CReading* r) noexcept nogil:
+    """The first standard reading whose suits have the words ``chosen`` (as ``_readings``
+    builds it) from the suits' ``splits``; -1 past the bounds."""
+    cdef const Split* picks[4]
+    cdef int s, i
+    for s in range(4):
+        for i in range(splits.n[s]):
+            if _split_word(&splits.sp[s][i]) == chosen[s]:
+                picks[s] = &splits.sp[s][i]
+                break
+        else:
+            return -1
+    return _assemble(mi, picks, r)

@@ -55,8 +55,8 @@ cdef enum:
     POL_SHAPE_EVENT = 2  # shape_times_event with exponent values (the cap limits 2**value)
     POL_SUM_TIMES = 3    # sum_times_extras
 
-_SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
-_KIND_OF = ("mixed", "pung", "chow")            # a standard reading's sets: by F_PUNG | F_CHOW
+cdef tuple _SHAPE_OF = ("standard", "qidui", "shisanyao")   # by RS_*
+cdef tuple _KIND_OF = ("mixed", "pung", "chow")          # a standard reading's sets: by F_PUNG | F_CHOW
 
 FEATURES = ("standard", "qidui", "qing", "hun", "zi", "pung", "chow", "yaojiu", "only258",
             "long", "terminals_honours", "terminals_only", "nine_gates", "concealed", "has19",
@@ -298,6 +298,107 @@ cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
     return out
 
 
+# The features ``_best_words`` gives (``_word_bits`` and ``_honour_bits`` beside the hand's):
+# a table whose conditions read any other (one added later, say) takes the readings path.
+cdef uint64_t W_FEATURES = ((<uint64_t> 1) << (F_SHISANYAO + 1)) - 1 | \
+    ~(((<uint64_t> 1) << F_CONTEXT) - 1)
+cdef enum:
+    W_COUNTED = 4        # counted features below this index: C_GEN .. C_WIND_PUNGS
+
+
+cdef bint _word_cond(const Cond* c) noexcept:
+    cdef int j
+    for j in range(2):
+        if c.cnt[j] >= W_COUNTED:
+            return 0
+    return not ((c.on | c.off) & ~W_FEATURES)
+
+
+cdef inline uint64_t _word_bits(int w) noexcept nogil:
+    """The features of a standard reading of word w that its word decides (``_reading_bits``
+    says the same of each reading)."""
+    cdef uint64_t out = (<uint64_t> 1) << F_STANDARD
+    if not (w & RW_RUN):
+        out |= (<uint64_t> 1) << F_PUNG
+    if not (w & RW_PUNG):
+        out |= (<uint64_t> 1) << F_CHOW
+    if not (w & RW_PLAIN):
+        out |= (<uint64_t> 1) << F_YAOJIU
+    return out
+
+
+cdef uint64_t _honour_bits(const Packed* p, const MeldInfo* mi, int seat_wind,
+                           int round_wind, int* counts) noexcept nogil:
+    """The features every standard reading takes from its honour sets and pair (one split:
+    the pungs of the 3s, the pair of a 2, the honour melds), as ``_reading_bits`` reads them,
+    and the counted ones."""
+    cdef uint64_t out = 0
+    cdef int t, j, dragons = 0, winds = 0
+    for j in range(7 + mi.n):
+        if j < 7:
+            t = 27 + j
+            if p.cnt[t] == 2:
+                out |= (<uint64_t> 1) << (F_DRAGON_PAIR if t >= 31 else F_WIND_PAIR)
+            if p.cnt[t] != 3:
+                continue
+        else:
+            t = mi.sets[j - 7].tile
+            if t < 27 or mi.sets[j - 7].kind == SET_CHOW:
+                continue
+        if t >= 31:
+            dragons += 1
+        else:
+            winds += 1
+            if t - 27 == seat_wind:
+                out |= (<uint64_t> 1) << F_SEAT_WIND_PUNG
+            if t - 27 == round_wind:
+                out |= (<uint64_t> 1) << F_ROUND_WIND_PUNG
+    counts[C_DRAGON_PUNGS] = dragons
+    counts[C_WIND_PUNGS] = winds
+    return out
+
+
+from cpython.ref cimport PyObject, Py_DECREF
+from libc.stdint cimport uintptr_t
+
+cdef enum:
+    # the compiled tables' one cache (``CompiledTable._memo_get``): answers kept, and
+    # questions seen (powers of 2), for every table of every rule set together
+    MEMO_SLOTS = 1 << 16
+    SEEN_SLOTS = 1 << 16
+
+
+cdef struct MemoSlot:    # one remembered answer: strong references, NULL when empty
+    PyObject* hand
+    PyObject* key        # the context key (compared by identity)
+    PyObject* result
+    void* table          # the CompiledTable that answered (its slots go when it goes)
+    Py_hash_t hash       # the hand's
+    int tile
+
+
+cdef MemoSlot* _memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))  # pages on use only
+cdef uint64_t* _seen = <uint64_t*> calloc(SEEN_SLOTS, sizeof(uint64_t))
+if _memo == NULL or _seen == NULL:
+    raise MemoryError()
+
+
+cdef void _memo_drop(void* table) noexcept:
+    """Empty the slots of one table (NULL: of every table), and forget every question seen."""
+    cdef Py_ssize_t i
+    cdef MemoSlot e
+    if table == NULL:
+        memset(_seen, 0, SEEN_SLOTS * sizeof(uint64_t))
+    for i in range(MEMO_SLOTS):
+        e = _memo[i]
+        if e.result != NULL and (table == NULL or e.table == table):
+            _memo[i].hand = _memo[i].key = _memo[i].result = NULL
+            _memo[i].table = NULL
+            Py_DECREF(<object> e.hand)
+            Py_DECREF(<object> e.key)
+            Py_DECREF(<object> e.result)
+
+
 cdef class CompiledContext:
     """One win context as the compiled table sees it: its feature bits (the rule set's own
     context features), the winds, and the payments per value (filled on first use)."""
@@ -313,7 +414,8 @@ cdef class CompiledContext:
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
     cdef object settle       # settle(result, hand, tile) -> result, or None
-    cdef bint settle_melds   # only a hand with melds is settled
+    cdef int settle_melds    # a hand with at least this many melds is settled,
+    cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
     # wild hands (``score_wild``): the wild kind, the kind whose tiles play as its natural kind
     # (its slot then holds the wilds; -1: none), wilds known to be out of the hand, tiles
     # never won on a discard here, features some reading must hold, whether the context
@@ -329,7 +431,7 @@ cdef class CompiledContext:
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
                  bint plain_melds=False, meld_sources=None, settle=None,
-                 bint settle_melds=False, int wild=-1, int proxy=-1,
+                 int settle_melds=0, tuple settle_mains=(), int wild=-1, int proxy=-1,
                  int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
                  bint python_only=False):
@@ -338,8 +440,9 @@ cdef class CompiledContext:
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
         ``settle``: the rule set's last word on a result (checks that may raise, who is
         liable), called by ``score_in`` (and ``score_memo``) before it answers or a memo
-        keeps it; with ``settle_melds`` only for a hand with melds. (``score`` and the
-        batches give the table's result as it is.)"""
+        keeps it, for a hand with at least ``settle_melds`` melds or with melds and a main
+        pattern in ``settle_mains``. (``score`` and the batches give the table's result as
+        it is.)"""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.pay = pay
@@ -352,6 +455,7 @@ cdef class CompiledContext:
             else meld_sources
         self.settle = settle
         self.settle_melds = settle_melds
+        self.settle_mains = settle_mains
         self.payments = [None] * CT_FANS
         if len(counts) > NCTXCOUNTED:
             raise ValueError(f"at most {NCTXCOUNTED} counted context features")
@@ -368,7 +472,7 @@ cdef class CompiledContext:
         for i in range(NCTXCOUNTED):
             self.ctx_counts[i] = counts[i] if i < len(counts) else 0
 
-    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept:
+    cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
         cdef int j
         if self.meld_count < 0:
@@ -476,6 +580,7 @@ cdef class CompiledTable:
     cdef Cond floor[CT_FLOORS]
     cdef int policy, cap, floor_value, hand_tiles, max_suits
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
+    cdef readonly bint by_words  # every condition reads features the reading words give
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
@@ -488,6 +593,14 @@ cdef class CompiledTable:
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
+    def __dealloc__(self):
+        _memo_drop(<void*> self)
+
+    @staticmethod
+    def clear_cache():
+        """Forget every answer the compiled tables' cache keeps, and every question it saw
+        (the one cache of every table: ``_memo_get``)."""
+        _memo_drop(NULL)
 
     def __init__(self, dict t):
         cdef int i, n
@@ -551,6 +664,11 @@ cdef class CompiledTable:
         self.must_open = t.get("must_open", False)
         self.tie_patterns = t.get("tie_patterns", 0)
         self.contexts = {}
+        self.by_words = t.get("by_words", True) and all(
+            _word_cond(&self.pat[i].cond) for i in range(self.npat)) and all(
+            _word_cond(&self.extra[i].cond) and self.extra[i].times < W_COUNTED
+            for i in range(self.nextra)) and all(
+            _word_cond(&self.floor[i]) for i in range(self.nfloor))
 
     def context(self, key):
         """The compiled context stored under ``key`` (None if none)."""
@@ -640,7 +758,8 @@ cdef class CompiledTable:
         cdef int flat, bi
         value[0] = raw[0] = -1
         main[0] = -1
-        cdef uint8_t st = self._batch_best(src, tile, mrow, c, rs, &best, &flat, &bi)
+        cdef uint8_t st = self._batch_best(src, tile, mrow, c, NULL if self.by_words else rs,
+                                           &best, &flat, &bi)
         if st == 0:
             value[0] = best.value
             raw[0] = best.raw
@@ -651,19 +770,20 @@ cdef class CompiledTable:
                              CompiledContext c, CReading* rs, Valued_* best, int* flat,
                              int* bi) noexcept nogil:
         """One hand of a batch read from its buffers and its best reading found (index in
-        ``bi``, value in ``best``, a replacing flat pattern in ``flat``): the batch status."""
+        ``bi``, value in ``best``, a replacing flat pattern in ``flat``): the batch status.
+        ``rs`` NULL (``by_words`` tables only): the value alone, no reading built."""
         cdef uint8_t cnt[34]
         cdef uint8_t m[8]
-        cdef uint8_t held[34]
+        cdef uint8_t extra[34]   # copies in melds
         cdef Packed p
         cdef MeldInfo mi
-        cdef int t, j, k, kind, nmelds = 0, s
-        cdef uint64_t four = 0, hm
+        cdef int t, j, k, kind, s, x, total = 0
+        cdef uint64_t four = 0, hm = 0
         mj_snapshot(cnt, src)
         if mrow != NULL:
             memcpy(m, mrow, 8)
             mj_barrier()
-        memcpy(held, cnt, 34)
+        memset(extra, 0, 34)
         mi.n = 0
         for j in range(4 if mrow != NULL else 0):
             kind = m[2 * j]
@@ -673,30 +793,42 @@ cdef class CompiledTable:
             if kind > MK_BUGANG or t >= 34 or (kind == MK_CHI and (t >= 27 or t % 9 > 6)):
                 return 2
             for k in range(3 if kind == MK_CHI or kind == MK_PENG else 4):
-                held[t + k if kind == MK_CHI else t] += 1
+                extra[t + k if kind == MK_CHI else t] += 1
             mi.sets[mi.n].kind = SET_CHOW if kind == MK_CHI else SET_PUNG if kind == MK_PENG \
                 else SET_KONG
             mi.sets[mi.n].tile = t
             mi.sets[mi.n].concealed = kind == MK_ANGANG
             mi.sets[mi.n].meld = kind
             mi.n += 1
+        # the packed hand (``_pack`` with the melds' copies as caps) in one pass
         for t in range(34):
-            if held[t] > 4:
+            x = cnt[t] + extra[t]
+            if x > 4:
                 return 2
-            if held[t] == 4:
-                four |= (<uint64_t> 1) << t
-        if tile >= 34 or _pack(&p, cnt, mi.n, four) >= 0 or cnt[tile] == 0 or \
-                p.ncon + 3 * mi.n != self.hand_tiles:
+            p.cnt[t] = cnt[t]
+            p.cap[t] = 4 - extra[t]
+            total += cnt[t]
+            four |= (<uint64_t> (x == 4)) << t
+            hm |= (<uint64_t> (x != 0)) << t
+        if tile >= 34 or cnt[tile] == 0 or total + 3 * mi.n != self.hand_tiles:
             return 2
-        for t in range(34):
-            if held[t] > cnt[t]:
-                p.cap[t] = 4 - (held[t] - cnt[t])
-        hm = _held_mask(&p)
+        for s in range(4):
+            p.key[s] = 0
+            for j in range(9 if s < 3 else 7):
+                p.key[s] += cnt[s * 9 + j] * P5[j]
+        p.ncon = total
+        p.nmelds = mi.n
+        p.four = four
+        p.capped = 0
         s = _suits_of(hm)
         if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
-                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds):
+                c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds) or \
+                not c.melds_fit(&mi, mi.n):  # (a batch's melds are plain sets: mi.n of them)
             return 1
-        bi[0] = self._best(&p, &mi, hm, c, rs, best, flat)
+        if rs == NULL:  # (by the words alone: no reading built, only the value is asked)
+            bi[0] = self._best_words(&p, &mi, hm, c, NULL, best, flat)
+        else:
+            bi[0] = self._best(&p, &mi, hm, c, rs, best, flat)
         return 1 if bi[0] < 0 else 0
 
     def score_batch_detail(self, counts, wins, melds, tuple contexts, context_of):
@@ -884,6 +1016,9 @@ cdef class CompiledTable:
         """``score`` in the compiled context stored under ``key`` (a rule set's parsed
         context), settled by the context's ``settle``; False when there is none yet
         (``add_context`` it, then ask again)."""
+        return self._score_in(hand, tile, key)
+
+    cdef object _score_in(self, hand, int tile, key):
         cdef CompiledContext c
         if key is self.last_key:
             c = self.last
@@ -894,10 +1029,13 @@ cdef class CompiledTable:
             c = <CompiledContext> got
             self.last_key = key
             self.last = c
-        got = self.score(hand, tile, c)
-        if got is not None and c.settle is not None and (
-                (<HandBase> hand).melds or not c.settle_melds):
-            return c.settle(got, hand, tile)
+        got = self._score(hand, tile, c)
+        cdef Py_ssize_t nm
+        if got is not None and c.settle is not None:
+            nm = len((<HandBase> hand).melds)
+            if nm >= c.settle_melds or nm and (<tuple> (<tuple> (<tuple> got)[5])[0])[0] in \
+                    c.settle_mains:
+                return c.settle(got, hand, tile)
         return got
 
     def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
@@ -907,7 +1045,7 @@ cdef class CompiledTable:
         got = memo.get(key)
         if got is not None:
             return got
-        got = self.score_in(hand, tile, ctx_key)
+        got = self._score_in(hand, tile, ctx_key)
         if got is None or got is False:
             return got
         if len(memo) >= limit:
@@ -915,6 +1053,93 @@ cdef class CompiledTable:
         PyObject_GC_UnTrack(key)
         memo[key] = got
         return got
+
+    def score_cached(self, hand, tile, key):
+        """``score_in``, remembered in the table's own cache (``_memo_get``): the answer for
+        this hand (by equality), tile and context key (by identity) when it was asked
+        before, else ``score_in``'s. None also when hand or tile is not the plain kind (a
+        ``Hand``, an int tile id): the rule set's own path answers those."""
+        return self._score_cached(hand, tile, key)
+
+    cdef object _score_cached(self, hand, tile, key):
+        if type(tile) is not int or not isinstance(hand, HandBase):
+            return None
+        cdef long t = tile
+        if t < 0 or t >= 34:
+            return None
+        cdef MemoSlot* e
+        got = self._memo_get(<HandBase> hand, t, key, &e)
+        if got is not None:
+            return got
+        got = self._score_in(hand, t, key)
+        if e != NULL and got is not None and got is not False:
+            self._memo_put(e, <HandBase> hand, t, key, got)
+        return got
+
+    def valued_waits_cached(self, hand, CompiledContext discard, CompiledContext self_drawn):
+        """``valued_waits`` with no tiles visible, remembered like ``score_cached`` (under the
+        hand and the discard context, which must always come with the same self-drawn
+        one). None when hand is not a ``Hand`` or the Python path must answer."""
+        return self._valued_waits_cached(hand, discard, self_drawn)
+
+    cdef object _valued_waits_cached(self, hand, CompiledContext discard,
+                                     CompiledContext self_drawn):
+        if not isinstance(hand, HandBase):
+            return None
+        cdef MemoSlot* e
+        got = self._memo_get(<HandBase> hand, 34, discard, &e)  # (34: no tile, a wait list)
+        if got is not None:
+            return got
+        got = self._valued_waits(hand, discard, self_drawn, None)
+        if e != NULL and got is not None:
+            self._memo_put(e, <HandBase> hand, 34, discard, got)
+        return got
+
+    cdef object _memo_get(self, HandBase h, int tile, key, MemoSlot** slot):
+        """The answer remembered for (h, tile, key), else None with ``slot`` set to where
+        the answer should be kept (NULL: not kept).
+
+        A question asked once leaves only its fingerprint (in ``_seen``, 8 bytes a slot); its
+        answer is kept when it is asked again (in ``_memo``, MEMO_SLOTS answers for every
+        table together, a new one replacing its slot's). So a never-seen hand costs one look-up in a small array and no
+        memory kept, which the cold path cannot pay (an answer kept costs more than its
+        computation: fresh memory instead of the cache's), while a repeated one is answered
+        from the memo from its third time."""
+        cdef uint64_t x = (<uint64_t> h._hash ^ <uint64_t> tile * 0x9E3779B97F4A7C15u ^
+                           (<uint64_t> <uintptr_t> <PyObject*> key) >> 4 ^
+                           (<uint64_t> <uintptr_t> <void*> self) << 7)
+        x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
+        x = x ^ x >> 32 | 1   # (never 0: 0 marks an empty slot)
+        cdef uint64_t* mark = &_seen[x & (SEEN_SLOTS - 1)]
+        cdef MemoSlot* e = &_memo[(x >> 20) & (MEMO_SLOTS - 1)]
+        slot[0] = NULL
+        if mark[0] != x:  # a question not seen before (or its mark replaced): no answer kept
+            mark[0] = x
+            return None
+        if e.result != NULL and e.table == <void*> self and e.tile == tile and \
+                e.key == <PyObject*> key and (
+                e.hand == <PyObject*> h or e.hash == h._hash and <object> e.hand == h):
+            return <object> e.result
+        slot[0] = e
+        return None
+
+    cdef void _memo_put(self, MemoSlot* e, HandBase h, int tile, key, got):
+        """Keep ``got`` (immutable, acyclic) as the answer for (h, tile, key) in slot e."""
+        cdef MemoSlot old = e[0]
+        Py_INCREF(h)
+        Py_INCREF(key)
+        Py_INCREF(got)
+        e.hand = <PyObject*> h
+        e.key = <PyObject*> key
+        e.result = <PyObject*> got
+        e.table = <void*> self
+        e.hash = h._hash
+        e.tile = tile
+        PyObject_GC_UnTrack(got)
+        if old.result != NULL:  # (released last: nothing runs while the slot is half written)
+            Py_DECREF(<object> old.hand)
+            Py_DECREF(<object> old.key)
+            Py_DECREF(<object> old.result)
 
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value under the policy; 0 when no pattern holds."""
@@ -1060,6 +1285,8 @@ cdef class CompiledTable:
                    CReading* rs, Valued_* best, int* flat) noexcept nogil:
         """The best reading's index (its value in ``best``, a replacing flat pattern in
         ``flat``); -1 when no reading holds, -2 when the Python path must answer."""
+        if self.by_words:
+            return self._best_words(p, mi, held, c, rs, best, flat)
         return self._best_of(p, mi, held, c, rs, _readings(p, mi, self.qidui, rs,
                                                            self.shisanyao), best, flat)
 
@@ -1071,49 +1298,146 @@ cdef class CompiledTable:
         cdef int i, bi = -1, f
         cdef Valued_ v
         cdef uint64_t hand, bits
+        flat[0] = -1
         if nr < 0:
             return -2
-        flat[0] = -1
         if nr == 0:
             return -1
         hand = _hand_bits(p, mi, held, counts) | c.bits
         for i in range(nr):
             bits = hand | _reading_bits(&rs[i], c.seat_wind, c.round_wind, counts)
-            v.flat = -1
-            v.unlisted = 0
-            f = self._value(bits, counts, &v)
+            f = self._reading_value(bits, counts, &v)
             if f < 0:
                 return -2
-            if not self.flat_after:  # FanTable: a flat pattern replaces this reading's value
-                v.flat = self._flat(bits, counts, &v, f)
-                if v.flat >= 0:
-                    v.value = v.raw = v.mainval = self.pat[v.flat].value
-                    v.rank = v.main = v.flat
-                    v.nextra = 0
-                    v.floors = 0
-                elif not f:
-                    continue
-            elif not f:
-                continue
-            if bi < 0 or v.value > best.value or v.value == best.value and (
-                    v.raw > best.raw or v.raw == best.raw and (
-                        v.mainval > best.mainval if self.tie_by_value else v.rank < best.rank)):
+            if f and (bi < 0 or self._better(&v, best)):
                 bi = i
                 best[0] = v
-        flat[0] = best.flat if bi >= 0 else -1
-        if bi >= 0 and self.flat_after:  # Sichuan: after the best reading, against its total
+        if bi >= 0:
             bits = hand | _reading_bits(&rs[bi], c.seat_wind, c.round_wind, counts)
-            f = self._flat(bits, counts, best, 1)
-            if f >= 0:
-                flat[0] = f
-                best.raw = self.pat[f].value
-                best.value = best.raw if self.cap < 0 or self.pat[f].cap_exempt or \
-                    best.raw <= self.cap else self.cap
+            self._flat_after(bits, counts, best, flat)
         return bi
+
+    cdef int _reading_value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
+        """One reading's value (``_value``), a flat pattern that replaces it included: 1, 0
+        when no pattern holds, -2 when the Python path must answer."""
+        v.flat = -1
+        v.unlisted = 0
+        cdef int f = self._value(bits, counts, v)
+        if f < 0:
+            return -2
+        if not self.flat_after:  # FanTable: a flat pattern replaces this reading's value
+            v.flat = self._flat(bits, counts, v, f)
+            if v.flat >= 0:
+                v.value = v.raw = v.mainval = self.pat[v.flat].value
+                v.rank = v.main = v.flat
+                v.nextra = 0
+                v.floors = 0
+                return 1
+        return f
+
+    cdef inline bint _better(self, const Valued_* v, const Valued_* best) noexcept nogil:
+        """Whether reading value v beats ``best`` (a later reading must do strictly better)."""
+        return v.value > best.value or v.value == best.value and (
+            v.raw > best.raw or v.raw == best.raw and (
+                v.mainval > best.mainval if self.tie_by_value else v.rank < best.rank))
+
+    cdef void _flat_after(self, uint64_t bits, const int* counts, Valued_* best,
+                          int* flat) noexcept nogil:
+        """The flat pattern of the best reading (features ``bits``) in ``flat``: the one that
+        replaced its value, or (Sichuan) one weighed after it against its total, then capped."""
+        flat[0] = best.flat
+        if not self.flat_after:
+            return
+        cdef int f = self._flat(bits, counts, best, 1)
+        if f >= 0:
+            flat[0] = f
+            best.raw = self.pat[f].value
+            best.value = best.raw if self.cap < 0 or self.pat[f].cap_exempt or \
+                best.raw <= self.cap else self.cap
+
+    cdef int _best_words(self, const Packed* p, const MeldInfo* mi, uint64_t held,
+                         CompiledContext c, CReading* r, Valued_* best,
+                         int* flat) noexcept nogil:
+        """``_best`` by reading words (``_standard_words``): each word of the standard
+        readings valued once, then 七对 and 十三幺, in the readings' order; the best reading
+        built in ``r[0]`` unless r is NULL. 0, -1 when no reading holds, -2 when the readings
+        path must answer."""
+        cdef int counts[NCOUNTED]
+        cdef int scounts[NCOUNTED]
+        cdef int* bcounts = scounts
+        cdef uint32_t entries[4]
+        cdef int chosen[4]
+        cdef SuitSplits splits   # (listed only to build the reading)
+        cdef Valued_ v
+        cdef int w, f, words, bw = -1, tied = 0, shape = -1, j
+        cdef uint64_t hand, hon = 0, bits, bbits = 0
+        flat[0] = -1
+        hand = _hand_bits(p, mi, held, counts) | c.bits
+        words = _standard_words(p, mi, entries, NULL if r == NULL else &splits)
+        if words < 0:
+            return -2
+        if words:
+            memcpy(scounts, counts, sizeof(counts))
+            hon = hand | _honour_bits(p, mi, c.seat_wind, c.round_wind, scounts)
+            for w in range(RW_WORDS):
+                if not (words >> w & 1):
+                    continue
+                f = self._reading_value(hon | _word_bits(w), scounts, &v)
+                if f < 0:
+                    return -2
+                if not f:
+                    continue
+                if bw < 0 or self._better(&v, best):
+                    best[0] = v
+                    bw = w
+                    tied = 1 << w
+                elif not self._better(best, &v):
+                    tied |= 1 << w
+            if bw >= 0:  # the first reading of a best word: its hits are the answer's
+                if r == NULL and not (tied & (tied - 1)):
+                    w = bw  # (one best word and no reading asked for: no search)
+                else:
+                    w = _first_word(mi, entries, tied, chosen)
+                    if w < 0 or (r != NULL and _reading_of_words(mi, &splits, chosen, r) < 0):
+                        return -2
+                if w != bw:
+                    self._reading_value(hon | _word_bits(w), scounts, best)
+                bbits = hon | _word_bits(w)
+                shape = RS_STANDARD
+        counts[C_DRAGON_PUNGS] = counts[C_WIND_PUNGS] = 0
+        for j in range(2):  # 七对, then 十三幺: each must do strictly better
+            if mi.n or j == 0 and not (self.qidui and _qidui_win(p, 0, 0)) or \
+                    j == 1 and not (self.shisanyao and _shisanyao_win(p, 0)):
+                continue
+            bits = hand | (<uint64_t> 1) << (F_QIDUI if j == 0 else F_SHISANYAO)
+            f = self._reading_value(bits, counts, &v)
+            if f < 0:
+                return -2
+            if f and (shape < 0 or self._better(&v, best)):
+                best[0] = v
+                bbits = bits
+                bcounts = counts
+                shape = RS_QIDUI if j == 0 else RS_SHISANYAO
+        if shape < 0:
+            return -1
+        if r != NULL and shape != RS_STANDARD:
+            r.shape = shape
+            r.pair = -1
+            r.nsets = 0
+            r.nwilds = 0
+            for j in range(34 if shape == RS_SHISANYAO else 0):
+                if p.cnt[j] >= 2:
+                    r.pair = j
+                    break
+        self._flat_after(bbits, bcounts, best, flat)
+        return 0
 
     def score(self, hand, int tile, CompiledContext c):
         """The ``ScoreResult`` of a winning hand, or None when the Python path must answer
         (every refusal: the Python path raises the error it always raised)."""
+        return self._score(hand, tile, c)
+
+    cdef object _score(self, hand, int tile, CompiledContext c):
         if not isinstance(hand, HandBase) or tile < 0 or tile >= 34:
             return None
         cdef HandBase h = <HandBase> hand
@@ -1190,9 +1514,13 @@ cdef class CompiledTable:
                 c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
                 c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
             return -1
-        nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
-        b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
-        b2 = self._best_of(&x, mi, held, c2, rs, nr, v2, f2)
+        if self.by_words:
+            b1 = self._best_words(&x, mi, held, c1, NULL, v1, f1)
+            b2 = self._best_words(&x, mi, held, c2, NULL, v2, f2)
+        else:
+            nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
+            b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
+            b2 = self._best_of(&x, mi, held, c2, rs, nr, v2, f2)
         if b1 == -2 or b2 == -2 or (b1 < 0) != (b2 < 0):
             return -2
         return -1 if b1 < 0 else 0
@@ -1203,6 +1531,10 @@ cdef class CompiledTable:
         the 七对 and 十三幺 ones when the table takes them), valued in the two contexts; None when the Python path must answer (a
         refusal, or a hand past the core's bounds). ``visible``: 34 counts of tiles seen
         elsewhere, or None."""
+        return self._valued_waits(hand, discard, self_drawn, visible)
+
+    cdef object _valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
+                              visible):
         if not isinstance(hand, HandBase):
             return None
         cdef HandBase h = <HandBase> hand
@@ -1325,6 +1657,60 @@ cdef int _value_sum_times(CompiledTable t, uint64_t found, uint64_t bits, const 
     v.raw = <int> product
     v.value = v.raw if t.cap < 0 or v.raw <= t.cap else t.cap
     return 1
+
+
+cdef class CompiledEntry:
+    """A rule set's ``score`` and ``valued_waits`` functions (its engine's, as bound methods)
+    whose common calls are answered here from the compiled table of the options with no
+    Python frame: a ``Hand`` and a tile id with no context (``score_cached``), a ``Hand`` with
+    no context and no tiles visible (``valued_waits_cached``). Every other call, every answer
+    the table leaves, and every call while ``flags.PURE`` is set go to the rule set's own
+    functions (``general_score``, ``general_waits``), which answer the same (the tests hold
+    them equal)."""
+
+    cdef dict tables        # the rule set's compiled tables by options object
+    cdef object make_table  # options -> its CompiledTable (kept in ``tables``)
+    cdef object on_discard, on_self_draw  # the context keys of a context-free score
+    cdef dict wait_contexts  # options -> the (discard, self-drawn) contexts of a wait question
+    cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
+    cdef readonly object general_score, general_waits
+    cdef object flags       # the module whose PURE forces the Python path
+
+    def __init__(self, dict tables, make_table, on_discard, on_self_draw, dict wait_contexts,
+                 make_wait_contexts, general_score, general_waits, flags):
+        self.tables = tables
+        self.make_table = make_table
+        self.on_discard = on_discard
+        self.on_self_draw = on_self_draw
+        self.wait_contexts = wait_contexts
+        self.make_wait_contexts = make_wait_contexts
+        self.general_score = general_score
+        self.general_waits = general_waits
+        self.flags = flags
+
+    cdef CompiledTable _table(self, options):
+        t = self.tables.get(options)
+        return <CompiledTable?> (self.make_table(options) if t is None else t)
+
+    def score(self, hand, win_tile, self_drawn, context, options):
+        if context is None and not self.flags.PURE:
+            got = self._table(options)._score_cached(
+                hand, win_tile, self.on_self_draw if self_drawn else self.on_discard)
+            if got:  # (False: the table's contexts were cleared; the rule set adds them)
+                return got
+        return self.general_score(hand, win_tile, self_drawn, context, options)
+
+    def valued_waits(self, hand, context, options, visible=None):
+        cdef CompiledTable t
+        if context is None and visible is None and not self.flags.PURE:
+            t = self._table(options)
+            pair = self.wait_contexts.get(options)
+            if pair is None:
+                pair = self.make_wait_contexts(t, options)
+            got = t._valued_waits_cached(hand, (<tuple?> pair)[0], (<tuple> pair)[1])
+            if got is not None:
+                return got
+        return self.general_waits(hand, context, options, visible)
 
 
 cdef inline int t_suit(int t) noexcept nogil:

@@ -145,7 +145,10 @@ def option_type(spec: OptionSpec) -> str:
 def _option_doc(spec: OptionSpec) -> str:
     text = spec.description.rstrip(".") + "."
     if spec.choices is not None:
-        text += " One of " + ", ".join(_plain(c) for c in spec.choices) + "."
+        shown = [_plain(c) for c in spec.choices]
+        if len(shown) > 12:  # a long run of numbers (the powers of two of a cap): its ends
+            shown = [*shown[:3], f"… {shown[-1]} ({len(shown)} values)"]
+        text += " One of " + ", ".join(shown) + "."
     elif spec.minimum is not None or spec.maximum is not None:
         what = "Each item" if spec.kind == "int_list" else "Range"
         text += f" {what} {_plain(spec.minimum)}..{_plain(spec.maximum)}."

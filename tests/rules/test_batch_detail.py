@@ -106,7 +106,12 @@ def test_guangdong_detail_is_score_hand_by_hand() -> None:
             ({"seat_wind": "1z", "round_wind": "1z"}, True),
             ({"seat_wind": "2z", "round_wind": "1z", "discarder": "left"}, False),
             ({"seat_wind": "4z", "round_wind": "3z", "winner": 2}, True),
-            ({"seat_wind": "3z", "round_wind": "2z", "hai_di_lao_yue": True}, True))]
+            ({"seat_wind": "3z", "round_wind": "2z", "hai_di_lao_yue": True}, True),
+            # who fed each meld: a hand whose melds do not fit goes to the Python path
+            ({"seat_wind": "1z", "round_wind": "1z", "meld_from": ["left", "across"]}, True),
+            ({"seat_wind": "1z", "round_wind": "2z", "meld_from": [None], "discarder": "right"},
+             False),
+            ({"seat_wind": "2z", "round_wind": "2z", "meld_from": []}, True))]
         contexts = tuple(t.context(c.cid) or gd._compiled_context(t, c, o) for c in parsed)
         hands = _sample(rng, guangdong_hand, N)
         which = [rng.randrange(len(contexts)) for _ in hands]
@@ -148,7 +153,7 @@ def test_guangdong_batch_scorer_leaves_checked_contexts() -> None:
     base = {"seat_wind": "1z", "round_wind": "1z"}
     assert scorer.context(base, True) is not None
     for extra in ({"qiang_gang": True}, {"gang_shang_kai_hua": True}, {"tianhe": True},
-                  {"meld_from": []}, {"gang_fed_by": "left", "gang_shang_kai_hua": True}):
+                  {"gang_fed_by": "left", "gang_shang_kai_hua": True}):
         assert scorer.context({**base, **extra}, True) is None, extra
     assert scorer.context({"seat_wind": "9z"}, True) is None  # refused: the engine says why
     assert rs.batch_scorer(rs.resolve_options({"min_fan": 1})) is None

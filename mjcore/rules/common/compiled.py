@@ -31,14 +31,15 @@ from mjcore._core import (
     POLICY_CODES,
     WILD_FEATURES,
     CompiledContext,
+    CompiledEntry,
     CompiledTable,
 )
 from mjcore.hand import Decomposition
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
-__all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "CompiledTable",
-           "check_terms", "compile_table", "context_bits", "feature_bit", "features_of", "holds",
-           "wild_features_of"]
+__all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "CompiledEntry",
+           "CompiledTable", "check_terms", "compile_table", "context_bits", "feature_bit",
+           "features_of", "holds", "wild_features_of"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
@@ -130,7 +131,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
                   shisanyao: bool = False,
                   tie_by_value: bool = False, flat_after: bool = False,
                   mult_pow2: bool = False, hand_extras_first: bool = False,
-                  multipliers: tuple[int, ...] | None = None,
+                  multipliers: tuple[int, ...] | None = None, by_words: bool = True,
                   wild_pair_sets_wild: bool | None = None, placed: bool = False,
                   meld_factors: dict[str, int] | None = None, open_factor: int = 1,
                   open_kinds: tuple[str, ...] = (), no_kinds: tuple[int, ...] = (),
@@ -148,10 +149,12 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     (else it replaces each reading whose capped value it reaches); ``mult_pow2``: the
     multiplier is ``2**value`` (else the value); ``multipliers``: the multiplier by value
     instead (a value past its end: the Python path answers); ``hand_extras_first``: extras that depend on
-    the hand alone are listed before those of the context; ``wild_pair_sets_wild`` (not None:
-    a table for hands with wilds, scored by ``score_wild``): whether the sets beside a
-    ``wild_pair`` may hold wilds. A wild table's conditions name ``WILD_FEATURES``, counted
-    ``gen`` / ``melds`` and the context's features only (else ValueError). The
+    the hand alone are listed before those of the context; ``by_words=False``: every reading
+    is valued one by one, never once per reading word (the twin the tests hold the words
+    against; the core takes the words whenever the conditions allow); ``wild_pair_sets_wild``
+    (not None: a table for hands with wilds, scored by ``score_wild``): whether the sets
+    beside a ``wild_pair`` may hold wilds. A wild table's conditions name ``WILD_FEATURES``,
+    counted ``gen`` / ``melds`` and the context's features only (else ValueError). The
     ``shape_times_event`` policy is compiled in its exponent form, for wild tables, and
     ``sum_times_extras`` for ``placed`` ones.
 
@@ -212,7 +215,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "cap": cap,
         "floor_value": int(getattr(options, policy.floor_option or "", 0) or 0),
         "tie_by_value": tie_by_value, "flat_after": flat_after, "mult_pow2": mult_pow2,
-        "multipliers": multipliers,
+        "multipliers": multipliers, "by_words": by_words,
         "hand_tiles": hand_tiles, "max_suits": max_suits, "no_honours": no_honours,
         "qidui": qidui, "shisanyao": shisanyao,
         "pattern_hits": [PatternHit(p.id, p.name, p.value(options)) for p in rows],

@@ -1,7 +1,7 @@
 """Guangdong's ``batch_scorer`` (``mjcore.rules.common.ruleset.Ruleset``): the contexts whose
 hands without melds ``score`` answers with the compiled table's result as it is (§9-§11: no
-meld_from to check, no 抢杠/杠上开花/first-turn flags, no second winner under first_only, no
-min_fan; a liability then needs melds)."""
+抢杠/杠上开花/first-turn flags to check against the hand, no second winner under first_only,
+no min_fan; a liability then needs melds; the table checks meld_from itself)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def batch_scorer(o: GuangdongOptions) -> BatchScorer | None:
         except MahjongError:  # ``score`` says what is wrong, hand by hand
             return None
         f = c.facts
-        if c.meld_from is not None or c.flagged or f.qiang_gang or f.gang_fed or (
+        if c.flagged or f.qiang_gang or f.gang_fed or (
                 f.winners > 1 and o.multi_ron == "first_only"):
             return None
         return t.context(c.cid) or _compiled_context(t, c, o)

@@ -343,14 +343,16 @@ def _compiled_context(t: compiled.CompiledTable, c: Ctx,
         amount = 3 * p if o.discard_payment == "discarder_pays_three" else p
         return _untrack(((c.discarder, w, amount),))
 
-    # only a self-draw's 包 left to settle: it needs melds (抢杠 and 杠上开花 are flagged)
+    # Without checks only a self-draw's 包 is left to settle: it needs four melds, or melds and
+    # a 大四喜/大三元 (抢杠 and 杠上开花 are flagged: checked)
     checks = c.flagged or f.winners > 1 and o.multi_ron == "first_only" or o.min_fan
     return t.add_context(c.cid, compiled.CompiledContext(
         compiled.context_bits(TABLE, names), f.self_drawn, pay, seat_wind=f.seat_wind,
         round_wind=f.round_wind, no_melds=bool(f.flat), plain_melds=True,
         meld_sources=None if c.meld_from is None else (len(c.meld_from), c.named, c.chi_bad),
         settle=(lambda r, h, tile: _settle(r, h, tile, c, o)) if checks else
-        (lambda r, h, tile: _bao(r, h, c, o)) if f.zimo else None, settle_melds=not checks))
+        (lambda r, h, tile: _bao(r, h, c, o)) if f.zimo else None,
+        settle_melds=0 if checks else 4, settle_mains=() if checks else _BAO_MAINS))
 _HITS: dict[PatternHit, PatternHit] = {}
 
 
@@ -409,6 +411,9 @@ def _flag_checks(h: Hand, tile: int, c: Ctx) -> None:
             raise _bad("杠上开花 needs an angang or bugang (after a 直杠: name gang_fed_by)")
 
 
+_BAO_MAINS = ("dasixi", "dasanyuan")  # main patterns that can make a 包 (§11)
+
+
 def _liability(h: Hand, main: str, c: Ctx, o: GuangdongOptions) -> tuple[str, int]:
     """§11: (liability id, liable seat) of a self-drawn win, or ("", -1)."""
     f = c.facts
@@ -420,7 +425,7 @@ def _liability(h: Hand, main: str, c: Ctx, o: GuangdongOptions) -> tuple[str, in
     if not melds or not f.self_drawn or f.flat:
         return "", -1
     found: tuple[int, int, str] | None = None  # (meld index, order, id)
-    if o.bao_dasixi_dasanyuan and main in ("dasixi", "dasanyuan"):
+    if o.bao_dasixi_dasanyuan and main in _BAO_MAINS:
         tiles = range(27, 31) if main == "dasixi" else range(31, 34)
         idx = [i for i, m in enumerate(melds) if m.kind != "chi" and m.tiles[0] in tiles]
         if len(idx) == len(tiles) and all(melds[i].kind != "angang" for i in idx):
@@ -480,7 +485,7 @@ def _bao(r: ScoreResult, h: Hand, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     melds = h.melds
     main = r.patterns[0].id
     if f.qiang_gang or f.gang_fed or melds and (
-            len(melds) == 4 and not _meld_kinds(melds)[0] or main in ("dasixi", "dasanyuan")):
+            len(melds) == 4 and not _meld_kinds(melds)[0] or main in _BAO_MAINS):
         liable, seat = _liability(h, main, c, o)
         if liable:
             return _untrack(_new(ScoreResult, (*r[:9], ((seat, c.winner, 3 * r.multiplier),),
@@ -522,7 +527,7 @@ def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResul
     if f.zimo:
         # a liability needs 抢杠, a 直杠 before 杠上开花, four melds or a 大四喜/大三元
         if f.qiang_gang or f.gang_fed or len(melds) == 4 and not angangs or (
-                melds and main in ("dasixi", "dasanyuan")):
+                melds and main in _BAO_MAINS):
             liable, seat = _liability(h, main, c, o)
         if liable:
             payments = ((seat, w, 3 * p),)

@@ -122,6 +122,12 @@ def _score_win(i: int, ev: Win, seat: int, dealer: int, n: int,
             raise _bad(f"event {i}: the {what} is the winner")
         return RELATIVE[3 - (other - seat) % 4]
 
+    def agree(key: str, value: object) -> None:
+        # the event is the source of who is who: a context that says otherwise contradicts it
+        if ctx.setdefault(key, value) != value:
+            raise _bad(f"event {i}: the context's {key} {ctx[key]!r:.20} is not the event's "
+                       f"{value!r:.20}")
+
     if ctx.setdefault("winner", seat) != seat:
         raise _bad(f"event {i}: the context's winner is not the event's seat")
     ctx.setdefault("seat_wind", f"{(seat - dealer) % 4 + 1}z")
@@ -131,11 +137,10 @@ def _score_win(i: int, ev: Win, seat: int, dealer: int, n: int,
     else:
         if ev.discarder is None:
             raise _bad(f"event {i}: a win on a discard (or a robbed bugang) names the discarder")
-        ctx.setdefault("robbed" if ctx.get("qiang_gang") else "discarder",
-                       rel(ev.discarder, "discarder"))
+        agree("robbed" if ctx.get("qiang_gang") else "discarder", rel(ev.discarder, "discarder"))
     if ev.kong_feeder is not None:
-        ctx.setdefault("gang_shang_kai_hua", True)
-        ctx.setdefault("gang_fed_by", rel(ev.kong_feeder, "kong feeder"))
+        agree("gang_shang_kai_hua", True)
+        agree("gang_fed_by", rel(ev.kong_feeder, "kong feeder"))
     if n > 1 or "winners_on_discard" in ctx:
         if ctx.setdefault("winners_on_discard", n) != n:
             raise _bad(f"event {i}: winners_on_discard says {ctx['winners_on_discard']!r:.20}, "

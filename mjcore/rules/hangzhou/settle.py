@@ -33,6 +33,12 @@ def _context(ctx: object) -> dict[str, object]:
         raise MahjongError("bad_context", "a win's context must be key/value pairs") from None
 
 
+def _agree(ctx: dict[str, object], key: str, value: str, i: int) -> None:
+    """The log says who deals and who discarded: a win context saying otherwise is wrong."""
+    if ctx.setdefault(key, value) != value:
+        raise _bad(f"event {i}: the context's {key} {ctx[key]!r:.20} is not the log's {value!r}")
+
+
 def settle(events: Iterable[object], o: HangzhouOptions, dealer: int | None = None) -> Ledger:
     """The hand's ledger. The dealer (``HandStart`` or ``dealer``) keeps the deal when he wins
     or nobody wins (decision: 荒庄 keeps the dealer); else the deal passes to his 下家."""
@@ -56,8 +62,8 @@ def settle(events: Iterable[object], o: HangzhouOptions, dealer: int | None = No
             seat = event_seat(ev.seat, "winner")
             ctx = _context(ev.context)
             ctx["winner"] = seat
-            ctx.setdefault("dealer", "self" if the_dealer == seat
-                           else RELATIVE[(the_dealer - seat - 1) % 4])
+            _agree(ctx, "dealer", "self" if the_dealer == seat
+                   else RELATIVE[(the_dealer - seat - 1) % 4], i)
             if ev.self_drawn:
                 if ev.discarder is not None:
                     raise _bad(f"event {i}: a self-drawn win has no discarder")
@@ -65,7 +71,7 @@ def settle(events: Iterable[object], o: HangzhouOptions, dealer: int | None = No
                 d = event_seat(ev.discarder, "discarder")
                 if d == seat:
                     raise _bad(f"event {i}: a seat cannot win on its own discard")
-                ctx["discarder"] = RELATIVE[(d - seat - 1) % 4]
+                _agree(ctx, "discarder", RELATIVE[(d - seat - 1) % 4], i)
             result = score(ev.hand, _tile(ev.win_tile), ev.self_drawn, ctx, o)
             reason = "chengbao" if result.liable else "win"
             pays.extend(Payment(f, t, a, reason, i) for f, t, a in result.payments)

@@ -8,7 +8,7 @@ documentation of every rule and decision is docs/rulesets/sichuan.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from mjcore._core import (
@@ -508,6 +508,8 @@ def _compiled_table(o: SichuanOptions) -> compiled.CompiledTable:
         _TABLES.clear()
         _WAIT_CONTEXTS.clear()
     _TABLES[o] = t
+    for c in _DEFAULT_CTX.values():  # score's context-free ones: there from the start
+        _compiled_context(t, c, o)
     return t
 
 
@@ -537,24 +539,16 @@ _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
 _CONTEXTS: dict[tuple[object, ...], _Ctx] = {}  # (self-drawn, *context key) -> parsed context
 
 
-def score(
+def _score(
     hand: Hand | str,
     win_tile: int | str,
     self_drawn: bool,
     context: Mapping[str, object] | None,
     o: SichuanOptions,
 ) -> ScoreResult:
-    """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
-    if context is None and type(win_tile) is int and 0 <= win_tile < 34 and not compiled.PURE:
-        # the common call in one core call: memo look-up, compiled score, memo entry
-        t = _TABLES.get(o) or _compiled_table(o)
-        try:
-            got = t.score_memo(_RESULTS, (hand, win_tile, int, self_drawn, o), hand, win_tile,
-                               _DEFAULT_CTX[bool(self_drawn)], _CACHE_LIMIT)
-        except TypeError:  # an unhashable argument: the path below says what is wrong
-            got = None
-        if got:
-            return got  # type: ignore[no-any-return]
+    """``score``'s every call but the common one (memoised per input): the Python path
+    (``_evaluate``) where the compiled table leaves the answer, or always with
+    ``MJ_PURE_SCORING``."""
     key: tuple[object, ...] | None
     if context is None:
         key = (hand, win_tile, type(win_tile), self_drawn, o)
@@ -614,6 +608,7 @@ def clear_caches() -> None:
     _MELD_INFO.clear()
     _RESULTS.clear()
     _WAITS.clear()
+    compiled.CompiledTable.clear_cache()
 
 
 # --------------------------------------------------------------------------- waits
@@ -639,13 +634,13 @@ def _default_wait_contexts(table: compiled.CompiledTable, o: SichuanOptions,
     return pair
 
 
-def valued_waits(
+def _valued_waits(
     hand: Hand | str,
     context: Mapping[str, object] | None,
     o: SichuanOptions,
     visible: object = None,
 ) -> tuple[ValuedWait, ...]:
-    """Every winning tile of a ready hand with its fan on a discard and self-drawn."""
+    """``valued_waits``'s every call but the common one (memoised per input)."""
     if context is not None and not isinstance(context, Mapping):
         raise MahjongError("bad_context", "context must be a mapping of key to value")
     key: tuple[object, ...] | None
@@ -719,6 +714,19 @@ def valued_waits(
         # memo key and answer are immutable and acyclic: kept out of the cycle collector
         _WAITS[_untrack(key)] = _untrack(result)
     return result
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, _DEFAULT_CTX[False], _DEFAULT_CTX[True],
+                                _WAIT_CONTEXTS, _default_wait_contexts, _score, _valued_waits,
+                                compiled)
+# The common calls (a ``Hand``, a tile id, no context; a ``Hand``, no context, nothing
+# visible) are answered in one core call (the options' compiled table and its cache); every
+# other by ``_score`` and ``_valued_waits``.
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, SichuanOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+valued_waits: Callable[..., tuple[ValuedWait, ...]] = _ENTRY.valued_waits
+"""Every winning tile of a ready hand with its fan on a discard and self-drawn."""
 
 
 def largest_wait(

@@ -474,3 +474,16 @@ def test_a_win_tile_out_of_range_is_bad_tile(win: Any, self_drawn: bool, hand: s
     h = Hand.parse(hand)
     run(h, "9m", self_drawn)  # the context is known: the memo's way is taken next
     assert error(h, win, self_drawn) == "bad_tile"
+
+
+@pytest.mark.parametrize("parse", [False, True])
+def test_dasanyuan_liability_with_three_melds(parse: bool) -> None:
+    """A 包 on a self-draw with fewer than four melds (the core settles it by the main
+    pattern), for a hand as text and as a Hand (the memo's one-call way)."""
+    hand = "123m99m peng:555z peng:666z peng:777z"
+    r = run(Hand.parse(hand) if parse else hand, "9m", True,
+            meld_from=["right", "across", "left"])
+    assert points(r) == {"from": {"left": 192}, "winner_total": 192, "liable": "dasanyuan"}
+    r = run(Hand.parse(hand) if parse else hand, "9m", True,
+            meld_from=["right", "across", "left"], bao_exempt=True)
+    assert r.liable == "dasanyuan"  # 包先不包后 only limits 十二张落地

@@ -13,13 +13,14 @@ from guangdong_api import (
     points,
     resolve_options,
     score,
+    settle,
     validate_move,
     valued_waits,
 )
 
 from mjcore import Hand, MahjongError
 from mjcore.rules.guangdong import resolve_claims
-from mjcore.table import Move
+from mjcore.table import HandStart, Move, Win
 
 JIHU = "123m456p777s234s99m"  # 鸡胡 on 9m
 L = {"discarder": "left"}
@@ -276,3 +277,22 @@ def test_moves_from_the_rules_text() -> None:
     first = resolve_options({"multi_ron": "first_only"})
     assert [s for s, _ in resolve_claims(2, {1: hu, 3: hu}, first)] == [3]
     assert resolve_claims(0, {1: chi, 3: peng}) == ((3, peng),)
+
+
+def test_settle_refuses_a_context_that_contradicts_its_event() -> None:
+    """§10 (who pays): the event's discarder pays a discard win. A context naming another
+    seat as discarder, robbed or kong feeder contradicts the log: ``bad_event``, never a
+    payment by a seat that did not discard."""
+    hand, east = "123m456m789p234s55s", {"round_wind": "1z"}
+    led = settle([HandStart(dealer=0), Win(seat=1, hand=hand, win_tile="5s", discarder=0,
+                                           context={**east, "discarder": "left"})])
+    assert led.totals == (-2, 2, 0, 0)  # seat 0 is seat 1's left: the two agree
+    for extra in ({"discarder": "across"}, {"qiang_gang": True, "robbed": "right"}):
+        with pytest.raises(MahjongError) as err:
+            settle([HandStart(dealer=0), Win(seat=1, hand=hand, win_tile="5s", discarder=0,
+                                             context={**east, **extra})])
+        assert err.value.code == "bad_event"
+    with pytest.raises(MahjongError) as err:
+        settle([Win(seat=1, hand="123m456p777s99m gang:2222s", win_tile="9m", self_drawn=True,
+                    kong_feeder=3, context={**east, "gang_fed_by": "left"})])
+    assert err.value.code == "bad_event"

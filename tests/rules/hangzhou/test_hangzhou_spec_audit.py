@@ -13,12 +13,13 @@ from hangzhou_api import (
     legal_moves,
     resolve_options,
     score,
+    settle,
     validate_move,
 )
 
 from mjcore import Hand, MahjongError
 from mjcore.rules.hangzhou import resolve_claims
-from mjcore.table import Move
+from mjcore.table import HandStart, Move, Win
 
 BAOTOU = "123m456p789s111z5z7p"  # four sets + a held 白板; 7p drawn pairs with it
 PINGHU = "123m456m789p234s55s"
@@ -219,3 +220,18 @@ def test_moves_from_the_rules_text() -> None:
     assert check(claim(ready, "5s", frm=2, dealer_streak=2), "hu") == "xianjia_to_xianjia"
     hu = Move.parse("hu")
     assert resolve_claims(2, 2, {1: hu, 3: hu}) == ((3, hu),)  # dealer 2: 3 comes first
+
+
+def test_settle_refuses_a_context_that_contradicts_its_event() -> None:
+    """§8 (the discarder pays a discard win; the dealer decides 放冲): a Win's context that
+    names another discarder or dealer than the log is ``bad_event``, not silently replaced."""
+    ctx = {"caishen": "5z", "dealer_streak": 2}
+    led = settle([HandStart(dealer=0), Win(seat=1, hand=PINGHU, win_tile="5s", discarder=0,
+                                           context={**ctx, "discarder": "left",
+                                                    "dealer": "left"})])
+    assert led.totals == (-1, 1, 0, 0)
+    for extra in ({"discarder": "across"}, {"dealer": "right"}):
+        with pytest.raises(MahjongError) as err:
+            settle([HandStart(dealer=0), Win(seat=1, hand=PINGHU, win_tile="5s", discarder=0,
+                                             context={**ctx, **extra})])
+        assert err.value.code == "bad_event", extra
