@@ -41,7 +41,10 @@ PURE_TESTS := tests/rules/sichuan/test_sichuan_cases.py tests/rules/sichuan/test
 	tests/rules/guangdong/test_guangdong_scoring.py tests/rules/guangdong/test_guangdong_waits.py \
 	tests/rules/guangdong/test_guangdong_settle.py tests/rules/guangdong/test_guangdong_reference.py \
 	tests/rules/taiwan/test_taiwan_cases.py tests/rules/taiwan/test_taiwan_scoring.py \
-	tests/rules/taiwan/test_taiwan_reference.py
+	tests/rules/taiwan/test_taiwan_reference.py \
+	tests/rules/hangzhou/test_hangzhou_cases.py tests/rules/hangzhou/test_hangzhou_scoring.py \
+	tests/rules/hangzhou/test_hangzhou_waits.py tests/rules/wuhan/test_wuhan_cases.py \
+	tests/rules/wuhan/test_wuhan_scoring.py tests/rules/wuhan/test_wuhan_waits.py
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

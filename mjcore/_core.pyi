@@ -80,18 +80,25 @@ def first_wild_decomposition(
 FEATURES: tuple[str, ...]
 COUNTED: tuple[str, ...]
 CONTEXT_BIT: int
+CONTEXT_COUNTED_AT: int
+CONTEXT_COUNTED_MAX: int
+WILD_FEATURES: tuple[str, ...]
+PLACED_FEATURES: tuple[str, ...]
 POLICY_CODES: dict[str, int]
 
 def context_key(self_drawn: object, context: dict[str, object]) -> tuple[object, ...]: ...
 
 class CompiledContext:
-    def __init__(self, bits: int, self_drawn: bool, pay: Callable[[int, int], Any] | None,
+    def __init__(self, bits: int, self_drawn: bool, pay: Callable[..., Any] | None,
                  seat_wind: int = -1, round_wind: int = -1, missing_suit: int = -1,
                  no_melds: bool = False, plain_melds: bool = False,
                  meld_sources: tuple[int, int, int] | None = None,
                  settle: Callable[[Any, Any, int], Any] | None = None,
-                 settle_melds: int = 0, settle_mains: tuple[str, ...] = (),
-                 flower_sets: int = 0, seat_flowers: int = 0) -> None: ...
+                  settle_melds: int = 0, settle_mains: tuple[str, ...] = (),
+                  flower_sets: int = 0, seat_flowers: int = 0, wild: int = -1,
+                  proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
+                  needs_kong: bool = False, liable: str = "", liable_seat: int = -1,
+                  counts: tuple[int, ...] = (), python_only: bool = False) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]
@@ -131,7 +138,21 @@ class CompiledTable:
                            contexts: tuple[CompiledContext, ...], context_of: Buffer
                            ) -> tuple[bytes, bytes, bytes, tuple[tuple[Any, ...], ...]]: ...
     def pattern_ids(self) -> tuple[str, ...]: ...
+    def score_wild(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
+    def score_wild_memo(self, memo: dict[Any, Any], key: tuple[object, ...], hand: object,
+                        tile: object, ctx_key: object, limit: int) -> Any: ...
+    def score_placed(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
+    def valued_waits_placed(self, hand: object, discard: CompiledContext,
+                            self_drawn: CompiledContext,
+                            visible: Any = None) -> tuple[Any, ...] | None: ...
+    def valued_waits_wild(self, hand: object, discard: CompiledContext,
+                          self_drawn: CompiledContext,
+                          visible: Any = None) -> tuple[Any, ...] | None: ...
 
+def _c_placed_readings(hand: object, wild: int) -> list[tuple[Any, ...]] | None: ...
+def _c_wild_readings(hand: object, tile: object, wild: int, proxy: int, self_drawn: bool,
+                     qidui: bool = True, wild_pair_sets_wild: bool = True,
+                     ) -> list[tuple[int, tuple[int, int]]] | None: ...
 def _c_readings(hand: HandBase | str, seat_wind: int = -1, round_wind: int = -1,
                 qidui: bool = True, objects: bool = True) -> Any: ...
 def _c_win_features(hand: HandBase | str, tile: int, seat_wind: int = -1,

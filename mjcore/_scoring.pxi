@@ -36,6 +36,9 @@ cdef enum:
     F_TWO_SIDED_WAIT = 23   # the winning tile completed a run on a two-sided wait
     F_SINGLE_WAIT = 24   # ... completed the pair, a closed or an edge wait (one-tile shapes)
     F_ONE_KIND_WAIT = 25    # the hand before the win waited on one kind only
+    F_WILD_PAIR = 26     # a wild reading: the winning tile pairs with a wild, the rest are sets
+    F_PAIR258 = 27       # the pair is a 2, 5 or 8 of a suit
+    F_CLAIMED4 = 28      # four declared sets, none a concealed kong
     F_CONTEXT = 32       # bits 32-63: the rule set's own context features, in its order
     # counted features
     C_GEN = 0
@@ -46,7 +49,9 @@ cdef enum:
     C_CONCEALED_PUNGS = 5   # 暗刻 (angang too), less the pung a discard completed
     C_FLOWER_SETS = 6    # complete flower sets (from the context)
     C_SEAT_FLOWERS = 7   # the winner's own seat flowers that count (from the context)
-    NCOUNTED = 8
+    C_WILDS_IN = 8       # wilds standing in for another kind (a wild reading)
+    NCOUNTED = 9
+    NCTXCOUNTED = 2      # the rule set's own counted context features, after the counted ones
     # table sizes
     CT_PATTERNS = 64
     CT_EXTRAS = 32
@@ -57,6 +62,8 @@ cdef enum:
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
     POL_ADDITIVE = 2     # additive (its own evaluator: _best_additive)
+    POL_SHAPE_EVENT = 3  # shape_times_event with exponent values (the cap limits 2**value)
+    POL_SUM_TIMES = 4    # sum_times_extras
 
 cdef tuple _SHAPE_OF = ("standard", "qidui", "shisanyao", "ligu")   # by RS_*
 cdef tuple _KIND_OF = ("mixed", "pung", "chow")          # a standard reading's sets: by F_PUNG | F_CHOW
@@ -64,12 +71,21 @@ cdef tuple _KIND_OF = ("mixed", "pung", "chow")          # a standard reading's 
 FEATURES = ("standard", "qidui", "qing", "hun", "zi", "pung", "chow", "yaojiu", "only258",
             "long", "terminals_honours", "terminals_only", "nine_gates", "concealed", "has19",
             "dragon_pair", "wind_pair", "seat_wind_pung", "round_wind_pung", "melds4",
-            "shisanyao", "honours", "ligu", "two_sided_wait", "single_wait", "one_kind_wait")
+            "shisanyao", "honours", "ligu", "two_sided_wait", "single_wait", "one_kind_wait",
+            "wild_pair", "pair258", "claimed4")
 COUNTED = ("gen", "melds", "dragon_pungs", "wind_pungs", "open_melds", "concealed_pungs",
-           "flower_sets", "seat_flowers")
+           "flower_sets", "seat_flowers", "wilds_in")
 CONTEXT_BIT = F_CONTEXT
+CONTEXT_COUNTED_AT = NCOUNTED    # the rule set's counted context features: indices from here
+CONTEXT_COUNTED_MAX = NCTXCOUNTED
 POLICY_CODES = {"highest_plus_extras": POL_HIGHEST, "capped_base": POL_CAPPED_BASE,
-                "additive": POL_ADDITIVE}
+                "additive": POL_ADDITIVE, "shape_times_event": POL_SHAPE_EVENT,
+                "sum_times_extras": POL_SUM_TIMES}
+# the features a wild reading (``score_wild``) states: its shape and its wild features; a
+# placement (``score_placed``) also states the sets and the tiles as placed
+WILD_FEATURES = ("standard", "qidui", "wild_pair")
+PLACED_FEATURES = ("standard", "qidui", "pung", "chow", "qing", "hun", "zi", "only258",
+                   "pair258", "claimed4", "concealed", "melds4")
 
 
 cdef extern from *:
@@ -102,7 +118,7 @@ cdef struct Cond:
     uint64_t on          # features that must hold
     uint64_t off         # features that must not
     int8_t cnt[2]        # counted features compared (-1: none)
-    int8_t ge[2]         # 1: at least k; 0: exactly k
+    int8_t ge[2]         # 1: at least k; 0: exactly k; 2: at most k
     int8_t k[2]
     int8_t nany          # clauses "a|!b": at least one of any_on holds or one of any_off not
     uint64_t any_on[2]
@@ -138,8 +154,9 @@ cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
     int8_t extra_n[CT_EXTRAS]
     uint32_t floors      # floors that hold
     int flat             # a flat pattern that replaced the value (-1: none)
-    uint64_t found       # additive: the patterns listed, and how often each holds
-    uint8_t found_n[CT_PATTERNS]
+    uint64_t found       # additive and sum_times_extras: the patterns listed (counted)
+    uint8_t found_n[CT_PATTERNS]   # additive: how often each holds
+    uint8_t unlisted     # shape_times_event: the main pattern (worth x1) is not listed
 
 
 cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
@@ -152,7 +169,10 @@ cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept
     for j in range(2):
         if c.cnt[j] >= 0:
             v = counts[c.cnt[j]]
-            if v < c.k[j] or (not c.ge[j] and v != c.k[j]):
+            if c.ge[j] == 2:
+                if v > c.k[j]:
+                    return 0
+            elif v < c.k[j] or (not c.ge[j] and v != c.k[j]):
                 return 0
     return 1
 
@@ -226,6 +246,8 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
         out |= (<uint64_t> 1) << F_CONCEALED
     if mi.n == 4:
         out |= (<uint64_t> 1) << F_MELDS4
+        if not concealed_any(mi):
+            out |= (<uint64_t> 1) << F_CLAIMED4
     cdef bint nine
     if mi.n == 0 and (out >> F_QING) & 1:
         s = 0 if suits == 1 else 1 if suits == 2 else 2
@@ -237,7 +259,17 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
             out |= (<uint64_t> 1) << F_NINE_GATES
     counts[C_GEN] = __builtin_popcountll(p.four)
     counts[C_MELDS] = mi.n
+    counts[C_WILDS_IN] = 0
     return out
+
+
+cdef inline bint concealed_any(const MeldInfo* mi) noexcept nogil:
+    """Some declared set is a concealed kong."""
+    cdef int t
+    for t in range(mi.n):
+        if mi.sets[t].meld == MK_ANGANG:
+            return 1
+    return 0
 
 
 cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
@@ -280,6 +312,8 @@ cdef uint64_t _reading_bits(const CReading* r, int seat_wind, int round_wind,
             out |= (<uint64_t> 1) << F_DRAGON_PAIR
         elif r.pair >= 27:
             out |= (<uint64_t> 1) << F_WIND_PAIR
+        elif r.pair >= 0 and r.pair % 3 == 1:
+            out |= (<uint64_t> 1) << F_PAIR258
     elif r.shape == RS_QIDUI:
         out |= (<uint64_t> 1) << F_QIDUI
     elif r.shape == RS_SHISANYAO:
@@ -308,10 +342,13 @@ cdef enum:
 
 cdef bint _word_cond(const Cond* c) noexcept:
     cdef int j
+    cdef uint64_t named = c.on | c.off
     for j in range(2):
         if c.cnt[j] >= W_COUNTED:
             return 0
-    return not ((c.on | c.off) & ~W_FEATURES)
+    for j in range(c.nany):
+        named |= c.any_on[j] | c.any_off[j]
+    return not (named & ~W_FEATURES)
 
 
 cdef inline uint64_t _word_bits(int w) noexcept nogil:
@@ -416,12 +453,26 @@ cdef class CompiledContext:
     cdef object settle       # settle(result, hand, tile) -> result, or None
     cdef int settle_melds    # a hand with at least this many melds is settled,
     cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
+    # wild hands (``score_wild``): the wild kind, the kind whose tiles play as its natural kind
+    # (its slot then holds the wilds; -1: none), wilds known to be out of the hand, tiles
+    # never won on a discard here, features some reading must hold, whether the context
+    # claims a kong among the melds, the liability named, counted context features, whether
+    # the Python path answers every hand here
+    cdef int wild, proxy, wilds_gone, liable_seat
+    cdef uint64_t blocked, require
+    cdef bint needs_kong, python_only
+    cdef object liable
+    cdef int ctx_counts[NCTXCOUNTED]
+    cdef dict paid           # score_placed: pay(base, multiplier, patterns) answers, kept
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
                  bint plain_melds=False, meld_sources=None, settle=None,
                  int settle_melds=0, tuple settle_mains=(), int flower_sets=0,
-                 int seat_flowers=0):
+                 int seat_flowers=0, int wild=-1, int proxy=-1,
+                 int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
+                 bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
+                 bint python_only=False):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
@@ -448,6 +499,20 @@ cdef class CompiledContext:
         self.settle_melds = settle_melds
         self.settle_mains = settle_mains
         self.payments = [None] * CT_FANS
+        if len(counts) > NCTXCOUNTED:
+            raise ValueError(f"at most {NCTXCOUNTED} counted context features")
+        self.wild = wild
+        self.proxy = proxy
+        self.wilds_gone = wilds_gone
+        self.blocked = blocked
+        self.require = require
+        self.needs_kong = needs_kong
+        self.python_only = python_only  # a context the core leaves to the Python path
+        self.liable = liable
+        self.liable_seat = liable_seat
+        self.paid = {}
+        for i in range(NCTXCOUNTED):
+            self.ctx_counts[i] = counts[i] if i < len(counts) else 0
 
     cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
@@ -464,8 +529,8 @@ cdef class CompiledContext:
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:
-    """spec: (on mask, off mask, ((counted index, at_least, k), ...)[, ((any on mask, any off
-    mask), ...)])"""
+    """spec: (on mask, off mask, ((counted index, op, k), ...)[, ((any on mask, any off
+    mask), ...)]); op 1: at least k, 0: exactly k, 2: at most k"""
     c.on = spec[0]
     c.off = spec[1]
     c.cnt[0] = c.cnt[1] = -1
@@ -571,6 +636,12 @@ cdef class CompiledTable:
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits, pattern_times_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
+    cdef bint wild_pair_sets_wild  # wild readings: the sets beside a wild pair may hold wilds
+    # placements (``score_placed``): the hand's doublings and refusals as data
+    cdef bint placed, must_open
+    cdef dict meld_codes         # meld kind -> MK_* (or 14/15: laid aside), opens (16), factor << 8
+    cdef int open_factor
+    cdef uint64_t no_kinds, tie_patterns
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
@@ -646,6 +717,20 @@ cdef class CompiledTable:
         self.name = t["name"]
         self.unit = t["unit"]
         self.multipliers = t.get("multipliers")
+        self.wild_pair_sets_wild = t.get("wild_pair_sets_wild", True)
+        self.placed = t.get("placed", False)
+        factors, opens = t.get("meld_factors", {}), t.get("open_kinds", ())
+        self.meld_codes = {}
+        for kind, mk in _MELD_KINDS.items():
+            self.meld_codes[kind] = mk
+        for kind, role in t.get("one_tile_melds", {}).items():
+            self.meld_codes[kind] = 15 if role == "wild" else 14
+        for kind in self.meld_codes:
+            self.meld_codes[kind] |= (16 if kind in opens else 0) | factors.get(kind, 1) << 8
+        self.open_factor = t.get("open_factor", 1)
+        self.no_kinds = t.get("no_kinds", 0)
+        self.must_open = t.get("must_open", False)
+        self.tie_patterns = t.get("tie_patterns", 0)
         self.contexts = {}
         self.by_words = self.policy != POL_ADDITIVE and t.get("by_words", True) and all(
             _word_cond(&self.pat[i].cond) for i in range(self.npat)) and all(
@@ -941,6 +1026,56 @@ cdef class CompiledTable:
         return (d.key.ctx, self.unit, fan, d.best.raw, mult, self._hits(&d.best, d.key.flat),
                 _SHAPE_OF[d.key.shape], pays)
 
+    def score_wild(self, hand, tile, CompiledContext c):
+        """``score`` of a hand holding wild tiles (the context's wild kind; mjcore/_wilds.pxi,
+        "Scoring wild hands"): ``hand`` a ``Hand`` or plain concealed text, ``tile`` an id or
+        its text. None when the Python path must answer."""
+        return _score_wild(self, hand, tile, c)
+
+    def score_wild_memo(self, dict memo, tuple key, hand, tile, ctx_key, Py_ssize_t limit):
+        """``score_memo`` for ``score_wild``: the memo's answer, else the compiled one (kept),
+        None for the Python path, False when no context is stored under ``ctx_key``."""
+        got = memo.get(key)
+        if got is not None:
+            return got
+        cdef CompiledContext c
+        if ctx_key is self.last_key:
+            c = self.last
+        else:
+            found = self.contexts.get(ctx_key)
+            if found is None:
+                return False
+            c = <CompiledContext> found
+            self.last_key = ctx_key
+            self.last = c
+        got = _score_placed(self, hand, tile, c) if self.placed else \
+            _score_wild(self, hand, tile, c)
+        if got is None:
+            return None
+        if len(memo) >= limit:
+            memo.clear()
+        PyObject_GC_UnTrack(key)
+        memo[key] = got
+        return got
+
+    def score_placed(self, hand, tile, CompiledContext c):
+        """``score`` of a hand whose wilds (the context's wild kind) are read in every
+        placement (mjcore/_wilds.pxi, "Scoring placements"); ``hand`` a ``Hand``. None when
+        the Python path must answer."""
+        return _score_placed(self, hand, tile, c)
+
+    def valued_waits_placed(self, hand, CompiledContext discard, CompiledContext self_drawn,
+                            visible=None):
+        """``valued_waits`` of a ready ``Hand`` scored by placements (``score_placed``); None
+        when the Python path must answer."""
+        return _valued_waits_placed(self, hand, discard, self_drawn, visible)
+
+    def valued_waits_wild(self, hand, CompiledContext discard, CompiledContext self_drawn,
+                          visible=None):
+        """``valued_waits`` of a ready hand holding wild tiles (physical kinds, the wild kind
+        included); None when the Python path must answer."""
+        return _valued_waits_wild(self, hand, discard, self_drawn, visible)
+
     def pattern_ids(self):
         """The ids of the enabled rows, by the position ``score_batch`` reports."""
         return tuple(h.id for h in self.pattern_hits)
@@ -1118,6 +1253,10 @@ cdef class CompiledTable:
         if not found:
             return 0
         cdef bint alone = 0
+        if self.policy == POL_SHAPE_EVENT:
+            return _value_shape_event(self, found, bits, counts, v)
+        if self.policy == POL_SUM_TIMES:
+            return _value_sum_times(self, found, bits, counts, v)
         if self.policy == POL_CAPPED_BASE:
             for i in range(self.npat):
                 if found >> i & 1 and self.pat[i].special and (
@@ -1143,6 +1282,7 @@ cdef class CompiledTable:
         v.raw = p.value
         v.nextra = 0
         v.floors = 0
+        v.unlisted = 0
         if not alone:
             for j in range(self.nextra):
                 if not _cond(&self.extra[j].cond, bits, counts):
@@ -1189,15 +1329,17 @@ cdef class CompiledTable:
         while f:
             n += 1
             f &= f - 1
-        cdef tuple out = PyTuple_New(1 + v.nextra + n)
-        o = self.pattern_hits[v.main]
-        Py_INCREF(o)
-        PyTuple_SET_ITEM(out, 0, o)
+        cdef int first = 0 if v.unlisted else 1
+        cdef tuple out = PyTuple_New(first + v.nextra + n)
+        if first:
+            o = self.pattern_hits[v.main]
+            Py_INCREF(o)
+            PyTuple_SET_ITEM(out, 0, o)
         for j in range(v.nextra):
             o = (<list> self.extra_hits[v.extra_idx[j]])[v.extra_n[j]]
             Py_INCREF(o)
-            PyTuple_SET_ITEM(out, 1 + j, o)
-        k = 1 + v.nextra
+            PyTuple_SET_ITEM(out, first + j, o)
+        k = first + v.nextra
         for j in range(self.nfloor):
             if v.floors >> j & 1:
                 o = self.floor_hits[j]
@@ -1392,6 +1534,7 @@ cdef class CompiledTable:
         """One reading's value (``_value``), a flat pattern that replaces it included: 1, 0
         when no pattern holds, -2 when the Python path must answer."""
         v.flat = -1
+        v.unlisted = 0
         cdef int f = self._value(bits, counts, v)
         if f < 0:
             return -2
@@ -1656,6 +1799,87 @@ cdef class CompiledTable:
             PyObject_GC_UnTrack(w)
             out.append(w)
         return tuple(out)
+
+
+cdef int _value_shape_event(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
+                            Valued_* v) noexcept nogil:
+    """The ``shape_times_event`` policy with exponent values (``FanTable._shape_times_event``):
+    the highest shape pattern (ties: the earlier) plus every event extra that holds; a shape
+    worth 0 (x1) is listed only alone; the rank is the table position of the highest listed
+    contribution (extras after the patterns). The value is not capped: the cap limits the
+    multiplier 2**value (``score_wild``). -1 past CT_TIMES."""
+    cdef int i, j, n, best = -1, top, rank
+    for i in range(t.npat):
+        if found >> i & 1 and (best < 0 or t.pat[i].value > t.pat[best].value):
+            best = i
+    v.main = best
+    v.mainval = v.raw = t.pat[best].value
+    v.nextra = 0
+    v.floors = 0
+    for j in range(t.nextra):
+        if not _cond(&t.extra[j].cond, bits, counts):
+            continue
+        n = 1 if t.extra[j].times < 0 else counts[t.extra[j].times]
+        if n <= 0 or t.extra[j].value == 0:
+            continue
+        if n >= CT_TIMES:
+            return -1
+        v.extra_idx[v.nextra] = j
+        v.extra_n[v.nextra] = n
+        v.nextra += 1
+        v.raw += n * t.extra[j].value
+    v.unlisted = v.mainval == 0 and v.nextra > 0
+    top = -1
+    rank = 0
+    if not v.unlisted:
+        top = v.mainval
+        rank = best
+    for j in range(v.nextra):
+        n = v.extra_n[j] * t.extra[v.extra_idx[j]].value
+        if n > top:
+            top = n
+            rank = t.npat + v.extra_idx[j]
+    v.rank = rank
+    v.value = v.raw
+    return 1
+
+
+cdef int _value_sum_times(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
+                          Valued_* v) noexcept nogil:
+    """The ``sum_times_extras`` policy (``FanTable.evaluate``): every pattern that holds and is
+    not superseded adds up to a base (``mainval``), which the extras' values multiply (each
+    n × value); then the cap. Every pattern counted is in ``found``. -1 past CT_TIMES."""
+    cdef int i, j, n
+    cdef long long product = 0
+    v.main = -1
+    v.mainval = 0
+    for i in range(t.npat):
+        if found >> i & 1:
+            if v.main < 0:
+                v.main = i
+            v.mainval += t.pat[i].value
+    v.found = found
+    v.rank = v.main
+    v.nextra = 0
+    v.floors = 0
+    product = v.mainval
+    for j in range(t.nextra):
+        if not _cond(&t.extra[j].cond, bits, counts):
+            continue
+        n = 1 if t.extra[j].times < 0 else counts[t.extra[j].times]
+        if n <= 0 or t.extra[j].value == 0:
+            continue
+        if n >= CT_TIMES:
+            return -1
+        v.extra_idx[v.nextra] = j
+        v.extra_n[v.nextra] = n
+        v.nextra += 1
+        product *= n * t.extra[j].value
+        if product > 1000000000:
+            return -1
+    v.raw = <int> product
+    v.value = v.raw if t.cap < 0 or v.raw <= t.cap else t.cap
+    return 1
 
 
 cdef class CompiledEntry:

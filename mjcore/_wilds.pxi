@@ -331,6 +331,69 @@ cdef inline bint _within_copies_u8(const uint8_t* stood, int n, const int* lim) 
     return True
 
 
+cdef bint _may_stand_alone(const uint8_t* counts, int wild, int c, bint pair,
+                           int floor) noexcept nogil:
+    """Whether a pass of ``_first_wild`` keeping ``floor`` wilds alone (3: a set of wilds, 2:
+    the pair of wilds) may find a reading: the naturals with the other wilds as jokers form
+    the sets left and the pair (floor 3, with ``pair``) or the sets alone (a pair of an honour
+    no natural holds added, as ``has_wild_standard`` tests). One win test instead of a
+    search that fails; True when it cannot tell (every honour held)."""
+    cdef uint8_t n[34]
+    cdef Packed p
+    cdef int k
+    memcpy(n, counts, 34)
+    n[wild] = 0
+    if not (floor == 3 and pair):
+        k = 27
+        while k < 34 and n[k]:
+            k += 1
+        if k == 34:
+            return True
+        n[k] = 2
+    _pack(&p, n, 0, 0)
+    return _win(&p, SH_STANDARD, c - floor) != 0
+
+
+cdef int _first_wild(WildSearch* w, const uint8_t* counts, int wild, bint pair, int home,
+                     const int* lim, CReading* one) noexcept nogil:
+    """The search of ``first_wild_decomposition`` (the caller checked the counts: 3 × nsets +
+    2 × pair tiles, nsets at most RD_SETS): 1 with the reading in ``one``, 0 when there is
+    none, -1 too many placements, -2 two sets of wilds alone. ``lim``: 34 copies left per
+    kind, or NULL. Nothing to free: the search stops at its first reading, kept in ``one``."""
+    cdef int t, i, c, floor, total = 0, nsets
+    memset(w, 0, sizeof(WildSearch))
+    w.rows = one
+    w.cap = 1
+    for t in range(34):
+        w.n[t] = counts[t]
+        total += counts[t]
+    nsets = (total - 2 * pair) // 3
+    if lim != NULL:
+        w.limit = True
+        memcpy(w.lim, lim, 34 * sizeof(int))
+    c = w.n[wild]
+    w.n[wild] = 0
+    w.wild = wild
+    w.first = True
+    w.home = home if 0 <= home < 34 else -1
+    # most wilds standing alone first (a pung, the pair or none: 3, 2, 0 of them)
+    for i in range(3):
+        floor = 3 - i - (i == 2)
+        if floor > c or (floor == 2 and not pair) or (
+                floor and not _may_stand_alone(counts, wild, c, pair, floor)):
+            continue
+        w.floor = floor
+        w.depth = 0
+        _wild_natural(w, c, nsets, pair, 0)
+        if w.nrows or w.error != 0:
+            break
+    if w.error == 2:
+        return -2
+    if w.error == 1:
+        return -1
+    return 1 if w.nrows else 0
+
+
 def first_wild_decomposition(counts, int wild, bint pair, held, int home=-1):
     """One reading of ``wild_standard_readings(counts, wild, nsets, pair, held, ...)`` (the
     sets the tiles leave: 3 × nsets + 2 × pair tiles) as
@@ -341,66 +404,50 @@ def first_wild_decomposition(counts, int wild, bint pair, held, int home=-1):
     kind) wilds alone stand for it before the others. The search stops at that reading: a
     few cheap passes for a caller that reports one split of the hand."""
     cdef WildSearch w
-    cdef int t, i, c, nc = 0, np_ = 0
+    cdef int t, i, c, nc = 0, np_ = 0, got
     cdef int chows[RD_SETS]
     cdef int pungs[RD_SETS]
+    cdef uint8_t cnt[34]
+    cdef int lim[34]
     cdef CReading* r
-    cdef int floor, total = 0, nsets
+    cdef int total = 0, nsets
     if len(counts) != 34 or not 0 <= wild < 34:
         raise MahjongError("bad_argument", "wild readings need 34 counts and a wild kind 0..33")
-    memset(&w, 0, sizeof(WildSearch))
     for t in range(34):
         c = counts[t]
         if not 0 <= c <= 4:
             raise MahjongError("bad_argument", f"tile count {c!r} outside 0..4")
-        w.n[t] = c
+        cnt[t] = c
         total += c
     nsets = (total - 2 * pair) // 3
     if total != 3 * nsets + 2 * pair or nsets > RD_SETS:
         raise MahjongError("bad_argument", f"{total} tiles are not {'3n + 2' if pair else '3n'} "
                                            f"with n at most {RD_SETS}")
     if held is not None:
-        w.limit = True
         for t in range(34):
-            w.lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
-    c = w.n[wild]
-    w.n[wild] = 0
-    w.wild = wild
-    w.first = True
-    w.home = home if 0 <= home < 34 else -1
-    try:
-        with nogil:
-            # most wilds standing alone first (a pung, the pair or none: 3, 2, 0 of them)
-            for i in range(3):
-                floor = 3 - i - (i == 2)
-                if floor > c or (floor == 2 and not pair):
-                    continue
-                w.floor = floor
-                w.depth = 0
-                _wild_natural(&w, c, nsets, pair, 0)
-                if w.nrows or w.error != 0:
-                    break
-        if w.error == 2:
-            raise ValueError("more than one set of wilds alone")
-        if w.error == 1:
-            raise MahjongError("too_complex", "too many wild readings")
-        if not w.nrows:
-            return None
-        r = &w.rows[0]
-        for i in range(r.nsets):
-            if r.sets[i].kind == SET_CHOW:
-                chows[nc] = r.sets[i].tile
-                nc += 1
-            else:
-                pungs[np_] = r.sets[i].tile
-                np_ += 1
-        _isort(chows, nc)
-        _isort(pungs, np_)
-        return (r.pair, tuple([chows[i] for i in range(nc)]),
-                tuple([pungs[i] for i in range(np_)]),
-                tuple([r.wild_as[i] for i in range(r.nwilds)]))
-    finally:
-        free(w.rows)
+            lim[t] = 99 if t == wild else 4 - <int> held[t]  # a wild never adds to its kind
+    cdef CReading one
+    with nogil:
+        got = _first_wild(&w, cnt, wild, pair, home, lim if held is not None else NULL, &one)
+    if got == -2:
+        raise ValueError("more than one set of wilds alone")
+    if got == -1:
+        raise MahjongError("too_complex", "too many wild readings")
+    if not got:
+        return None
+    r = &one
+    for i in range(r.nsets):
+        if r.sets[i].kind == SET_CHOW:
+            chows[nc] = r.sets[i].tile
+            nc += 1
+        else:
+            pungs[np_] = r.sets[i].tile
+            np_ += 1
+    _isort(chows, nc)
+    _isort(pungs, np_)
+    return (r.pair, tuple([chows[i] for i in range(nc)]),
+            tuple([pungs[i] for i in range(np_)]),
+            tuple([r.wild_as[i] for i in range(r.nwilds)]))
 
 
 def has_wild_standard(counts, int wild, bint pair):
@@ -433,3 +480,753 @@ def has_wild_standard(counts, int wild, bint pair):
     if (h.ncon + jokers) // 3 > MAXM + 1:
         return False  # more than 17 tiles: never a reading of a hand
     return _win(&h, SH_STANDARD, jokers) != 0
+
+
+# ---------------------------------------------------------------- scoring wild hands
+#
+# ``CompiledTable.score_wild`` / ``valued_waits_wild``: the compiled evaluator on a hand holding
+# wild tiles. The context names the wild kind (and the kind whose tiles play as the wild's
+# natural kind, e.g. Hangzhou's 白板 in flip mode: the proxy); the hand is written in role
+# coordinates (the naturals at the kinds they play as, the wilds at the proxy's slot, free once
+# its tiles moved), as ``hangzhou.scoring.roles`` does. A wild hand's readings are the kinds of
+# reading the table prices, each found by one win test on the joker tables (no placement is
+# listed): 七对 (the wilds pair every kind held oddly), a standard reading, and on a self-draw
+# the ``wild_pair`` reading (the winning tile and a wild are the pair, the rest forms sets;
+# with ``wild_pair_sets_wild`` false no other wild). Their features: ``WILD_FEATURES`` and
+# ``gen`` (kinds of four naturals), ``melds``, the context's. The policy values each, the best
+# is taken (value, then the lower rank, then the first of 七对, standard, wild pair), and only
+# the reading scored is split into sets (``_first_wild``, the decomposition Hangzhou reports).
+
+cdef struct WildHand:
+    uint8_t nat[34]       # the naturals, in role coordinates (the slot empty)
+    uint8_t held[34]      # every physical tile held (concealed and melds)
+    uint8_t con[34]       # the concealed physical tiles
+    int wilds             # wilds held
+    int wild              # the wild kind, and the slot its copies are read at
+    int slot
+    int nmelds
+    bint kong
+
+
+cdef inline int _tile_of(object tile) except -2:
+    """A tile id from an id or two-character text ("3m"); -1 for anything else."""
+    cdef const unsigned char* d
+    cdef int r
+    if type(tile) is int:
+        return tile if 0 <= tile < 34 else -1
+    if type(tile) is not str or len(<str> tile) != 2 or not PyUnicode_IS_ASCII(tile):
+        return -1
+    d = <const unsigned char*> PyUnicode_DATA(tile)
+    r = d[0] - 0x30
+    if d[1] == 0x7A:
+        return 26 + r if 1 <= r <= 7 else -1
+    if not 1 <= r <= 9:
+        return -1
+    return r - 1 if d[1] == 0x6D else 8 + r if d[1] == 0x70 else 17 + r if d[1] == 0x73 else -1
+
+
+cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) except -2:
+    """The hand (plain concealed text, or a ``Hand`` whose melds hold no wild) in role
+    coordinates; 0, or -1 when the Python path must answer (any other input, a wrong size)."""
+    cdef int add[34]
+    cdef uint8_t cnt[34]
+    cdef int t, total = 0, w = c.wild, slot
+    cdef HandBase h
+    if not 0 <= w < 34:
+        return -1
+    slot = c.proxy if 0 <= c.proxy < 34 else w
+    wh.nmelds = 0
+    wh.kong = 0
+    if type(hand) is str:
+        if not PyUnicode_IS_ASCII(hand) or not plain_runs_counts(
+                <const unsigned char*> PyUnicode_DATA(hand), len(<str> hand), add):
+            return -1
+        for t in range(34):
+            if add[t] > 4:
+                return -1
+            cnt[t] = add[t]
+        memcpy(wh.held, cnt, 34)
+    elif isinstance(hand, HandBase):
+        h = <HandBase> hand
+        memcpy(cnt, h.p.cnt, 34)
+        memcpy(wh.held, cnt, 34)
+        for m in h.melds:
+            tiles = <tuple> (<tuple> m)[1]
+            if len(tiles) < 3:
+                return -1
+            for x in tiles:
+                if <int> x == w:
+                    return -1  # a wild in a meld: the rule set's options decide
+                wh.held[<int> x] += 1
+            wh.nmelds += 1
+            if (<tuple> m)[0] in ("gang", "angang", "bugang"):
+                wh.kong = 1
+    else:
+        return -1
+    for t in range(34):
+        total += cnt[t]
+    if total + 3 * wh.nmelds != ntiles:
+        return -1
+    for t in range(34):
+        if wh.held[t] > 4:
+            return -1
+    memcpy(wh.con, cnt, 34)
+    memcpy(wh.nat, cnt, 34)
+    wh.wilds = cnt[w]
+    wh.nat[w] = cnt[slot] if slot != w else 0  # the proxy's tiles play as the wild's kind
+    wh.nat[slot] = 0
+    wh.wild = w
+    wh.slot = slot
+    return 0
+
+
+cdef inline int _role_of(const WildHand* wh, int t) noexcept nogil:
+    """The role kind of physical tile ``t``: the slot for a wild."""
+    if t == wh.wild:
+        return wh.slot
+    return wh.wild if t == wh.slot else t
+
+
+cdef int _wild_list(const WildHand* wh, int drawn, bint sd, bint qidui, bint pair_sets_wild,
+                    uint64_t* rb, int* gen) noexcept nogil:
+    """The wild readings of the 14 tiles (``drawn``: the winning tile's role kind; ``sd``:
+    self-drawn), as feature bits in ``rb`` (at most 3, in the order 七对, standard, wild pair),
+    and ``gen``, the kinds of four naturals. Their number, or -1 when the Python path must
+    answer."""
+    cdef Packed p
+    cdef uint8_t rest[34]
+    cdef int nr = 0, k, odd = 0, need, rw
+    _pack(&p, wh.nat, 0, 0)
+    gen[0] = 0
+    for k in range(34):
+        odd += wh.nat[k] & 1
+        gen[0] += wh.nat[k] == 4
+    if qidui and wh.nmelds == 0 and wh.wilds >= odd and (wh.wilds - odd) % 2 == 0:
+        rb[nr] = (<uint64_t> 1) << F_QIDUI
+        nr += 1
+    if _win(&p, SH_STANDARD, wh.wilds):
+        rb[nr] = (<uint64_t> 1) << F_STANDARD
+        nr += 1
+    need = 2 if drawn == wh.slot else 1
+    if sd and wh.wilds >= need:
+        memcpy(rest, wh.nat, 34)
+        if drawn != wh.slot:
+            rest[drawn] -= 1
+        rw = wh.wilds - need
+        if pair_sets_wild or rw == 0:
+            # sets only: the rest plus a pair of an honour it does not hold wins with the wilds
+            # as jokers exactly when the rest forms sets (``common.wilds.has_wild_reading``)
+            k = 27
+            while k < 34 and rest[k]:
+                k += 1
+            if k == 34:
+                return -1
+            rest[k] = 2
+            _pack(&p, rest, 0, 0)
+            if _win(&p, SH_STANDARD, rw):
+                rb[nr] = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_WILD_PAIR
+                nr += 1
+    return nr
+
+
+cdef int _wild_best(CompiledTable t, const WildHand* wh, int drawn, CompiledContext c, bint sd,
+                    Valued_* best, uint64_t* chosen, uint64_t* seen) noexcept nogil:
+    """The best wild reading (``_wild_list``): 1 with its value in ``best`` and its features
+    in ``chosen``, 0 when no reading is valued, -1 when the Python path must answer.
+    ``seen``: the features of every reading, or-ed."""
+    cdef uint64_t rb[3]
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int nr, gen, i, got, found = 0
+    cdef Valued_ v
+    cdef uint64_t bits
+    nr = _wild_list(wh, drawn, sd, t.qidui, t.wild_pair_sets_wild, rb, &gen)
+    if nr < 0:
+        return -1
+    seen[0] = 0
+    for i in range(nr):
+        seen[0] |= rb[i]
+    memset(counts, 0, sizeof(counts))
+    counts[C_GEN] = gen
+    counts[C_MELDS] = wh.nmelds
+    for i in range(NCTXCOUNTED):
+        counts[NCOUNTED + i] = c.ctx_counts[i]
+    for i in range(nr):
+        bits = c.bits | rb[i]
+        v.flat = -1
+        v.unlisted = 0
+        got = t._value(bits, counts, &v)
+        if got < 0:
+            return -1
+        if not got:
+            continue
+        if not found or v.value > best.value or v.value == best.value and (
+                v.raw > best.raw or v.raw == best.raw and v.rank < best.rank):
+            best[0] = v
+            chosen[0] = rb[i]
+            found = 1
+    return found
+
+
+cdef object _wild_decomposition(CompiledTable t, const WildHand* wh, int drawn, uint64_t rbits):
+    """The decomposition Hangzhou reports for the reading scored (``hangzhou.scoring.
+    decomposition``): a standard reading split by ``_first_wild`` (wilds alone standing for the
+    wild's own kind first), a wild pair's rest split into sets; None on a search error."""
+    if not rbits >> F_STANDARD & 1:
+        return "qidui"
+    cdef uint8_t cnt[34]
+    cdef WildSearch w
+    cdef int got, pair, i, nc = 0, np_ = 0
+    cdef int chows[RD_SETS]
+    cdef int pungs[RD_SETS]
+    cdef bint wp = rbits >> F_WILD_PAIR & 1
+    cdef CReading one
+    memcpy(cnt, wh.nat, 34)
+    cnt[wh.slot] = wh.wilds
+    if wp:
+        cnt[drawn] -= 1
+        cnt[wh.slot] -= 1
+    got = _first_wild(&w, cnt, wh.slot, not wp, wh.wild, NULL, &one)
+    if got <= 0:
+        return None
+    for i in range(one.nsets):
+        if one.sets[i].kind == SET_CHOW:
+            chows[nc] = one.sets[i].tile
+            nc += 1
+        else:
+            pungs[np_] = one.sets[i].tile
+            np_ += 1
+    _isort(chows, nc)
+    _isort(pungs, np_)
+    pair = one.pair if not wp else drawn if drawn != wh.slot else wh.wild
+    ch = PyTuple_New(nc)
+    for i in range(nc):
+        _put(ch, i, chows[i])
+    pu = PyTuple_New(np_)
+    for i in range(np_):
+        _put(pu, i, pungs[i])
+    dec = mj_tuple_of(t.decomposition_type, 3)
+    _put(dec, 0, pair)
+    _put(dec, 1, ch)
+    _put(dec, 2, pu)
+    PyObject_GC_UnTrack(ch)  # immutable and acyclic: the collector need not walk them
+    PyObject_GC_UnTrack(pu)
+    PyObject_GC_UnTrack(dec)
+    return dec
+
+
+cdef object _score_wild(CompiledTable t, object hand, object tile_obj, CompiledContext c):
+    cdef WildHand wh
+    cdef Valued_ best
+    cdef uint64_t rbits, seen
+    cdef int tile = _tile_of(tile_obj), drawn, fan, mult, got
+    if tile < 0 or c.python_only or _wild_hand(hand, c, t.hand_tiles, &wh) < 0:
+        return None
+    if wh.con[tile] == 0:
+        return None
+    if wh.wilds + c.wilds_gone > 4 or (c.needs_kong and not wh.kong) or (
+            not c.self_drawn and c.blocked >> tile & 1):
+        return None
+    drawn = _role_of(&wh, tile)
+    got = _wild_best(t, &wh, drawn, c, c.self_drawn is True, &best, &rbits, &seen)
+    if got <= 0 or (seen & c.require) != c.require:
+        return None
+    fan = best.value
+    if fan < 0 or fan >= CT_FANS or fan > 30:
+        return None
+    mult = 1 << fan
+    if t.cap >= 0 and mult > t.cap:
+        mult = t.cap  # the cap limits the multiplier, not the fan
+    dec = _wild_decomposition(t, &wh, drawn, rbits)
+    if dec is None:
+        return None
+    pays = c.payments[fan]
+    if pays is None:
+        pays = c.payments[fan] = c.pay(fan, mult)
+    out = mj_tuple_of(t.result_type, 12)
+    _put(out, 0, t.name)
+    _put(out, 1, t.unit)
+    _put(out, 2, fan)
+    _put(out, 3, best.raw)
+    _put(out, 4, mult)
+    _put(out, 5, t._hits(&best, -1))
+    _put(out, 6, dec)
+    _put(out, 7, "standard" if rbits >> F_STANDARD & 1 else "qidui")
+    _put(out, 8, c.self_drawn)
+    _put(out, 9, pays)
+    _put(out, 10, c.liable)
+    _put(out, 11, c.liable_seat)
+    PyObject_GC_UnTrack(out)
+    return out
+
+
+cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
+                               CompiledContext cs, object visible):
+    """Every physical kind that completes the ready hand (the core's joker wait test on the
+    naturals, the wild kind itself, the proxy for a natural of the wild's kind), valued on a
+    discard (``cd``) and self-drawn (``cs``); kinds of which four copies are held are not
+    waits. None when the Python path must answer."""
+    cdef WildHand wh, x
+    cdef Packed p
+    cdef Valued_ vd, vs
+    cdef uint64_t bd, bs, seen, mask, cand
+    cdef int k, tile, drawn, gd, gs, unseen
+    if _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 or cd.wild != cs.wild or \
+            cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
+        return None
+    _pack(&p, wh.nat, 0, 0)
+    mask = _waits(&p, SH_STANDARD | (SH_QIDUI if t.qidui else 0), wh.wilds)
+    cand = (<uint64_t> 1) << wh.wild
+    for k in range(34):
+        if mask >> k & 1 and k != wh.slot:
+            cand |= (<uint64_t> 1) << (wh.slot if k == wh.wild else k)
+    out = []
+    while cand:
+        tile = __builtin_ctzll(cand)
+        cand &= cand - 1
+        if wh.held[tile] >= 4:
+            continue
+        x = wh
+        drawn = _role_of(&wh, tile)
+        if drawn == wh.slot:
+            x.wilds += 1
+        else:
+            x.nat[drawn] += 1
+        gs = _wild_best(t, &x, drawn, cs, 1, &vs, &bs, &seen)
+        gd = _wild_best(t, &x, drawn, cd, 0, &vd, &bd, &seen)
+        if gs < 0 or gd < 0:
+            return None
+        if not gs:
+            continue
+        unseen = 4 - wh.held[tile] - (0 if visible is None else visible[tile])
+        w = mj_tuple_of(t.wait_type, 7)
+        _put(w, 0, (<tuple> _wait_objects[tile])[0])
+        _put(w, 1, tile)
+        _put(w, 2, vd.value if gd else 0)
+        _put(w, 3, vs.value)
+        _put(w, 4, unseen if unseen > 0 else 0)
+        _put(w, 5, t._hits(&vd, -1) if gd else ())
+        _put(w, 6, t._hits(&vs, -1))
+        PyObject_GC_UnTrack(w)
+        out.append(w)
+    return tuple(out)
+
+
+def _c_wild_readings(hand, tile, int wild, int proxy, bint self_drawn, bint qidui=True,
+                     bint wild_pair_sets_wild=True):
+    """The wild readings ``score_wild`` values, for the tests that hold them against the
+    Python statement (``common.compiled.wild_features_of``): a list of (feature bits,
+    counted features), or None when the Python path must answer."""
+    cdef WildHand wh
+    cdef CompiledContext c = CompiledContext(0, self_drawn, None, wild=wild, proxy=proxy)
+    cdef uint64_t rb[3]
+    cdef int gen, nr, i, t = _tile_of(tile)
+    if t < 0 or _wild_hand(hand, c, 3 * len(getattr(hand, "melds", ())) + (
+            hand.concealed_count if isinstance(hand, HandBase) else 14), &wh) < 0:
+        return None
+    nr = _wild_list(&wh, _role_of(&wh, t), self_drawn, qidui, wild_pair_sets_wild, rb, &gen)
+    if nr < 0:
+        return None
+    return [(rb[i], (gen, wh.nmelds)) for i in range(nr)]
+
+
+# ---------------------------------------------------------------- scoring placements
+#
+# ``CompiledTable.score_placed``: the evaluator on a ``Hand`` whose wilds (the copies of the
+# context's wild kind held concealed) are read in every placement, as ``common.wilds.
+# wild_readings`` lists them (the core's search, ``_wild_search``; without a wild the plain
+# readings, ``_readings``). Each placement is a C reading: the declared sets, the concealed
+# sets, the pair, what each wild stands for. Its features are the sets' (``pung``,
+# ``pair258`` …), the tiles' as placed (each wild as the kind it stands for: ``qing``, ``zi``,
+# ``only258``), the hand's (``claimed4``, ``melds``) and ``wilds_in`` (wilds standing for
+# another kind). The policy values each; the best is taken (value, then no wild standing
+# in, then more ``tie_patterns``, then the earlier of them, then the first placement). The
+# hand's own doublings (``meld_factors``, ``open_factor``) multiply the multiplier; the
+# payments come from the context's ``pay(base, multiplier, patterns)``.
+
+cdef enum:
+    PLACED_MAX = 512      # placements listed by the core; more: the Python path
+
+
+cdef inline bint _placed_better(const Valued_* v, bint hard, const Valued_* b, bint bhard,
+                                uint64_t tie) noexcept nogil:
+    cdef uint64_t d
+    cdef int nv, nb
+    if v.value != b.value:
+        return v.value > b.value
+    if hard != bhard:
+        return hard
+    nv = __builtin_popcountll(v.found & tie)
+    nb = __builtin_popcountll(b.found & tie)
+    if nv != nb:
+        return nv > nb
+    d = (v.found ^ b.found) & tie
+    return d != 0 and (v.found >> __builtin_ctzll(d) & 1)
+
+
+cdef object _hits_found(CompiledTable t, const Valued_* v):
+    """Every pattern counted (table order), then the extras."""
+    cdef int i, j, n = __builtin_popcountll(v.found), k = 0
+    if n == 1 and v.nextra == 0:
+        return t.alone_hits[v.main]
+    cdef tuple out = PyTuple_New(n + v.nextra)
+    for i in range(t.npat):
+        if v.found >> i & 1:
+            _put(out, k, t.pattern_hits[i])
+            k += 1
+    for j in range(v.nextra):
+        _put(out, k, (<list> t.extra_hits[v.extra_idx[j]])[v.extra_n[j]])
+        k += 1
+    PyObject_GC_UnTrack(out)
+    return out
+
+
+cdef struct PlacedMelds:  # what score_placed reads of the declared melds
+    MeldInfo mi
+    uint64_t kinds        # the kinds of their tiles
+    int factor            # the hand's doublings
+    bint opened, kong
+
+
+cdef int _placed_melds(CompiledTable t, tuple melds, int w, PlacedMelds* pm) except -2:
+    """The declared melds as sets, their doublings and kinds; -1 when the Python path must
+    answer (a kind not in the table's data, a meld holding the wild or one of ``no_kinds``, a
+    one-tile meld that may not be laid aside, a chi that is not a run)."""
+    cdef int mk, x
+    pm.mi.n = 0
+    pm.kinds = 0
+    pm.factor = 1
+    pm.opened = pm.kong = 0
+    for m in melds:
+        code = t.meld_codes.get((<tuple> m)[0])
+        tiles = <tuple> (<tuple> m)[1]
+        if code is None:
+            return -1
+        mk = (<int> code) & 15
+        if len(tiles) < 3:  # laid aside: of the wild kind (15), or of ``no_kinds`` (14)
+            x = tiles[0]
+            if mk < 14 or (mk == 15 and x != w) or (mk == 14 and not t.no_kinds >> x & 1):
+                return -1
+            pm.kong = 1
+        else:
+            if mk >= 14 or pm.mi.n == RD_SETS:
+                return -1
+            for y in tiles:
+                x = y
+                if x == w or t.no_kinds >> x & 1:
+                    return -1
+                pm.kinds |= (<uint64_t> 1) << x
+            x = tiles[0]
+            if mk == MK_CHI and not (<int> tiles[1] == x + 1 and <int> tiles[2] == x + 2):
+                return -1
+            pm.mi.sets[pm.mi.n].kind = SET_CHOW if mk == MK_CHI else SET_PUNG if mk == MK_PENG \
+                else SET_KONG
+            pm.mi.sets[pm.mi.n].tile = x
+            pm.mi.sets[pm.mi.n].concealed = mk == MK_ANGANG
+            pm.mi.sets[pm.mi.n].meld = mk
+            pm.mi.n += 1
+            pm.kong = pm.kong or mk >= MK_GANG
+        if (<int> code) & 16:
+            pm.opened = 1
+        pm.factor *= (<int> code) >> 8
+    if pm.opened:
+        pm.factor *= t.open_factor
+    return 0
+
+
+cdef object _placed_best(CompiledTable t, const Packed* p, const PlacedMelds* pm, int w,
+                         CompiledContext c, bint want_dec, Valued_* best, int* status):
+    """The best placement of the concealed tiles ``p`` (the melds ``pm``): its value in
+    ``best``, ``status`` 0, and its decomposition (with ``want_dec``); ``status`` -1 when no
+    placement is valued (no win), -2 when the Python path must answer."""
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef CReading rs[RD_MAX]
+    cdef CReading r
+    cdef WildSearch ws
+    cdef Valued_ v
+    cdef uint8_t cnt[34]
+    cdef const CReading* row
+    cdef int nr, i, j, got, bi = -1, nin, x
+    cdef bint hard, bhard = 0
+    cdef uint64_t base = pm.kinds, mask, bits
+    for x in range(34):
+        if p.cnt[x] and x != w:
+            base |= (<uint64_t> 1) << x
+    memset(counts, 0, sizeof(counts))
+    memset(best, 0, sizeof(Valued_))
+    status[0] = -2
+    dec = None
+    ws.rows = NULL
+    try:
+        if p.cnt[w] == 0:
+            nr = _readings(p, &pm.mi, 0, rs)
+            if nr < 0:
+                return None
+        else:
+            memcpy(cnt, p.cnt, 34)
+            if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > PLACED_MAX:
+                return None
+            nr = ws.nrows
+        for i in range(nr):
+            if p.cnt[w] == 0:
+                row = &rs[i]
+                mask = base
+                nin = 0
+            else:  # the declared sets first, then the placement's
+                r = ws.rows[i]
+                if pm.mi.n + r.nsets > RD_SETS:
+                    return None
+                for j in range(r.nsets):
+                    r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
+                for j in range(pm.mi.n):
+                    r.sets[j] = pm.mi.sets[j]
+                r.nsets += pm.mi.n
+                row = &r
+                mask = base
+                nin = 0
+                for j in range(r.nwilds):
+                    mask |= (<uint64_t> 1) << r.wild_as[j]
+                    nin += r.wild_as[j] != w
+            bits = _hand_bits(p, &pm.mi, mask, counts) | c.bits
+            bits |= _reading_bits(row, -1, -1, counts)
+            counts[C_WILDS_IN] = nin
+            v.flat = -1
+            v.unlisted = 0
+            got = t._value(bits, counts, &v)
+            if got < 0:
+                return None
+            if not got:
+                continue
+            hard = nin == 0
+            if bi < 0 or _placed_better(&v, hard, best, bhard, t.tie_patterns):
+                bi = i
+                best[0] = v
+                bhard = hard
+        if bi < 0 or best.mainval <= 0:
+            status[0] = -1
+            return None
+        status[0] = 0
+        if want_dec:
+            dec = t._decomposition(&rs[bi]) if p.cnt[w] == 0 else \
+                _placed_decomposition(t, &ws.rows[bi])
+    finally:
+        free(ws.rows)
+    return dec
+
+
+cdef object _placed_paid(CompiledTable t, const Valued_* best, int factor, CompiledContext c,
+                         int* mult):
+    """The context's ``pay(base, multiplier, patterns)`` answer for the value ``best`` (kept per
+    context), the multiplier in ``mult``; None when the payment refuses it."""
+    cdef int hb = best.mainval
+    cdef long long m = <long long> (best.value // hb) * factor
+    if m > 1000000000:
+        return None
+    mult[0] = <int> m
+    key = (hb, mult[0], best.found)
+    paid = c.paid.get(key)
+    if paid is None:
+        paid = c.pay(hb, mult[0], best.found)
+        if paid is None:
+            return None  # refused (below a minimum)
+        if len(c.paid) >= 4096:
+            c.paid.clear()
+        c.paid[key] = paid
+    return paid
+
+
+cdef object _score_placed(CompiledTable t, object hand, object tile_obj, CompiledContext c):
+    cdef int tile = _tile_of(tile_obj), w = c.wild, x, status, mult
+    cdef HandBase h
+    cdef const Packed* p
+    cdef PlacedMelds pm
+    cdef Valued_ best
+    if tile < 0 or not 0 <= w < 34 or c.python_only or not isinstance(hand, HandBase):
+        return None
+    h = <HandBase> hand
+    p = &h.p
+    if _placed_melds(t, h.melds, w, &pm) < 0:
+        return None
+    if p.ncon + 3 * pm.mi.n != t.hand_tiles or p.cnt[tile] == 0 or (
+            t.must_open and not pm.opened) or (c.needs_kong and not pm.kong) or (
+            not c.self_drawn and c.blocked >> tile & 1):
+        return None
+    for x in range(34):
+        if p.cnt[x] and t.no_kinds >> x & 1:
+            return None
+    dec = _placed_best(t, p, &pm, w, c, 1, &best, &status)
+    if status < 0:
+        return None
+    paid = _placed_paid(t, &best, pm.factor, c, &mult)
+    if paid is None:
+        return None  # the Python path says why
+    out = mj_tuple_of(t.result_type, 12)
+    _put(out, 0, t.name)
+    _put(out, 1, t.unit)
+    _put(out, 2, best.mainval * mult)
+    _put(out, 3, best.mainval * mult)
+    _put(out, 4, mult)
+    _put(out, 5, _hits_found(t, &best))
+    _put(out, 6, dec)
+    _put(out, 7, "standard")
+    _put(out, 8, c.self_drawn)
+    _put(out, 9, (<tuple> paid)[0])
+    _put(out, 10, (<tuple> paid)[1])
+    _put(out, 11, (<tuple> paid)[2])
+    PyObject_GC_UnTrack(out)
+    return out
+
+
+cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext cd,
+                                 CompiledContext cs, object visible):
+    """``valued_waits`` of a ready ``Hand`` scored by placements: every kind that completes it
+    (the core's joker wait test on the naturals, the wild kind when the naturals win with one
+    more wild), less kinds of which four are held and ``no_kinds``, valued on a discard
+    (``cd``) and self-drawn (``cs``): its value there, 0 where it does not win. () for a hand
+    that cannot win (one of ``no_kinds`` held, not opened when it must be); None when the
+    Python path must answer."""
+    cdef HandBase h
+    cdef PlacedMelds pm
+    cdef Packed q, x
+    cdef Valued_ vd, vs
+    cdef uint8_t nat[34]
+    cdef uint64_t mask
+    cdef int w = cs.wild, k, s, sd_, ss, md, ms, unseen
+    if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w or \
+            cd.python_only or cs.python_only:
+        return None
+    h = <HandBase> hand
+    if _placed_melds(t, h.melds, w, &pm) < 0 or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
+            or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong):
+        return None
+    for k in range(34):
+        if h.p.cnt[k] and t.no_kinds >> k & 1:
+            return ()
+    if t.must_open and not pm.opened:
+        return ()
+    memcpy(nat, h.p.cnt, 34)
+    nat[w] = 0
+    _pack(&q, nat, pm.mi.n, 0)
+    mask = _waits(&q, SH_STANDARD, h.p.cnt[w])
+    q.cnt[w] = 0
+    if _win(&q, SH_STANDARD, h.p.cnt[w] + 1):
+        mask |= (<uint64_t> 1) << w
+    out = []
+    while mask:
+        k = __builtin_ctzll(mask)
+        mask &= mask - 1
+        if <int> h.held[k] >= 4 or t.no_kinds >> k & 1:
+            continue
+        x = h.p
+        s = t_suit(k)
+        x.cnt[k] += 1
+        x.key[s] += P5[k - s * 9]
+        x.ncon += 1
+        _placed_best(t, &x, &pm, w, cd, 0, &vd, &sd_)
+        _placed_best(t, &x, &pm, w, cs, 0, &vs, &ss)
+        if sd_ == -2 or ss == -2:
+            return None
+        dd = _placed_paid(t, &vd, pm.factor, cd, &md) if sd_ == 0 else None
+        dsd = _placed_paid(t, &vs, pm.factor, cs, &ms) if ss == 0 else None
+        if dd is None and dsd is None:
+            continue
+        unseen = 4 - <int> h.held[k] - (0 if visible is None else <int> visible[k])
+        wt = mj_tuple_of(t.wait_type, 7)
+        _put(wt, 0, (<tuple> _wait_objects[k])[0])
+        _put(wt, 1, k)
+        _put(wt, 2, vd.mainval * md if dd is not None else 0)
+        _put(wt, 3, vs.mainval * ms if dsd is not None else 0)
+        _put(wt, 4, unseen if unseen > 0 else 0)
+        _put(wt, 5, _hits_found(t, &vd) if dd is not None else ())
+        _put(wt, 6, _hits_found(t, &vs) if dsd is not None else ())
+        PyObject_GC_UnTrack(wt)
+        out.append(wt)
+    return tuple(out)
+
+
+cdef object _placed_decomposition(CompiledTable t, const CReading* r):
+    """The concealed sets of a placement (``readings.concealed_decomposition``: each wild as
+    the kind it stands for), sorted, and its pair."""
+    cdef int chows[RD_SETS]
+    cdef int pungs[RD_SETS]
+    cdef int i, nc = 0, np_ = 0
+    for i in range(r.nsets):
+        if r.sets[i].kind == SET_CHOW:
+            chows[nc] = r.sets[i].tile
+            nc += 1
+        else:
+            pungs[np_] = r.sets[i].tile
+            np_ += 1
+    _isort(chows, nc)
+    _isort(pungs, np_)
+    ch = PyTuple_New(nc)
+    for i in range(nc):
+        _put(ch, i, chows[i])
+    pu = PyTuple_New(np_)
+    for i in range(np_):
+        _put(pu, i, pungs[i])
+    dec = mj_tuple_of(t.decomposition_type, 3)
+    _put(dec, 0, <int> r.pair)
+    _put(dec, 1, ch)
+    _put(dec, 2, pu)
+    PyObject_GC_UnTrack(ch)
+    PyObject_GC_UnTrack(pu)
+    PyObject_GC_UnTrack(dec)
+    return dec
+
+
+def _c_placed_readings(hand, int wild):
+    """The placements ``score_placed`` values (a ``Hand`` without one-tile melds), for the
+    tests that hold them against ``common.wilds.wild_readings`` and ``common.compiled.
+    features_of``: a list of (sorted sets as (kind, tile), pair, sorted stand-ins, feature
+    bits, counted features), repeats included; None when the Python path must answer."""
+    cdef HandBase h = <HandBase?> hand
+    cdef MeldInfo mi
+    cdef CReading rs[RD_MAX]
+    cdef CReading r
+    cdef WildSearch ws
+    cdef uint8_t cnt[34]
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int nr, i, j, nin
+    cdef uint64_t base = 0, mask, bits
+    if _meld_info(h.melds, &mi) < 0 or mi.n != len(h.melds) or not 0 <= wild < 34:
+        return None
+    for i in range(mi.n):
+        for j in range(3 if mi.sets[i].kind == SET_CHOW else 1):
+            base |= (<uint64_t> 1) << (mi.sets[i].tile + j)
+    for i in range(34):
+        if h.p.cnt[i] and i != wild:
+            base |= (<uint64_t> 1) << i
+    memset(counts, 0, sizeof(counts))
+    ws.rows = NULL
+    out = []
+    try:
+        if h.p.cnt[wild] == 0:
+            nr = _readings(&h.p, &mi, 0, rs)
+        else:
+            memcpy(cnt, h.p.cnt, 34)
+            if _wild_search(&ws, cnt, wild, 4 - mi.n, 1):
+                return None
+            nr = ws.nrows
+        for i in range(nr):
+            if h.p.cnt[wild] == 0:
+                r = rs[i]
+            else:
+                r = ws.rows[i]
+                for j in range(r.nsets):
+                    r.sets[mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
+                for j in range(mi.n):
+                    r.sets[j] = mi.sets[j]
+                r.nsets += mi.n
+            mask = base
+            nin = 0
+            for j in range(r.nwilds):
+                mask |= (<uint64_t> 1) << r.wild_as[j]
+                nin += r.wild_as[j] != wild
+            bits = _hand_bits(&h.p, &mi, mask, counts) | _reading_bits(&r, -1, -1, counts)
+            counts[C_WILDS_IN] = nin
+            out.append((tuple(sorted((r.sets[j].kind, r.sets[j].tile) for j in range(r.nsets))),
+                        r.pair, tuple(r.wild_as[j] for j in range(r.nwilds)), bits,
+                        tuple(counts[j] for j in range(NCOUNTED))))
+    finally:
+        free(ws.rows)
+    return out

@@ -23,9 +23,13 @@ from typing import Any
 
 from mjcore._core import (
     CONTEXT_BIT,
+    CONTEXT_COUNTED_AT,
+    CONTEXT_COUNTED_MAX,
     COUNTED,
     FEATURES,
+    PLACED_FEATURES,
     POLICY_CODES,
+    WILD_FEATURES,
     CompiledContext,
     CompiledEntry,
     CompiledTable,
@@ -33,24 +37,28 @@ from mjcore._core import (
 from mjcore.hand import Decomposition
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
-__all__ = ["COUNTED", "FEATURES", "PURE", "CompiledContext", "CompiledEntry", "CompiledTable",
-           "check_terms", "compile_table", "context_bits", "features_of", "holds"]
+__all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "CompiledEntry",
+           "CompiledTable", "check_terms", "compile_table", "context_bits", "feature_bit",
+           "features_of", "holds", "wild_features_of"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
 
-_COUNTED_TERM = re.compile(r"^([a-z0-9_]+)(==|>=)(\d)$")
+_COUNTED_TERM = re.compile(r"^([a-z0-9_]+)(==|>=|<=)(\d|[a-z][a-z0-9_]*)$")
+_OPS = {"==": 0, ">=": 1, "<=": 2}
 _TIMES = 9  # an extra's hits are made for 0..8 times (more: the Python path answers)
 
 
-def _parse(term: str, context: tuple[str, ...]) -> tuple[str, Any]:
-    """("on" | "off", bit), ("count", (index, at_least, k)) or, for an either-or term
-    ``"a|!b"`` (one of its features holds or one of its negated ones does not), ("any",
-    (on mask, off mask)); ValueError if unknown."""
+def _parse(term: str, context: tuple[str, ...], counted: tuple[str, ...] = (),
+           ) -> tuple[str, Any]:
+    """("on" | "off", bit), ("count", (index, op, k or an option's name)) or, for an
+    either-or term ``"a|!b"`` (one of its features holds or one of its negated ones does
+    not), ("any", (on mask, off mask)); ValueError if unknown. ``counted``: the rule set's
+    counted context features (``FanTable.context_counts``)."""
     if "|" in term:
         on = off = 0
         for alt in term.split("|"):
-            kind, bit = _parse(alt, context)
+            kind, bit = _parse(alt, context, counted)
             if kind == "count" or kind == "any":
                 raise ValueError(f"an either-or term names features only: {term!r}")
             if kind == "on":
@@ -60,9 +68,15 @@ def _parse(term: str, context: tuple[str, ...]) -> tuple[str, Any]:
         return "any", (on, off)
     m = _COUNTED_TERM.match(term)
     if m:
-        if m.group(1) not in COUNTED:
-            raise ValueError(f"unknown counted feature {m.group(1)!r} in {term!r}")
-        return "count", (COUNTED.index(m.group(1)), m.group(2) == ">=", int(m.group(3)))
+        name = m.group(1)
+        if name in COUNTED:
+            idx = COUNTED.index(name)
+        elif name in counted:
+            idx = CONTEXT_COUNTED_AT + counted.index(name)
+        else:
+            raise ValueError(f"unknown counted feature {name!r} in {term!r}")
+        k = m.group(3)
+        return "count", (idx, _OPS[m.group(2)], int(k) if k.isdigit() else k)
     name = term[1:] if term.startswith("!") else term
     if name in FEATURES:
         bit = FEATURES.index(name)
@@ -73,26 +87,30 @@ def _parse(term: str, context: tuple[str, ...]) -> tuple[str, Any]:
     return ("off" if term.startswith("!") else "on"), bit
 
 
-def check_terms(spec: Any, context: tuple[str, ...]) -> None:
+def check_terms(spec: Any, context: tuple[str, ...], counted: tuple[str, ...] = ()) -> None:
     """Refuse a table row whose condition names an unknown feature (at table definition)."""
     for term in spec.when or ():
-        _parse(term, context)
+        _parse(term, context, counted)
     times = getattr(spec, "times", None)
     if getattr(spec, "each", False) and spec.when is not None and times is None:
         raise ValueError(f"{spec.id}: an each pattern with a when needs its times")
-    if times is not None and times not in COUNTED:
+    if times is not None and times not in COUNTED and times not in counted:
         raise ValueError(f"{spec.id}: unknown counted feature {times!r}")
     if len(context) > 64 - CONTEXT_BIT:
         raise ValueError("too many context features")
+    if len(counted) > CONTEXT_COUNTED_MAX:
+        raise ValueError(f"at most {CONTEXT_COUNTED_MAX} counted context features")
 
 
-def _cond(when: tuple[str, ...], context: tuple[str, ...],
-          ) -> tuple[int, int, tuple[Any, ...], tuple[Any, ...]]:
+def _cond(when: tuple[str, ...], context: tuple[str, ...], ccounts: tuple[str, ...] = (),
+          options: Any = None) -> tuple[int, int, tuple[Any, ...], tuple[Any, ...]]:
+    """(on mask, off mask, counted comparisons, either-or terms); a threshold naming an
+    option takes its value under ``options``."""
     on = off = 0
     counted = []
     anys = []
     for term in when:
-        kind, arg = _parse(term, context)
+        kind, arg = _parse(term, context, ccounts)
         if kind == "on":
             on |= 1 << arg
         elif kind == "off":
@@ -100,8 +118,14 @@ def _cond(when: tuple[str, ...], context: tuple[str, ...],
         elif kind == "any":
             anys.append(arg)
         else:
-            counted.append(arg)
+            idx, op, k = arg
+            counted.append((idx, op, k if isinstance(k, int) else int(getattr(options, k))))
     return on, off, tuple(counted), tuple(anys)
+
+
+def feature_bit(name: str) -> int:
+    """The bit of one of the core's ``FEATURES``."""
+    return 1 << FEATURES.index(name)
 
 
 def context_bits(table: Any, names: tuple[str, ...] | list[str]) -> int:
@@ -118,6 +142,11 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
                   tie_by_value: bool = False, flat_after: bool = False,
                   mult_pow2: bool = False, hand_extras_first: bool = False,
                   multipliers: tuple[int, ...] | None = None, by_words: bool = True,
+                  wild_pair_sets_wild: bool | None = None, placed: bool = False,
+                  meld_factors: dict[str, int] | None = None, open_factor: int = 1,
+                  open_kinds: tuple[str, ...] = (), no_kinds: tuple[int, ...] = (),
+                  must_open: bool = False, one_tile_melds: dict[str, str] | None = None,
+                  tie_patterns: tuple[str, ...] = (), result_type: Any = None,
                   ) -> CompiledTable | None:
     """The table under ``options`` as a ``CompiledTable``, or None when a row has no ``when``
     or the policy has no compiled form (the Python path then scores).
@@ -134,11 +163,31 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     instead (a value past its end: the Python path answers); ``hand_extras_first``: extras that depend on
     the hand alone are listed before those of the context; ``by_words=False``: every reading
     is valued one by one, never once per reading word (the twin the tests hold the words
-    against; the core takes the words whenever the conditions allow)."""
+    against; the core takes the words whenever the conditions allow); ``wild_pair_sets_wild``
+    (not None: a table for hands with wilds, scored by ``score_wild``): whether the sets
+    beside a ``wild_pair`` may hold wilds. A wild table's conditions name ``WILD_FEATURES``,
+    counted ``gen`` / ``melds`` and the context's features only (else ValueError). The
+    ``shape_times_event`` policy is compiled in its exponent form, for wild tables, and
+    ``sum_times_extras`` for ``placed`` ones.
+
+    ``placed`` (a table for ``score_placed``: every placement of the wilds is a reading, its
+    features ``PLACED_FEATURES`` and counted ``melds`` / ``wilds_in``): the hand's own
+    doublings are ``meld_factors`` (by meld kind, multiplied) and ``open_factor`` once when a
+    meld of ``open_kinds`` is declared; a hand holding a kind of ``no_kinds`` concealed, or
+    without such a meld when ``must_open``, goes to the Python path; ``one_tile_melds``
+    names the one-tile melds laid aside (kind -> ``"wild"``: of the wild kind, or
+    ``"no_kinds"``: of those kinds); ``tie_patterns``: equal readings go to the harder one (no
+    wild standing in), then the more of these patterns, then the one holding the earlier."""
     policy = table.policy
     if policy.kind not in POLICY_CODES:
         return None
+    wild = wild_pair_sets_wild is not None
+    if policy.kind == "shape_times_event" and not (policy.exponent and wild):
+        return None
+    if policy.kind == "sum_times_extras" and not placed:  # (its hits: ``score_placed``'s)
+        return None
     ctx = table.context_features
+    cc = table.context_counts
     rows = [p for p in table.patterns if p.enabled(options)]
     extras = [e for e in table.extras if e.enabled(options)]
     if hand_extras_first:
@@ -147,6 +196,9 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
     if any(r.when is None for r in (*rows, *floors)) or any(
             e.when is None and e.times is None for e in extras):
         return None
+    if wild or placed:
+        _check_wild(rows, extras, floors, PLACED_FEATURES if placed else WILD_FEATURES,
+                    ("melds", "wilds_in") if placed else ("gen", "melds"))
     pos = {p.id: i for i, p in enumerate(rows)}
     extra_pos = {e.id: i for i, e in enumerate(extras)}
     patterns = []
@@ -161,17 +213,17 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
             if s in pos:
                 sup |= 1 << pos[s]
         patterns.append({
-            "when": _cond(p.when or (), ctx), "value": p.value(options), "supersedes": sup,
+            "when": _cond(p.when or (), ctx, cc, options), "value": p.value(options), "supersedes": sup,
             "flat": p.is_flat(options), "cap_exempt": p.cap_exempt,
             "special": p.klass == "special", "absorb": absorb,
             "times": -1 if p.times is None else COUNTED.index(p.times)})
     cap = policy.cap(options)
     return CompiledTable({
         "patterns": patterns,
-        "extras": [{"when": _cond(e.when or (), ctx),
-                    "times": -1 if e.times is None else COUNTED.index(e.times),
+        "extras": [{"when": _cond(e.when or (), ctx, cc, options),
+                    "times": -1 if e.times is None else _counted_index(e.times, cc),
                     "value": e.value(options)} for e in extras],
-        "floors": [{"when": _cond(f.when or (), ctx)} for f in floors],
+        "floors": [{"when": _cond(f.when or (), ctx, cc, options)} for f in floors],
         "policy": POLICY_CODES[policy.kind],
         "cap": cap,
         "floor_value": int(getattr(options, policy.floor_option or "", 0) or 0),
@@ -187,10 +239,36 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "extra_hits": [[PatternHit(e.id, e.name, n * e.value(options)) for n in range(_TIMES)]
                        for e in extras],
         "floor_hits": [PatternHit(f.id, f.name, 0) for f in floors],
-        "result_type": ScoreResult, "decomposition_type": Decomposition,
+        "result_type": result_type or ScoreResult, "decomposition_type": Decomposition,
         "wait_type": ValuedWait,
         "name": name, "unit": unit,
+        "wild_pair_sets_wild": True if wild_pair_sets_wild is None else wild_pair_sets_wild,
+        "placed": placed, "meld_factors": dict(meld_factors or {}), "open_factor": open_factor,
+        "open_kinds": frozenset(open_kinds), "no_kinds": sum(1 << k for k in no_kinds),
+        "must_open": must_open, "one_tile_melds": dict(one_tile_melds or {}),
+        "tie_patterns": sum(1 << pos[i] for i in tie_patterns if i in pos),
     })
+
+
+def _counted_index(name: str, ccounts: tuple[str, ...]) -> int:
+    return COUNTED.index(name) if name in COUNTED else CONTEXT_COUNTED_AT + ccounts.index(name)
+
+
+def _check_wild(rows: list[Any], extras: list[Any], floors: list[Any],
+                features: tuple[str, ...], counted: tuple[str, ...]) -> None:
+    """A wild reading states only ``features`` (and the ``counted`` ones): a row naming
+    another core feature would never hold there, so it is refused."""
+    for spec in (*rows, *extras, *floors):
+        if getattr(spec, "flat", False) or getattr(spec, "flat_option", None):
+            raise ValueError(f"{spec.id}: flat rows are not compiled for wild tables")
+        for term in (*(spec.when or ()), *((spec.times,) if getattr(spec, "times", None)
+                                           else ())):
+            for part in term.split("|"):
+                m = _COUNTED_TERM.match(part)
+                name = m.group(1) if m else part.lstrip("!")
+                if (name in FEATURES and name not in features) or (
+                        name in COUNTED and name not in counted):
+                    raise ValueError(f"{spec.id}: {name!r} is not a feature of a wild reading")
 
 
 # --------------------------------------------------------------------------- the Python twin
@@ -199,15 +277,20 @@ def _term(t: int) -> bool:
     return t < 27 and t % 9 in (0, 8)
 
 
-def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1, *, slot: int | None = None,
-                self_drawn: bool = True, waits: int = 0,
+def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1, wild: int = -1, *,
+                slot: int | None = None, self_drawn: bool = True, waits: int = 0,
                 ) -> tuple[set[str], dict[str, int]]:
     """What the C features say of one ``common.readings.Reading``, stated plainly: the names
-    of the boolean features that hold, and the counted ones. With the winning tile's ``slot``
+    of the boolean features that hold, and the counted ones. With ``wild`` (the wild kind of
+    a reading of ``wild_readings``) the tiles are read as placed: each wild as the kind it
+    stands for, ``wilds_in`` those standing for another kind. With the winning tile's ``slot``
     (an index in ``r.sets``, -1 for the pair; see ``readings.win_slots``) also the wait's
     shape and the concealed pungs (on a discard win, ``self_drawn`` False, the pung the
     discard completed is not concealed); ``waits``: the hand's wait mask before the win."""
-    held = r.held
+    held = list(r.held)
+    for _, k in r.wilds if wild >= 0 else ():
+        held[wild] -= 1
+        held[k] += 1
     kinds = [t for t in range(34) if held[t]]
     suits = {t // 9 for t in kinds if t < 27}
     hon = any(t >= 27 for t in kinds)
@@ -239,6 +322,8 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1, *, slot: int 
         f.add("concealed")
     if len(melds) == 4:
         f.add("melds4")
+        if all(s.meld != "angang" for s in melds):
+            f.add("claimed4")
     if not melds and len(suits) == 1 and not hon:
         c = concealed_counts[min(suits) * 9:min(suits) * 9 + 9]
         if c[0] >= 3 and c[8] >= 3 and all(c[i] for i in range(1, 8)):
@@ -264,6 +349,8 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1, *, slot: int 
             f.add("dragon_pair")
         elif r.pair >= 27:
             f.add("wind_pair")
+        elif r.pair >= 0 and r.pair % 3 == 1:
+            f.add("pair258")
     elif r.shape.startswith("qidui"):
         f.add("qidui")
     elif r.shape == "shisanyao":
@@ -292,12 +379,27 @@ def features_of(r: Any, seat_wind: int = -1, round_wind: int = -1, *, slot: int 
         "concealed_pungs": anke if slot is not None else 0,
         "flower_sets": 0,
         "seat_flowers": 0,
+        "wilds_in": sum(1 for _, k in r.wilds if k != wild) if wild >= 0 else 0,
     }
     return f, counts
 
 
-def holds(when: tuple[str, ...], features: set[str], counts: dict[str, int]) -> bool:
-    """Whether a ``when`` condition holds for these features (the Python statement)."""
+def wild_features_of(shape: str, wild_pair: bool, naturals: Any, melds: int,
+                     ) -> tuple[set[str], dict[str, int]]:
+    """What the C features say of one wild reading (``score_wild``), stated plainly: its shape
+    (``standard`` or ``qidui``), ``wild_pair`` when the winning tile and a wild are the pair,
+    and counted ``gen`` (kinds of which four naturals are held, ``naturals`` in role
+    coordinates) and ``melds``."""
+    f = {shape} | ({"wild_pair"} if wild_pair else set())
+    counts = dict.fromkeys(COUNTED, 0)
+    counts.update(gen=sum(1 for n in naturals if n == 4), melds=melds)
+    return f, counts
+
+
+def holds(when: tuple[str, ...], features: set[str], counts: dict[str, int],
+          options: Any = None) -> bool:
+    """Whether a ``when`` condition holds for these features (the Python statement); a
+    threshold naming an option takes its value under ``options``."""
     for term in when:
         if "|" in term:
             if not any(a[1:] not in features if a.startswith("!") else a in features
@@ -306,8 +408,10 @@ def holds(when: tuple[str, ...], features: set[str], counts: dict[str, int]) -> 
             continue
         m = _COUNTED_TERM.match(term)
         if m:
-            v, k = counts[m.group(1)], int(m.group(3))
-            if v < k or (m.group(2) == "==" and v != k):
+            v, k = counts[m.group(1)], m.group(3)
+            k_ = int(k) if k.isdigit() else int(getattr(options, k))
+            op = m.group(2)
+            if (op == "==" and v != k_) or (op == ">=" and v < k_) or (op == "<=" and v > k_):
                 return False
         elif term.startswith("!"):
             if term[1:] in features:

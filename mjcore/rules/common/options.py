@@ -226,7 +226,7 @@ class OptionResolver:
 
     def resolve(self, options: Mapping[str, object] | None = None,
                 preset: str | None = None) -> Options:
-        if options is None and preset is None:
+        if preset is None and (options is None or (type(options) is dict and not options)):
             return self.default
         if options is not None and not isinstance(options, Mapping):
             raise MahjongError("bad_option", "options must be a mapping of name to value")
@@ -241,8 +241,8 @@ class OptionResolver:
             raise MahjongError("bad_option", f"a preset is named by text, got {preset!r:.60}")
         try:
             # value types are part of the key: True == 1 but only one is a valid integer
-            key: Any = (preset, None if options is None else frozenset(
-                (k, v, type(v)) for k, v in options.items()))
+            key: Any = (preset, None if options is None else (
+                *options.items(), *map(type, options.values())))
             hit = self._memo.get(key)
         except TypeError:  # unhashable values (lists): validated, not memoised
             key, hit = None, None

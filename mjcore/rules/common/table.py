@@ -251,6 +251,8 @@ class FanTable:
     floors: tuple[FloorSpec, ...] = ()
     # the rule set's own context features the ``when`` conditions may name (compiled scoring)
     context_features: tuple[str, ...] = ()
+    # the rule set's counted context features (a count per win context, e.g. Hangzhou's 飘)
+    context_counts: tuple[str, ...] = ()
     # per options object: (ordinary, flat) enabled patterns with their table positions
     _active: dict[Any, tuple[tuple[tuple[int, PatternSpec], ...], ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
@@ -268,7 +270,7 @@ class FanTable:
         from mjcore.rules.common.compiled import check_terms  # (it imports this module)
 
         for spec in (*self.patterns, *self.extras, *self.floors):
-            check_terms(spec, self.context_features)
+            check_terms(spec, self.context_features, self.context_counts)
 
     def active(self, options: Any) -> tuple[tuple[tuple[int, PatternSpec], ...], ...]:
         """(ordinary, flat) patterns enabled under ``options``, with their table positions;
@@ -299,6 +301,7 @@ class FanTable:
         return {
             "policy": self.policy.describe(),
             "context_features": list(self.context_features),
+            "context_counts": list(self.context_counts),
             "patterns": [p.describe() for p in self.patterns],
             "extras": [e.describe() for e in self.extras],
             "floors": [f.describe() for f in self.floors],

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from mjcore._core import _count_runs, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand
+from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
 from mjcore.rules.common.results import ScoreResult, ValuedWait
@@ -491,12 +492,31 @@ def liable(c: Ctx, o: HangzhouOptions) -> int:
 
 
 _RESULTS: dict[object, ScoreResult] = {}
+_FAST: dict[object, ScoreResult] = {}  # the compiled path's results, keyed by the context's items
 _CONTEXTS: dict[object, Ctx] = {}  # (self-drawn, options, context key) -> parsed context
 
 
 def score(hand: object, win_tile: int | str, self_drawn: bool,
           context: Mapping[str, object] | None, o: HangzhouOptions) -> ScoreResult:
     """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+    if not compiled.PURE and (context is None or type(context) is dict):
+        # memo look-up, compiled score and memo entry in one core call; the key holds the
+        # context's items and their types (True == 1, but only one is a valid flag)
+        t = _TABLES.get(o, _UNSET)
+        if t is _UNSET:
+            t = _compiled_table(o)
+        if t is not None:
+            try:
+                fctx = (bool(self_drawn), o) if not context else (
+                    bool(self_drawn), o, *context.items(), *map(type, context.values()))
+                fkey = (hand, win_tile, type(win_tile), fctx)
+                got = t.score_wild_memo(_FAST, fkey, hand, win_tile, fctx, _CACHE_LIMIT)
+                if got is False and _compiled_context(t, fctx, context, o) is not None:
+                    got = t.score_wild_memo(_FAST, fkey, hand, win_tile, fctx, _CACHE_LIMIT)
+            except TypeError:  # an unhashable argument: the path below says what is wrong
+                got = None
+            if got:
+                return got  # type: ignore[no-any-return]
     ctx_key = None if not context else _context_key(context)
     try:
         key: Any = (hand, win_tile, type(win_tile), bool(self_drawn), o, ctx_key)
@@ -559,24 +579,103 @@ def _score(p: Physical, win_tile: int | str, self_drawn: bool, c: Ctx,
     value, reading = best(readings, facts, o)
     fan = value.value
     mult = TABLE.policy.multiplier(fan, o)
-    stake = o.base_points * mult
-    w = c.winner
-    seat_of = [(w + 1 + i) % 4 for i in range(3)]  # right, across, left
-    payments: tuple[tuple[int, int, int], ...]
-    who, liable_seat = "", -1
-    if self_drawn:
-        i = liable(c, o)
-        if i >= 0:
-            who, liable_seat = "chengbao", seat_of[i]
-            payments = ((liable_seat, w, 3 * stake),)
-        else:
-            payments = tuple((seat_of[i], w, stake) for i in (2, 1, 0))  # left, across, right
-    else:
-        times = 3 if o.discard_payment == "discarder_pays_three" else 1
-        payments = ((seat_of[RELATIVE.index(c.discarder)], w, times * stake),)
+    payments, who, liable_seat = _payments(c, self_drawn, mult, o)
     return ScoreResult(NAME, "fan", fan, value.raw, mult, value.hits,
                        decomposition(r, drawn, reading, c.wild, o), reading.shape, self_drawn,
                        payments, who, liable_seat)
+
+
+def _payments(c: Ctx, self_drawn: bool, mult: int, o: HangzhouOptions,
+              ) -> tuple[tuple[tuple[int, int, int], ...], str, int]:
+    """The payments of a win worth ``mult`` stakes (§8), the liability and its seat."""
+    stake = o.base_points * mult
+    w = c.winner
+    seat_of = [(w + 1 + i) % 4 for i in range(3)]  # right, across, left
+    if self_drawn:
+        i = liable(c, o)
+        if i >= 0:
+            return ((seat_of[i], w, 3 * stake),), "chengbao", seat_of[i]
+        return tuple((seat_of[i], w, stake) for i in (2, 1, 0)), "", -1  # left, across, right
+    times = 3 if o.discard_payment == "discarder_pays_three" else 1
+    return ((seat_of[RELATIVE.index(c.discarder)], w, times * stake),), "", -1
+
+
+# --------------------------------------------------------------------------- compiled path
+# The table's ``when`` data run by the core (``CompiledTable.score_wild``: the readings by win
+# tests on the joker tables, the decomposition of the reading scored); the options whose
+# readings need every placement of the wilds (wild_copy_limit, haohua_with_wild,
+# qidui_baotou) stay on the Python path above, as does everything the core hands back
+# (every refusal, melds holding a wild). ``MJ_PURE_SCORING=1``: the Python path only.
+
+_UNSET: Any = object()
+_TABLES: dict[HangzhouOptions, compiled.CompiledTable | None] = {}
+
+
+def _compiled_table(o: HangzhouOptions) -> compiled.CompiledTable | None:
+    t = None
+    if not (o.wild_copy_limit or o.haohua_with_wild or o.qidui_baotou):
+        t = compiled.compile_table(TABLE, o, name=NAME, unit="fan", qidui=True,
+                                   wild_pair_sets_wild=o.baotou_wilds_in_sets)
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()
+    _TABLES[o] = t
+    return t
+
+
+def _compiled_context(t: compiled.CompiledTable, key: tuple[object, ...],
+                      context: Mapping[str, object] | None, o: HangzhouOptions,
+                      ) -> compiled.CompiledContext | None:
+    """The compiled context of ``key`` = (self-drawn, options, context key); None for a context
+    the Python path refuses (it says why, after checking the hand)."""
+    self_drawn = bool(key[0])
+    try:
+        c = parse_context(context, self_drawn, o)
+    except MahjongError:
+        return None
+    return t.add_context(key, _context_of(c, self_drawn, o))
+
+
+def _context_of(c: Ctx, self_drawn: bool, o: HangzhouOptions) -> compiled.CompiledContext:
+    facts = WinFacts(min(c.piao_count, o.piao_max), c.gang_kai, c.piao_on_gang)
+    names = [n for n, on in (("gang", c.gang_kai or c.piao_on_gang), ("gang_kai", c.gang_kai))
+             if on]
+    blocked = 0
+    if not self_drawn:  # §7 step 2: the tiles whose discard win is refused here
+        for k in range(34):
+            if claim_refusal(c, k, o) is not None:
+                blocked |= 1 << k
+    pays: dict[int, Any] = {}
+
+    def pay(fan: int, mult: int) -> Any:
+        if mult not in pays:
+            pays[mult] = _payments(c, self_drawn, mult, o)
+        return pays[mult][0]
+
+    _, who, seat = _payments(c, self_drawn, 1, o)
+    return compiled.CompiledContext(
+        compiled.context_bits(TABLE, names), self_drawn, pay, wild=c.wild, proxy=BAIBAN,
+        wilds_gone=c.piao_count, blocked=blocked,
+        # a win after a 飘 is an 爆头 (else the Python path refuses the context)
+        require=compiled.feature_bit("wild_pair") if c.piao_count else 0,
+        needs_kong=c.gang_kai, liable=who, liable_seat=seat,
+        counts=(facts.piao, 2 + facts.piao))
+
+
+_WAIT_CONTEXTS: dict[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = {}
+
+
+def _wait_contexts(c: Ctx, o: HangzhouOptions) -> tuple[compiled.CompiledContext, ...]:
+    """(discard, self-drawn) contexts of a wait question: the discard valued on its shape, the
+    self-draw with the context's 飘 and kong."""
+    key = (c, o)
+    got = _WAIT_CONTEXTS.get(key)
+    if got is None:
+        plain = compiled.CompiledContext(0, False, None, wild=c.wild, proxy=BAIBAN)
+        got = (plain, _context_of(c._replace(winner=0), True, o))
+        if len(_WAIT_CONTEXTS) >= 4096:
+            _WAIT_CONTEXTS.clear()
+        _WAIT_CONTEXTS[key] = got
+    return got
 
 
 def is_piao(hand: object, drawn: int | str, discard: int | str,
@@ -613,7 +712,8 @@ def relative_points(result: ScoreResult, winner: int = 0) -> dict[str, Any]:
 
 def clear_caches() -> None:
     """Forget every memoised parse, analysis, value and score (for cold benchmarks)."""
-    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS, _CONTEXTS):
+    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _FAST, _WAITS, _CONTEXTS, _TABLES,
+                 _WAIT_CONTEXTS):
         memo.clear()
 
 
@@ -665,6 +765,19 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     if c.gang_kai and not any(kind in _KONGS for kind, _ in p.melds):
         raise _err("bad_context", "gang_kai needs a kong among the melds")
     vis = _visible_counts(visible)
+    if not compiled.PURE:  # the core values every wait (``valued_waits_wild``)
+        table = _TABLES.get(o, _UNSET)
+        if table is _UNSET:
+            table = _compiled_table(o)
+        if table is not None:
+            cd, cs = _wait_contexts(c, o)
+            fast = table.valued_waits_wild(hand, cd, cs, vis)
+            if fast is not None:
+                if key is not None:
+                    if len(_WAITS) >= _CACHE_LIMIT:
+                        _WAITS.clear()
+                    _WAITS[key] = fast
+                return fast  # type: ignore[no-any-return]
     held = list(p.counts)
     for _, tiles in p.melds:
         for t in tiles:

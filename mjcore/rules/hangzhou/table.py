@@ -52,17 +52,19 @@ def _qidui(groups: int) -> Any:
 
 PATTERNS: tuple[PatternSpec, ...] = (
     PatternSpec("pinghu", "平胡", 0, "a standard win (four sets and a pair); listed only when no "
-                "event applies", lambda r, c, o: r.shape == "standard"),
+                "event applies", lambda r, c, o: r.shape == "standard", when=("standard",)),
     PatternSpec("qidui", "七对", 1, "seven pairs with no group of four identical naturals",
-                _qidui(0), shape="qidui"),
+                _qidui(0), shape="qidui", when=("qidui", "gen==0")),
     PatternSpec("haohua_qidui", "豪华七对", 2, "七对 with one group of four identical naturals "
                 "used as two pairs (haohua_with_wild: any four of a kind once the wilds are "
-                "placed)", _qidui(1), shape="qidui"),
+                "placed)", _qidui(1), shape="qidui", when=("qidui", "gen==1")),
     PatternSpec("shuang_haohua_qidui", "两豪华七对", 3, "七对 with two such groups", _qidui(2),
-                shape="qidui"),
+                shape="qidui", when=("qidui", "gen==2")),
     PatternSpec("san_haohua_qidui", "三豪华七对", 4, "七对 with three such groups", _qidui(3),
-                shape="qidui"),
+                shape="qidui", when=("qidui", "gen==3")),
 )
+# (compiled: a 七对's 豪华 groups are its kinds of four naturals, ``gen``, under the options
+# that compile; with wild_copy_limit, haohua_with_wild or qidui_baotou the Python path scores)
 
 
 def _when(b: int, n: int | None, g: bool, gang_kai: bool | None = None) -> Any:
@@ -79,23 +81,39 @@ def _when(b: int, n: int | None, g: bool, gang_kai: bool | None = None) -> Any:
 
 
 # Event rows: at most one applies to a reading (b = 爆头, n = 飘 counted, g = a kong).
+# Compiled (``when``/``times``): b is the reading's ``wild_pair`` (爆头), g the context's
+# ``gang``, n the counted context feature ``piao``; ``gang_piao_fan`` is 2 + n.
 EXTRAS: tuple[ExtraSpec, ...] = (
     ExtraSpec("baotou", "暴头", 1, "爆头: a self-drawn win whose drawn tile pairs with a held "
-              "wild (b=1, n=0, g=0)", _when(1, 0, False)),
-    ExtraSpec("caipiao", "财飘", 2, "an 爆头 win after one 飘 (b=1, n=1)", _when(1, 1, False)),
-    ExtraSpec("shuang_caipiao", "双财飘", 3, "after two consecutive 飘 (n=2)", _when(1, 2, False)),
-    ExtraSpec("san_caipiao", "三财飘", 4, "after three consecutive 飘 (n=3)", _when(1, 3, False)),
+              "wild (b=1, n=0, g=0)", _when(1, 0, False), when=("wild_pair", "piao==0", "!gang")),
+    ExtraSpec("caipiao", "财飘", 2, "an 爆头 win after one 飘 (b=1, n=1)", _when(1, 1, False),
+              when=("wild_pair", "piao==1", "!gang")),
+    ExtraSpec("shuang_caipiao", "双财飘", 3, "after two consecutive 飘 (n=2)", _when(1, 2, False),
+              when=("wild_pair", "piao==2", "!gang")),
+    ExtraSpec("san_caipiao", "三财飘", 4, "after three consecutive 飘 (n=3)", _when(1, 3, False),
+              when=("wild_pair", "piao==3", "!gang")),
     ExtraSpec("gangkai", "杠开", 1, "a win on the replacement tile of one's own kong, not 爆头 "
-              "(g=1)", _when(0, 0, True)),
-    ExtraSpec("gangbao", "杠暴", 2, "杠开 that is an 爆头 win (b=1, g=1)", _when(1, 0, True)),
+              "(g=1)", _when(0, 0, True), when=("!wild_pair", "gang")),
+    ExtraSpec("gangbao", "杠暴", 2, "杠开 that is an 爆头 win (b=1, g=1)", _when(1, 0, True),
+              when=("wild_pair", "piao==0", "gang")),
     ExtraSpec("gangpiao", "杠飘", 1, "the last 飘 made on a kong-replacement turn, then an 爆头 "
               "self-draw (not on a replacement): fan 2 + n, ×8 for one 飘",
-              _when(1, None, True, gang_kai=False), each=True),
+              _when(1, None, True, gang_kai=False), each=True,
+              when=("wild_pair", "piao>=1", "gang", "!gang_kai"), times="gang_piao_fan"),
     ExtraSpec("piaogang", "飘杠", 1, "飘 first, then the 爆头 win on a kong replacement: fan 2 + n, "
-              "×8 for one 飘", _when(1, None, True, gang_kai=True), each=True),
+              "×8 for one 飘", _when(1, None, True, gang_kai=True), each=True,
+              when=("wild_pair", "piao>=1", "gang_kai"), times="gang_piao_fan"),
 )
 
-TABLE = FanTable(Policy("shape_times_event", cap_option="max_multiplier", exponent=True),
-                 PATTERNS, EXTRAS)
+CONTEXT_FEATURES = ("gang", "gang_kai")
+"""The win context as the compiled table sees it: ``gang`` is g (``gang_kai`` or
+``piao_on_gang``: a chain of kongs counts once), ``gang_kai`` the win on a kong replacement."""
+CONTEXT_COUNTS = ("piao", "gang_piao_fan")
+"""Counted: ``piao`` is n (the 飘 that count), ``gang_piao_fan`` 2 + n (杠飘/飘杠's fan)."""
 
-__all__ = ["EXTRAS", "PATTERNS", "TABLE", "Reading", "WinFacts"]
+TABLE = FanTable(Policy("shape_times_event", cap_option="max_multiplier", exponent=True),
+                 PATTERNS, EXTRAS, context_features=CONTEXT_FEATURES,
+                 context_counts=CONTEXT_COUNTS)
+
+__all__ = ["CONTEXT_COUNTS", "CONTEXT_FEATURES", "EXTRAS", "PATTERNS", "TABLE", "Reading",
+           "WinFacts"]

@@ -233,12 +233,15 @@ def cached_context(context: Mapping[str, object] | None, sd: bool, o: WuhanOptio
 
 
 _PLAIN = (str, int, bool, type(None))
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 def freeze(value: object) -> object:
     """A hashable stand-in for a context value (lists and mappings as tuples, with types)."""
-    if type(value) is dict and all(type(v) in _PLAIN for v in value.values()):
-        return (*value.items(), *map(type, value.values()))  # the common flat context
+    if type(value) is dict:
+        types = tuple(map(type, value.values()))
+        if _PLAIN_TYPES.issuperset(types):
+            return (*value.items(), *types)  # the common flat context
     if isinstance(value, Mapping):
         return ("map", tuple((k, freeze(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from mjcore._core import HandBase, decompose, is_win, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
+from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
 from mjcore.rules.common.inputs import plus_tile, tile_id, visible_counts
 from mjcore.rules.common.inputs import tile_text as _text
@@ -249,6 +250,24 @@ def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
     try:
         frozen = None if context is None else freeze(context)
         key = (hand, win_tile, type(win_tile), bool(self_drawn), o, frozen)
+        if not compiled.PURE and (type(hand) is Hand or type(hand) is str):
+            # memo look-up, compiled score and memo entry in one core call (a text parsed
+            # first, as the Python path does: its errors come first)
+            t = _TABLES.get(o, _UNSET)
+            if t is _UNSET:
+                t = _compiled_table(o)
+            if t is not None:
+                h = hand
+                if type(hand) is str:
+                    hit = _RESULTS.get(key)
+                    if hit is not None:
+                        return hit
+                    h = parse_hand(hand)
+                got = t.score_wild_memo(_RESULTS, key, h, win_tile, key[3:], _CACHE_LIMIT)
+                if got is False and _compiled_context(t, key[3:], context, o) is not None:
+                    got = t.score_wild_memo(_RESULTS, key, h, win_tile, key[3:], _CACHE_LIMIT)
+                if got:
+                    return got  # type: ignore[no-any-return]
         hit = _RESULTS.get(key)
     except TypeError:
         key, hit, frozen = None, None, NO_KEY
@@ -369,6 +388,66 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
                        _decomposition(r, s.shape), s.shape, sd, payments, liable, liable_seat)
 
 
+# --------------------------------------------------------------------------- compiled path
+# The table's ``when`` data run by the core (``CompiledTable.score_placed``: every placement of
+# the 赖子, the doublings of the melds, the best reading, the result); the options with shapes
+# the core does not list (qidui, yise_any_shape) stay on the Python path above, as does
+# everything the core hands back (every refusal, a context naming meld_from or payer_melds,
+# hands past its bounds). ``MJ_PURE_SCORING=1``: the Python path only.
+
+_UNSET: Any = object()
+_TABLES: dict[WuhanOptions, compiled.CompiledTable | None] = {}
+_DOUBLINGS = {"gang": 2, "bugang": 2, "pizigang": 2, "angang": 4, "laizigang": 4}
+
+
+def _compiled_table(o: WuhanOptions) -> compiled.CompiledTable | None:
+    t = None
+    if not (o.qidui or o.yise_any_shape):
+        t = compiled.compile_table(
+            TABLE, o, name=NAME, unit="points", qidui=False, placed=True,
+            meld_factors=_DOUBLINGS if o.factors else {}, open_factor=2 if o.factors else 1,
+            open_kinds=tuple(OPENING), no_kinds=tuple(o.pizi_kinds), must_open=o.must_open,
+            one_tile_melds={"pizigang": "no_kinds", "laizigang": "wild"},
+            tie_patterns=tuple(DAHU_ORDER), result_type=WuhanResult)
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()
+    _TABLES[o] = t
+    return t
+
+
+def _context_names(c: Context, sd: bool, o: WuhanOptions) -> list[str]:
+    """The table's context features that hold in ``c`` (``table.CONTEXT_FEATURES``)."""
+    return [n for n, on in (
+        ("robbed", c.robbed is not None), ("gsh_dahu", c.gsh and o.gangshanghua_as == "dahu"),
+        ("gsh_factor", c.gsh and o.gangshanghua_as == "factor"), ("haidi", c.haidi),
+        ("quanqiu_claim", c.discarder is not None or (sd and o.quanqiuren_self_draw)),
+        ("any_pair", o.situational_any_pair)) if on]
+
+
+def _compiled_context(t: compiled.CompiledTable, key: tuple[object, ...],
+                      context: Mapping[str, object] | None, o: WuhanOptions,
+                      ) -> compiled.CompiledContext | None:
+    """The compiled context of ``key`` = (self-drawn, options, frozen context); None for a
+    context the Python path refuses (it says why, in its order)."""
+    sd = bool(key[0])
+    try:
+        c = cached_context(context, sd, o, key[2])
+    except MahjongError:
+        return None
+    ids = t.pattern_ids()
+
+    def pay(h_base: int, w: int, found: int) -> _Paid | None:
+        if o.base_points * h_base * w < o.min_points:
+            return None  # below_min_points: the Python path says so
+        chosen = frozenset(ids[i] for i in range(len(ids)) if found >> i & 1)
+        return _payments(c, sd, h_base, w, chosen, o)
+
+    return t.add_context(key, compiled.CompiledContext(
+        compiled.context_bits(TABLE, _context_names(c, sd, o)), sd, pay, wild=c.laizi,
+        # the melds named per seat are checked against the hand by the Python path
+        python_only=bool(c.payers) or c.meld_from is not None, needs_kong=c.gsh))
+
+
 def _is_dahu(h: PatternHit, o: WuhanOptions) -> bool:
     """A 大胡 hit (杠上花 as a factor shares its id but is an extra)."""
     return h.id in DAHU_ORDER and not (h.id == "gangshanghua" and o.gangshanghua_as == "factor")
@@ -426,6 +505,7 @@ def clear_caches() -> None:
     _PAID.clear()
     _RESULTS.clear()
     _WAITS.clear()
+    _TABLES.clear()
 
 
 # --------------------------------------------------------------------------- waits
@@ -468,6 +548,25 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
     out: list[ValuedWait] = []
     if any(h.counts[t] for t in o.pizi_kinds) or (o.must_open and not mi.opened):
         return ()  # no tile can make it a win
+    if not compiled.PURE:  # the core values every wait (``valued_waits_placed``)
+        table = _TABLES.get(o, _UNSET)
+        if table is _UNSET:
+            table = _compiled_table(o)
+        if table is not None:
+            try:
+                ks, kd = (True, o, freeze(self_ctx)), (False, o, freeze(discard_ctx))
+                cs = table.context(ks) or _compiled_context(table, ks, self_ctx, o)
+                cd = table.context(kd) or _compiled_context(table, kd, discard_ctx, o)
+            except TypeError:  # an unhashable context value: the Python path
+                cs = cd = None
+            if cs is not None and cd is not None:
+                fast = table.valued_waits_placed(h, cd, cs, vis)
+                if fast is not None:
+                    if key is not None:
+                        if len(_WAITS) >= _CACHE_LIMIT:
+                            _WAITS.clear()
+                        _WAITS[key] = fast
+                    return fast  # type: ignore[no-any-return]
     shapes_ = ("standard", "qidui") if o.qidui else ("standard",)
     naturals = list(h.counts)
     jokers = naturals[laizi]
