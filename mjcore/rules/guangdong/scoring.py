@@ -451,10 +451,10 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     if compiled.PURE:
         return _score_python(h, tile, c, o)
     t = _TABLES.get(o) or _compiled_table(o)
-    r = t.score_in(h, tile, c.cid)
+    r = t.score_cached(h, tile, c.cid)  # (a first ask: its fingerprint, for ``_ENTRY``)
     if r is False:
         _compiled_context(t, c, o)
-        r = t.score_in(h, tile, c.cid)
+        r = t.score_cached(h, tile, c.cid)
     if r is None:  # the Python path raises the error (the core checked counts, tile, melds
         return _score_python(h, tile, c, o)  # and meld_from)
     return r  # type: ignore[no-any-return]
