@@ -477,7 +477,7 @@ cdef class CompiledContext:
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
         ``settle``: the rule set's last word on a result (checks that may raise, who is
-        liable), called by ``score_in`` (and ``score_memo``) before it answers or a memo
+        liable), called by ``score_in`` before it answers or a memo
         keeps it, for a hand with at least ``settle_melds`` melds or with melds and a main
         pattern in ``settle_mains``. (``score`` and the batches give the table's result as
         it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
@@ -1033,7 +1033,7 @@ cdef class CompiledTable:
         return _score_wild(self, hand, tile, c)
 
     def score_wild_memo(self, dict memo, tuple key, hand, tile, ctx_key, Py_ssize_t limit):
-        """``score_memo`` for ``score_wild``: the memo's answer, else the compiled one (kept),
+        """The memoised ``score_wild``: the memo's answer, else the compiled one (kept),
         None for the Python path, False when no context is stored under ``ctx_key``."""
         got = memo.get(key)
         if got is not None:
@@ -1112,7 +1112,7 @@ cdef class CompiledTable:
 
     def score_items_memo(self, dict memo, hand, int tile, self_drawn, dict context,
                          Py_ssize_t limit):
-        """``score_memo`` for a rule set that keeps its compiled contexts under
+        """The memoised score for a rule set that keeps its compiled contexts under
         ``context_key(self_drawn, context)`` (with ``self_drawn`` a bool): the answer in
         ``memo`` under (hand, tile, compiled context), else the settled score, kept when it
         is a result; False when no compiled context is kept under that key yet (the rule set
@@ -1134,24 +1134,6 @@ cdef class CompiledTable:
         memo[key] = hit
         return hit
 
-    def score_memo(self, dict memo, tuple key, hand, int tile, ctx_key, Py_ssize_t limit):
-        """``score_in`` (or ``score``, given the compiled context itself) with a rule set's
-        results memo: the answer kept under ``key`` (an immutable, acyclic tuple), else the
-        score, kept when it is a result (the memo cleared past ``limit`` entries). The hot
-        path of a cold call in one core call."""
-        got = memo.get(key)
-        if got is not None:
-            return got
-        got = self._settled(hand, tile, <CompiledContext> ctx_key) if type(
-            ctx_key) is CompiledContext else self._score_in(hand, tile, ctx_key)
-        if got is None or got is False:
-            return got
-        if len(memo) >= limit:
-            memo.clear()
-        PyObject_GC_UnTrack(key)
-        memo[key] = got
-        return got
-
     def score_cached(self, hand, tile, key):
         """``score_in``, remembered in the table's own cache (``_memo_get``): the answer for
         this hand (by equality), tile and context key (by identity) when it was asked
@@ -1160,11 +1142,9 @@ cdef class CompiledTable:
         return self._score_cached(hand, tile, key)
 
     cdef object _score_cached(self, hand, tile, key):
-        if type(tile) is not int or not isinstance(hand, HandBase):
-            return None
+        if type(tile) is not int or not isinstance(hand, HandBase) or not 0 <= tile < 34:
+            return None  # (compared as objects: a huge int is no tile, not an OverflowError)
         cdef long t = tile
-        if t < 0 or t >= 34:
-            return None
         cdef MemoSlot* e
         got = self._memo_get(<HandBase> hand, t, key, &e)
         if got is not None:
@@ -1886,10 +1866,14 @@ cdef class CompiledEntry:
     """A rule set's ``score`` and ``valued_waits`` functions (its engine's, as bound methods)
     whose common calls are answered here from the compiled table of the options with no
     Python frame: a ``Hand`` and a tile id with no context (``score_cached``), a ``Hand`` with
-    no context and no tiles visible (``valued_waits_cached``). Every other call, every answer
-    the table leaves, and every call while ``flags.PURE`` is set go to the rule set's own
-    functions (``general_score``, ``general_waits``), which answer the same (the tests hold
-    them equal)."""
+    no context and no tiles visible (``valued_waits_cached``). With ``contexts`` (a rule set's
+    dict of ``context_key(self_drawn, context)`` -> the table's key of that parsed context,
+    which it fills) a score with a dict context it has seen (and no context: the key of an
+    empty one) is a common call too. Every other call, every answer the table leaves, and
+    every call while ``flags.PURE`` is set go to the rule set's own functions
+    (``general_score``, ``general_waits``), which answer the same (the tests hold them
+    equal). Without ``make_wait_contexts`` only ``score`` is served (the rule set's own
+    ``valued_waits`` answers its waits)."""
 
     cdef dict tables        # the rule set's compiled tables by options object
     cdef object make_table  # options -> its CompiledTable (kept in ``tables``)
@@ -1898,9 +1882,10 @@ cdef class CompiledEntry:
     cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
     cdef readonly object general_score, general_waits
     cdef object flags       # the module whose PURE forces the Python path
+    cdef dict contexts      # context_key(...) -> the table's context key, or None
 
     def __init__(self, dict tables, make_table, on_discard, on_self_draw, dict wait_contexts,
-                 make_wait_contexts, general_score, general_waits, flags):
+                 make_wait_contexts, general_score, general_waits, flags, dict contexts=None):
         self.tables = tables
         self.make_table = make_table
         self.on_discard = on_discard
@@ -1910,22 +1895,34 @@ cdef class CompiledEntry:
         self.general_score = general_score
         self.general_waits = general_waits
         self.flags = flags
+        self.contexts = contexts
 
     cdef CompiledTable _table(self, options):
         t = self.tables.get(options)
         return <CompiledTable?> (self.make_table(options) if t is None else t)
 
     def score(self, hand, win_tile, self_drawn, context, options):
-        if context is None and not self.flags.PURE:
-            got = self._table(options)._score_cached(
-                hand, win_tile, self.on_self_draw if self_drawn else self.on_discard)
+        key = None
+        if self.flags.PURE:
+            pass
+        elif self.contexts is not None:
+            if context is None or type(context) is dict:
+                try:
+                    key = self.contexts.get(context_key(self_drawn, context or _NO_CONTEXT))
+                except TypeError:  # an unhashable value: the rule set's error
+                    pass
+        elif context is None:
+            key = self.on_self_draw if self_drawn else self.on_discard
+        if key is not None:
+            got = self._table(options)._score_cached(hand, win_tile, key)
             if got:  # (False: the table's contexts were cleared; the rule set adds them)
                 return got
         return self.general_score(hand, win_tile, self_drawn, context, options)
 
     def valued_waits(self, hand, context, options, visible=None):
         cdef CompiledTable t
-        if context is None and visible is None and not self.flags.PURE:
+        if context is None and visible is None and self.make_wait_contexts is not None and \
+                not self.flags.PURE:
             t = self._table(options)
             pair = self.wait_contexts.get(options)
             if pair is None:
@@ -2075,6 +2072,9 @@ def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint
                            rs[i].sets[j].meld) for j in range(rs[i].nsets)),
                     bits, tuple(counts[j] for j in range(NCOUNTED))))
     return out
+
+
+_NO_CONTEXT = {}  # (never changed: the context of a call with none)
 
 
 def context_key(self_drawn, dict context):

@@ -12,7 +12,7 @@ of the hand (``common.readings``), and the answer to every refusal.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from mjcore._core import _untrack
@@ -451,10 +451,10 @@ def _score(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResult:
     if compiled.PURE:
         return _score_python(h, tile, c, o)
     t = _TABLES.get(o) or _compiled_table(o)
-    r = t.score_in(h, tile, c.cid)
+    r = t.score_cached(h, tile, c.cid)  # (a first ask: its fingerprint, for ``_ENTRY``)
     if r is False:
         _compiled_context(t, c, o)
-        r = t.score_in(h, tile, c.cid)
+        r = t.score_cached(h, tile, c.cid)
     if r is None:  # the Python path raises the error (the core checked counts, tile, melds
         return _score_python(h, tile, c, o)  # and meld_from)
     return r  # type: ignore[no-any-return]
@@ -559,17 +559,32 @@ def _payments_of(key: int, payers: tuple[int, ...], to: int, amount: int,
         _PAYMENTS[key] = got
     return got
 _CONTEXTS: dict[tuple[object, ...], Ctx] = {}
+# the same keys (of dict contexts and of none) -> the parsed context's ``cid``: what
+# ``_ENTRY`` reads to answer a call from the compiled table's cache
+_CIDS: dict[tuple[object, ...], int] = {}
 
 
-def score(
+def _remember(ck: tuple[object, ...], c: Ctx, context: object) -> None:
+    """The parsed context ``c`` kept under its key ``ck`` (and its ``cid`` for ``_ENTRY`` when
+    ``ck`` is ``context_key``'s: a dict context or none)."""
+    if len(_CONTEXTS) >= 4096:
+        _CONTEXTS.clear()
+        _CIDS.clear()
+    _CONTEXTS[ck] = c
+    if context is None or type(context) is dict:
+        _CIDS[ck] = c.cid
+
+
+def _general_score(
     hand: Hand | str,
     win_tile: int | str,
     self_drawn: bool,
     context: Mapping[str, object] | None,
     o: GuangdongOptions,
 ) -> ScoreResult:
-    """Score one winning hand (see ``mjcore.rules.score`` and docs/rulesets/guangdong.md §9).
-    Memoised per input (bounded)."""
+    """``score``'s every call ``_ENTRY`` does not answer from the compiled table's cache:
+    memoised per input (bounded), except a ``Hand`` with a tile id in a context seen for the
+    first time (the table's cache keeps those from their second time)."""
     # The context's part of the memo keys, one flat tuple (few allocations: the cycle collector
     # runs less): self_drawn, the keys, the values (a meld_from list as a tuple) and the
     # values' types (True == 1, but only one of them is a flag).
@@ -594,29 +609,33 @@ def score(
     key: tuple[object, ...] | None = None
     if c is not None:
         key = (hand, win_tile, type(win_tile), o, c.cid)
-        if type(hand) is Hand and type(win_tile) is int and 0 <= win_tile < 34 and \
-                not compiled.PURE:
-            # memo, core (settled) and memo again in one call; None/False: the general way
-            hit = (_TABLES.get(o) or _compiled_table(o)).score_memo(
-                _RESULTS, key, hand, win_tile, c.cid, _CACHE_LIMIT)
-        else:
-            try:
-                hit = _RESULTS.get(key)
-            except TypeError:  # an unhashable hand or tile (an error below)
-                key, hit = None, None
+        try:
+            hit = _RESULTS.get(key)
+        except TypeError:  # an unhashable hand or tile (an error below)
+            key, hit = None, None
         if hit:
-            return hit  # type: ignore[no-any-return]
+            return hit
     h = hand if type(hand) is Hand else hand_of(hand)
     tile = win_tile if type(win_tile) is int and 0 <= win_tile < 34 else _tile(win_tile)
     if c is None:
         c = parse_context(context, self_drawn)  # raises for a bad context: not kept
         if memo:
-            if len(_CONTEXTS) >= 4096:
-                _CONTEXTS.clear()
-            _CONTEXTS[ck] = c
-            key = _results_key(hand, win_tile, o, c)
+            _remember(ck, c, context)
+            if not (type(hand) is Hand and type(win_tile) is int and ck in _CIDS):
+                key = _results_key(hand, win_tile, o, c)
     result = _score(h, tile, c, o)
     return result if key is None else _keep(key, result)
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
+                                _general_score, None, compiled, contexts=_CIDS)
+# A ``Hand`` and a tile id in a context already parsed (a dict or none) is answered in one
+# core call (the options' compiled table, the context's ``cid`` and the table's cache);
+# every other call by ``_general_score``.
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, GuangdongOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one winning hand (see ``mjcore.rules.score`` and docs/rulesets/guangdong.md §9).
+Memoised per input (bounded)."""
 
 
 def _keep(key: tuple[object, ...], result: ScoreResult) -> ScoreResult:
@@ -639,9 +658,7 @@ def parsed_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ct
         return parse_context(context, self_drawn)
     if c is None:
         c = parse_context(context, self_drawn)
-        if len(_CONTEXTS) >= 4096:
-            _CONTEXTS.clear()
-        _CONTEXTS[ck] = c
+        _remember(ck, c, context)
     return c
 
 
@@ -671,8 +688,9 @@ def points(result: ScoreResult) -> dict[str, Any]:
 def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
-    for memo in (_RESULTS, _CONTEXTS, _MELD_BITS, _WAITS, _HITS, _PAYMENTS, _WAIT_PAIRS):
+    for memo in (_RESULTS, _CONTEXTS, _CIDS, _MELD_BITS, _WAITS, _HITS, _PAYMENTS, _WAIT_PAIRS):
         memo.clear()
+    compiled.CompiledTable.clear_cache()
 
 
 # --------------------------------------------------------------------------- waits
