@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compiled_twins import feature_flags, same_result
 
 from mjcore import Hand, MahjongError, Meld
 from mjcore._core import _c_readings
@@ -78,14 +79,6 @@ def _sichuan_reading(r: Any) -> sichuan_table.Reading:
                                  qidui and any(c == 4 for c in concealed))
 
 
-def _flags(names: set[str]) -> int:
-    out = 0
-    for i, name in enumerate(compiled.FEATURES):
-        if name in names:
-            out |= 1 << i
-    return out
-
-
 def test_c_readings_and_features_are_the_python_ones() -> None:
     rng = random.Random(11)
     for _ in range(N):
@@ -98,7 +91,7 @@ def test_c_readings_and_features_are_the_python_ones() -> None:
             assert [(_KINDS[k], t, bool(cc), _MELDS[m]) for k, t, cc, m, in sets] == [
                 (s.kind, s.tile, s.concealed, s.meld) for s in r.sets], hand
             names, count = compiled.features_of(r)
-            assert bits == _flags(names), (hand, r)
+            assert bits == feature_flags(names), (hand, r)
             assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, r)
 
 
@@ -161,14 +154,6 @@ def _both(hand: Any, win: Any, self_drawn: bool, context: dict[str, Any] | None,
     return out[0], out[1]
 
 
-def _same(a: Any, b: Any) -> None:
-    assert a == b
-    if hasattr(a, "decomposition"):  # "qidui" is a str, a decomposition a tuple: both kinds
-        assert type(a.decomposition) is type(b.decomposition)
-        assert [type(h) for h in a.patterns] == [type(h) for h in b.patterns]
-        assert type(a) is type(b)
-
-
 @pytest.mark.parametrize("case", [json.loads(x) for x in CASES.read_text("utf-8").splitlines()
                                   if x.strip()], ids=lambda c: c["id"])
 def test_sichuan_cases_on_both_paths(case: dict[str, Any]) -> None:
@@ -179,7 +164,7 @@ def test_sichuan_cases_on_both_paths(case: dict[str, Any]) -> None:
     except MahjongError:
         return  # an options error: no scoring path runs
     a, b = _both(case["hand"], case["win_tile"], case["self_drawn"], case["context"] or None, o)
-    _same(a, b)
+    same_result(a, b)
 
 
 def test_sichuan_sample_on_both_paths() -> None:
@@ -212,7 +197,7 @@ def test_sichuan_sample_on_both_paths() -> None:
         sd, ctx = rng.choice(contexts)
         o = rng.choice(opts)
         a, b = _both(hand, win, sd, ctx, o)
-        _same(a, b)
+        same_result(a, b)
         compiled_answers += not isinstance(a, tuple) or hasattr(a, "value")
     assert compiled_answers > N // 2  # most hands are wins: the compiled path was exercised
 
@@ -383,7 +368,7 @@ def test_guangdong_c_features_are_the_python_ones() -> None:
             assert [(_KINDS[k], t, bool(cc), _MELDS[m]) for k, t, cc, m, in sets] == [
                 (s.kind, s.tile, s.concealed, s.meld) for s in r.sets], hand
             names, count = compiled.features_of(r, 1, 2)
-            assert bits == _flags(names), (hand, r)
+            assert bits == feature_flags(names), (hand, r)
             assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, r)
 
 
@@ -411,7 +396,7 @@ def test_guangdong_cases_on_both_paths(case: dict[str, Any],
                                 case["context"] or None, o))
         except MahjongError as exc:
             got.append((exc.code, str(exc)))
-    _same(got[0], got[1])
+    same_result(got[0], got[1])
 
 
 def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -453,7 +438,7 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
                 got.append(gd.score(hand, win, sd, ctx, o))
             except MahjongError as exc:
                 got.append((exc.code, str(exc)))
-        _same(got[0], got[1])
+        same_result(got[0], got[1])
         answered += hasattr(got[0], "value")
         liable += bool(getattr(got[0], "liable", ""))
     assert answered > N // 8
@@ -495,7 +480,7 @@ def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -
                 got.append(gd.valued_waits(ready, ctx, o, visible))
             except MahjongError as exc:
                 got.append((exc.code, str(exc)))
-        _same(got[0], got[1])
+        same_result(got[0], got[1])
         asked += 1
         answered += bool(got[0]) and not isinstance(got[0][0], str)
     assert answered > asked // 4

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compiled_twins import feature_flags, same_result
 
 from mjcore import Hand, MahjongError, Meld
 from mjcore._core import _c_placed_readings, _c_wild_readings
@@ -37,10 +38,6 @@ BAIBAN = 31
 
 def text(t: int) -> str:
     return f"{t % 9 + 1}{SUITS[t // 9]}"
-
-
-def _flags(names: set[str]) -> int:
-    return sum(1 << i for i, name in enumerate(compiled.FEATURES) if name in names)
 
 
 def hangzhou_hand(rng: random.Random) -> tuple[Any, int, int, bool]:
@@ -119,7 +116,7 @@ def test_hangzhou_wild_readings_and_features_are_the_python_ones() -> None:
             assert c is not None and len(c) == len(py), (hand, tile, wild, sd)
             for (bits, (gen, melds)), x in zip(c, py, strict=True):
                 names, counts = compiled.wild_features_of(x.shape, x.baotou, naturals, r.melds)
-                assert bits == _flags(names), (hand, tile, wild, x)
+                assert bits == feature_flags(names), (hand, tile, wild, x)
                 assert (gen, melds) == (counts["gen"], counts["melds"]), (hand, x)
                 seen.add((x.shape, x.baotou))
     assert seen == {("standard", False), ("standard", True), ("qidui", False)}
@@ -176,14 +173,6 @@ def _both(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any) -> list[Any]:
     return out
 
 
-def _same(a: Any, b: Any) -> None:
-    assert a == b
-    if hasattr(a, "decomposition"):  # "qidui" is a str, a decomposition a tuple: both kinds
-        assert type(a.decomposition) is type(b.decomposition)
-        assert [type(h) for h in a.patterns] == [type(h) for h in b.patterns]
-        assert type(a) is type(b)
-
-
 @pytest.mark.parametrize("case", [json.loads(x) for x in CASES.read_text("utf-8").splitlines()
                                   if x.strip()], ids=lambda c: c["id"])
 def test_hangzhou_cases_on_both_paths(case: dict[str, Any],
@@ -196,7 +185,7 @@ def test_hangzhou_cases_on_both_paths(case: dict[str, Any],
         return  # an options error: no scoring path runs
     a, b = _both(monkeypatch, hz.score, case["hand"], case["win_tile"], case["self_drawn"],
                  case["context"] or None, o)
-    _same(a, b)
+    same_result(a, b)
 
 
 _OPTIONS: list[dict[str, Any]] = [
@@ -246,7 +235,7 @@ def test_hangzhou_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
         o = resolve_options("hangzhou", opts)
         win: Any = rng.choice((tile, text(tile)))
         a, b = _both(monkeypatch, hz.score, hand, win, sd, ctx, o)
-        _same(a, b)
+        same_result(a, b)
         answered += hasattr(a, "value")
         compiled_answers += bool(hz._FAST)  # the compiled path kept its answer
     assert answered > N // 3
@@ -384,8 +373,8 @@ def test_wuhan_placements_and_features_are_the_python_ones() -> None:
             assert sets == tuple(sorted((kinds[s.kind], s.tile) for s in r.sets)), hand
             assert pair == r.pair and stood == tuple(sorted(k for _, k in r.wilds)), hand
             names, count = compiled.features_of(r, wild=laizi)
-            mask = _flags(set(compiled.PLACED_FEATURES))
-            assert bits & mask == _flags(names) & mask, (hand, r)
+            mask = feature_flags(set(compiled.PLACED_FEATURES))
+            assert bits & mask == feature_flags(names) & mask, (hand, r)
             assert (counts[compiled.COUNTED.index("melds")],
                     counts[compiled.COUNTED.index("wilds_in")]) == (
                 count["melds"], count["wilds_in"]), (hand, r)
@@ -455,7 +444,7 @@ def test_wuhan_cases_on_both_paths(case: dict[str, Any],
                                     case["context"], o))
             except MahjongError as exc:
                 got.append((exc.code, str(exc)))
-        _same(got[0], got[1])
+        same_result(got[0], got[1])
 
 
 def _parsed(text: str) -> Any:
@@ -514,7 +503,7 @@ def test_wuhan_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
                 key = (sd, o, wh.freeze(ctx))
                 compiled_answers += t is not None and t.context(key) is not None and \
                     t.score_placed(hand, tile, t.context(key)) is not None
-        _same(got[0], got[1])
+        same_result(got[0], got[1])
         answered += hasattr(got[0], "value")
     assert answered > N // 3
     assert compiled_answers > N // 4
