@@ -450,10 +450,10 @@ cdef inline void _put(Buffer* b, const char* s, Py_ssize_t n) noexcept nogil:
     b.size += n
 
 
-cdef int _put_outcome(Buffer* b, const uint8_t* p, Fields* f, bytes result) except -1:
-    """``outcomes`` entry: ScoreOutcome{id, result}."""
+cdef int _outcome_head(Buffer* b, const uint8_t* p, Fields* f, Py_ssize_t rn) except -1:
+    """The start of an ``outcomes`` entry ScoreOutcome{id, result} whose result is ``rn``
+    bytes: room for the whole entry reserved, written up to the result's length."""
     cdef Py_ssize_t idn = f.id_e - f.id_s if f.id_s >= 0 else 0
-    cdef Py_ssize_t rn = PyBytes_GET_SIZE(result)
     cdef Py_ssize_t body = 1 + _varint_size(rn) + rn
     if idn:
         body += 1 + _varint_size(idn) + idn
@@ -469,6 +469,13 @@ cdef int _put_outcome(Buffer* b, const uint8_t* p, Fields* f, bytes result) exce
     b.data[b.size] = 0x12
     b.size += 1
     _put_varint(b, rn)
+    return 0
+
+
+cdef int _put_outcome(Buffer* b, const uint8_t* p, Fields* f, bytes result) except -1:
+    """``outcomes`` entry: ScoreOutcome{id, result}."""
+    cdef Py_ssize_t rn = PyBytes_GET_SIZE(result)
+    _outcome_head(b, p, f, rn)
     _put(b, PyBytes_AS_STRING(result), rn)
     return 0
 
@@ -790,29 +797,13 @@ cdef int _put_detail(Buffer* b, const uint8_t* p, Fields* f, bytes head, bytes t
     """``outcomes`` entry: ScoreOutcome{id, result: head + decomposition + tail}, the
     decomposition written from a ``score_batch_detail`` row (none for another shape than
     standard, or when ``dec`` is NULL) as ``decomposition_bytes`` writes it."""
-    cdef Py_ssize_t idn = f.id_e - f.id_s if f.id_s >= 0 else 0
-    cdef Py_ssize_t hn = PyBytes_GET_SIZE(head), tn = PyBytes_GET_SIZE(tail), dn = 0, body
+    cdef Py_ssize_t hn = PyBytes_GET_SIZE(head), tn = PyBytes_GET_SIZE(tail), dn = 0
     cdef int nc = 0, npu = 0, j
     if dec != NULL and dec[0] == 0:
         nc = dec[2]
         npu = dec[3]
         dn = 8 + nc + npu
-    cdef Py_ssize_t rn = hn + dn + tn
-    body = 1 + _varint_size(rn) + rn
-    if idn:
-        body += 1 + _varint_size(idn) + idn
-    _reserve(b, 1 + 10 + body)
-    b.data[b.size] = 0x0A
-    b.size += 1
-    _put_varint(b, body)
-    if idn:
-        b.data[b.size] = 0x0A
-        b.size += 1
-        _put_varint(b, idn)
-        _put(b, <const char*>p + f.id_s, idn)
-    b.data[b.size] = 0x12
-    b.size += 1
-    _put_varint(b, rn)
+    _outcome_head(b, p, f, hn + dn + tn)
     _put(b, PyBytes_AS_STRING(head), hn)
     if dn:
         b.data[b.size] = 0x22
