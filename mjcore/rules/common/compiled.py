@@ -69,14 +69,11 @@ def _parse(term: str, context: tuple[str, ...], counted: tuple[str, ...] = (),
     m = _COUNTED_TERM.match(term)
     if m:
         name = m.group(1)
-        if name in COUNTED:
-            idx = COUNTED.index(name)
-        elif name in counted:
-            idx = CONTEXT_COUNTED_AT + counted.index(name)
-        else:
+        if name not in COUNTED and name not in counted:
             raise ValueError(f"unknown counted feature {name!r} in {term!r}")
         k = m.group(3)
-        return "count", (idx, _OPS[m.group(2)], int(k) if k.isdigit() else k)
+        return "count", (_counted_index(name, counted), _OPS[m.group(2)],
+                         int(k) if k.isdigit() else k)
     name = term[1:] if term.startswith("!") else term
     if name in FEATURES:
         bit = FEATURES.index(name)
@@ -216,7 +213,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
             "when": _cond(p.when or (), ctx, cc, options), "value": p.value(options), "supersedes": sup,
             "flat": p.is_flat(options), "cap_exempt": p.cap_exempt,
             "special": p.klass == "special", "absorb": absorb,
-            "times": -1 if p.times is None else COUNTED.index(p.times)})
+            "times": -1 if p.times is None else _counted_index(p.times, cc)})
     cap = policy.cap(options)
     return CompiledTable({
         "patterns": patterns,
