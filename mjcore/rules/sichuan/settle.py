@@ -81,7 +81,8 @@ def _robbed(ev: object, seat: int, tile: int) -> bool:
             and _tile(ev.tile) == tile)
 
 
-def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = None) -> Ledger:
+def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = None,
+           dealer_streak: int | None = None) -> Ledger:
     """The whole hand's ledger from its event log (see docs/rulesets/sichuan.md §Settlement)."""
     log = check_log(events)
     pays: list[Payment] = []

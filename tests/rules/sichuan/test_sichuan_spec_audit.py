@@ -4,8 +4,7 @@ specification: each test cites the section it checks."""
 from __future__ import annotations
 
 import pytest
-from sichuan_api import (TableView, legal_moves, resolve_options, score, settle, validate_move,
-                         valued_waits)
+from sichuan_api import TableView, legal_moves, resolve_options, score, settle, validate_move, valued_waits
 
 from mjcore.errors import MahjongError
 from mjcore.rules.sichuan import RULESET, DingQue, SichuanView
