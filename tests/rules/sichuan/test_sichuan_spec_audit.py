@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sichuan_api import TableView, legal_moves, resolve_options, score, settle, validate_move, valued_waits
 
+from mjcore import Hand
 from mjcore.errors import MahjongError
 from mjcore.rules.sichuan import RULESET, DingQue, SichuanView
 from mjcore.table import HandStart, Kong, Move, WallEmpty, Win
@@ -81,8 +82,8 @@ def test_kong_feeder_needs_a_zhigang_in_the_hand() -> None:
     """§4.3 点杠花 is "杠上花 after a `gang` (直杠) fed by another seat": a context naming the
     feeder of a hand holding no `gang:` meld (its replacement followed an angang or a bugang,
     or no kong at all) contradicts the hand: bad_context (decision 22 of
-    docs/rulesets/sichuan.md), on score, valued_waits and the service's bulk path alike; with
-    the 直杠 the feeder alone pays."""
+    docs/rulesets/sichuan.md), on score, valued_waits and the service's bulk path alike (a
+    table view saying so is bad_state); with the 直杠 the feeder alone pays."""
     ctx = {"after_kong": True, "kong_feeder": 2}
     r = score("123m456m789m11p gang:6666p", win_tile="1p", self_drawn=True, context=ctx)
     assert r.payments == ((2, 0, 4),)
@@ -95,6 +96,14 @@ def test_kong_feeder_needs_a_zhigang_in_the_hand() -> None:
         valued_waits("123m456m789m1p angang:6666p", context=ctx)
     assert err.value.code == "bad_context"
     assert valued_waits("123m456m789m1p gang:6666p", context=ctx)[0].tile == "1p"
+    # a table view saying so is malformed (bad_state); with the 直杠 the hu is legal
+    view = TableView(seat=1, hand="123m456m789m11p angang:6666p", phase="turn",
+                     missing_suit="s", drawn_tile=9, after_kong=True, kong_feeder=2)
+    with pytest.raises(MahjongError) as err:
+        validate_move(view, Move("hu", (9,)))
+    assert err.value.code == "bad_state"
+    assert validate_move(view.replace(hand=Hand.parse("123m456m789m11p gang:6666p")),
+                         Move("hu", (9,))).ok
     scorer = RULESET.batch_scorer(resolve_options("sichuan"))  # (None: MJ_PURE_SCORING)
     if scorer is not None:
         assert scorer.context(ctx, True) is None  # each hand scored by ``score``
