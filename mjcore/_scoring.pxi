@@ -1110,30 +1110,6 @@ cdef class CompiledTable:
                 return c.settle(got, hand, tile)
         return got
 
-    def score_items_memo(self, dict memo, hand, int tile, self_drawn, dict context,
-                         Py_ssize_t limit):
-        """The memoised score for a rule set that keeps its compiled contexts under
-        ``context_key(self_drawn, context)`` (with ``self_drawn`` a bool): the answer in
-        ``memo`` under (hand, tile, compiled context), else the settled score, kept when it
-        is a result; False when no compiled context is kept under that key yet (the rule set
-        parses the context and ``add_context``s it), None when the Python path must
-        answer. TypeError for an unhashable context value."""
-        got = self.contexts.get(context_key(self_drawn, context))
-        if got is None:
-            return False
-        cdef tuple key = (hand, tile, got)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        hit = self._settled(hand, tile, <CompiledContext> got)
-        if hit is None:
-            return None
-        if len(memo) >= limit:
-            memo.clear()
-        PyObject_GC_UnTrack(key)
-        memo[key] = hit
-        return hit
-
     def score_cached(self, hand, tile, key):
         """``score_in``, remembered in the table's own cache (``_memo_get``): the answer for
         this hand (by equality), tile and context key (by identity) when it was asked
@@ -1906,7 +1882,9 @@ cdef class CompiledEntry:
         if self.flags.PURE:
             pass
         elif self.contexts is not None:
-            if context is None or type(context) is dict:
+            # (a bool self_drawn only: the key's 1 == True, and the rule set refuses the 1)
+            if (context is None or type(context) is dict) and (
+                    self_drawn is True or self_drawn is False):
                 try:
                     key = self.contexts.get(context_key(self_drawn, context or _NO_CONTEXT))
                 except TypeError:  # an unhashable value: the rule set's error
