@@ -1437,7 +1437,7 @@ cdef class CompiledTable:
         if nr == 0:
             return -1
         hand = _hand_bits(p, mi, held, counts) | c.bits
-        if self.one_kind_used and _one_kind_wait(p, mi, tile, self.ligu):
+        if self.one_kind_used and _one_kind_wait(p, mi, rs, nr, tile, self.ligu):
             hand |= (<uint64_t> 1) << F_ONE_KIND_WAIT
         counts[C_FLOWER_SETS] = c.flower_sets
         counts[C_SEAT_FLOWERS] = c.seat_flowers
@@ -1981,9 +1981,46 @@ cdef uint64_t _slot_bits(const CReading* r, int slot, int tile, bint drawn,
     return out
 
 
-cdef bint _one_kind_wait(const Packed* p, const MeldInfo* mi, int tile, bint ligu) noexcept nogil:
+cdef bint _other_wait(const Packed* p, const CReading* rs, int nr, int tile) noexcept nogil:
+    """Whether a reading shows at once that the hand less the winning tile waited on another
+    kind too (so not on one kind: ``_one_kind_wait``'s search is not needed): a two-sided
+    wait's other end, a pung's wait beside the pair's (双碰), a pair's wait beside a run it
+    touches (e.g. 4 beside 123: 1 and 4) — each when not all its copies are held."""
+    cdef int i, j, t2
+    cdef const CReading* r
+    cdef const RSet* s
+    for i in range(nr):
+        r = &rs[i]
+        if r.shape != RS_STANDARD:
+            continue
+        for j in range(r.nsets):
+            s = &r.sets[j]
+            t2 = -1
+            if s.meld != MK_NONE:
+                continue
+            if s.kind != SET_CHOW:
+                if s.tile == tile:
+                    t2 = r.pair
+            elif tile == s.tile and s.tile % 9 <= 5:
+                t2 = s.tile + 3
+            elif tile == s.tile + 2 and s.tile % 9 >= 1:
+                t2 = s.tile - 1
+            elif r.pair == tile and tile < 27 and (
+                    (s.tile == tile + 1 and tile % 9 <= 5) or (
+                        s.tile + 3 == tile and tile % 9 >= 3)):
+                t2 = tile + 3 if s.tile == tile + 1 else s.tile
+            if t2 >= 0 and not (p.four >> t2 & 1):
+                return 1
+    return 0
+
+
+cdef bint _one_kind_wait(const Packed* p, const MeldInfo* mi, const CReading* rs, int nr,
+                         int tile, bint ligu) noexcept nogil:
     """Whether the hand less the winning tile waited on one kind only (standard wins, and
-    嚦咕嚦咕 when ``ligu``; never a kind of which all four copies are held)."""
+    嚦咕嚦咕 when ``ligu``; never a kind of which all four copies are held); ``rs``: the
+    hand's ``nr`` readings, which often show a second wait without the search."""
+    if _other_wait(p, rs, nr, tile):
+        return 0
     cdef Packed x = p[0]
     cdef int s = t_suit(tile)
     x.cnt[tile] -= 1
@@ -2095,7 +2132,7 @@ def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint dr
     if n < 0:
         raise MahjongError("internal", "too many readings")
     hand_bits = _hand_bits(&h.p, &mi, _held_mask(&h.p), counts)
-    if _one_kind_wait(&h.p, &mi, tile, ligu):
+    if _one_kind_wait(&h.p, &mi, rs, n, tile, ligu):
         hand_bits |= (<uint64_t> 1) << F_ONE_KIND_WAIT
     out = []
     for i in range(n):
