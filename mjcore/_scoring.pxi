@@ -1422,9 +1422,10 @@ cdef class CompiledTable:
 
     cdef int _best_additive(self, const Packed* p, const MeldInfo* mi, uint64_t held, int tile,
                             CompiledContext c, CReading* rs, int nr, Valued_* best,
-                            int* flat) noexcept nogil:
+                            int* flat, int one_kind) noexcept nogil:
         """``_best`` under the additive policy, each reading with each slot of ``tile``; -2
-        also when the best is under ``min_raw`` (the Python path refuses it)."""
+        also when the best is under ``min_raw`` (the Python path refuses it). ``one_kind``:
+        whether the hand less ``tile`` waited on one kind, when the caller knows (-1: not)."""
         cdef int counts[NCOUNTED]
         cdef int i, j, k, bi = -1, f, fl, nslot, slot
         cdef int8_t slots[RD_SETS + 1]
@@ -1437,7 +1438,8 @@ cdef class CompiledTable:
         if nr == 0:
             return -1
         hand = _hand_bits(p, mi, held, counts) | c.bits
-        if self.one_kind_used and _one_kind_wait(p, mi, rs, nr, tile, self.ligu):
+        if self.one_kind_used and (one_kind > 0 or one_kind < 0 and _one_kind_wait(
+                p, mi, rs, nr, tile, self.ligu)):
             hand |= (<uint64_t> 1) << F_ONE_KIND_WAIT
         counts[C_FLOWER_SETS] = c.flower_sets
         counts[C_SEAT_FLOWERS] = c.seat_flowers
@@ -1631,7 +1633,7 @@ cdef class CompiledTable:
             return None
         if self.policy == POL_ADDITIVE:
             bi = self._best_additive(p, &mi, held, tile, c, rs, _readings(
-                p, &mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat)
+                p, &mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat, -1)
         else:
             bi = self._best(p, &mi, held, c, rs, &best, &flat)
         if bi < 0:
@@ -1670,10 +1672,12 @@ cdef class CompiledTable:
 
     cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, int tile,
                           CompiledContext c1, CompiledContext c2, CReading* rs,
-                          Valued_* v1, int* f1, Valued_* v2, int* f2) noexcept nogil:
+                          Valued_* v1, int* f1, Valued_* v2, int* f2,
+                          int one_kind) noexcept nogil:
         """``_best`` of the hand with one more concealed ``tile`` in two contexts (the readings
         listed once): 0, or -1 when that is no win (or one the rule set refuses), -2 when the
-        Python path must answer."""
+        Python path must answer. ``one_kind``: whether the hand waits on one kind (-1: not
+        known; the additive policy's ``one_kind_wait``)."""
         cdef Packed x = h[0]
         cdef int s = t_suit(tile), nr, b1, b2
         x.cnt[tile] += 1
@@ -1689,8 +1693,8 @@ cdef class CompiledTable:
             return -1
         if self.policy == POL_ADDITIVE:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu)
-            b1 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1)
-            b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2)
+            b1 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1, one_kind)
+            b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2, one_kind)
         elif self.by_words:
             b1 = self._best_words(&x, mi, held, c1, NULL, v1, f1)
             b2 = self._best_words(&x, mi, held, c2, NULL, v2, f2)
@@ -1734,11 +1738,15 @@ cdef class CompiledTable:
             SH_SHISANYAO if self.shisanyao else 0), 0)
         if self.ligu and mi.n == 0:
             mask |= _ligu_waits(p)
+        # every wait is in the mask: whether the hand waits on one kind (``_one_kind_wait``'s
+        # shapes: the standard one, 嚦咕嚦咕)
+        cdef int one_kind = -1 if self.qidui or self.shisanyao else (mask & (mask - 1)) == 0
         out = []
         while mask:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
-            bd = self._values_plus(p, &mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs)
+            bd = self._values_plus(p, &mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs,
+                                   one_kind)
             if bd == -2:
                 return None
             if bd < 0:

@@ -543,6 +543,15 @@ def context_features(c: TwContext, o: TaiwanOptions) -> list[str]:
     return names
 
 
+def _new_context(c: TwContext, o: TaiwanOptions) -> compiled.CompiledContext:
+    """The context ``c`` compiled (a new object)."""
+    return compiled.CompiledContext(
+        compiled.context_bits(TABLE, context_features(c, o)), c.self_drawn,
+        lambda tai, mult: payments(tai, c, o), seat_wind=c.seat_wind - 27,
+        round_wind=c.round_wind - 27, no_melds=c.first_turn is not None, plain_melds=True,
+        flower_sets=len(_full_sets(c)), seat_flowers=_zhenghua(None, c, o))  # type: ignore[arg-type]
+
+
 def _compiled_context(t: compiled.CompiledTable, c: TwContext,
                       o: TaiwanOptions) -> compiled.CompiledContext:
     """The context ``c`` compiled, kept in ``t`` under its number (``_cid``)."""
@@ -550,11 +559,7 @@ def _compiled_context(t: compiled.CompiledTable, c: TwContext,
     got = t.context(cid)
     if got is not None:
         return got
-    return t.add_context(cid, compiled.CompiledContext(
-        compiled.context_bits(TABLE, context_features(c, o)), c.self_drawn,
-        lambda tai, mult: payments(tai, c, o), seat_wind=c.seat_wind - 27,
-        round_wind=c.round_wind - 27, no_melds=c.first_turn is not None, plain_melds=True,
-        flower_sets=len(_full_sets(c)), seat_flowers=_zhenghua(None, c, o)))  # type: ignore[arg-type]
+    return t.add_context(cid, _new_context(c, o))
 
 
 def _hand_free(c: TwContext) -> bool:
@@ -656,7 +661,16 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Taiw
     """Every winning tile of a 16-tile hand (§6) with its 台 on a discard and self-drawn. A
     wait that cannot win one way (``min_tai``) shows -1 and no patterns for that way."""
     if type(hand) is Hand and type(context) is dict and not compiled.PURE:
-        got = _compiled_waits(hand, context, o, visible)
+        try:  # the common call: a context seen before, its pair of compiled contexts kept
+            pair = _WAIT_CONTEXTS.get((o, context_key(False, context)))
+        except TypeError:  # an unhashable value: the Python path's
+            pair = ()
+        if pair:
+            table = _TABLES.get(o) or _compiled_table(o)
+            got = table.valued_waits_cached(hand, pair[0], pair[1]) if visible is None else (
+                table.valued_waits(hand, pair[0], pair[1], visible_counts(visible)))
+        else:
+            got = None if pair is not None else _compiled_waits(hand, context, o, visible)
         if got is not None:
             return got
     h = parse_hand(hand, size=HAND_TILES - 1)
@@ -695,40 +709,36 @@ def _wait_contexts(ctx: Mapping[str, object]) -> tuple[dict[str, object], dict[s
     return discard_ctx, {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
 
 
-# (options, the context's items and their types) -> the compiled (discard, self-drawn) pair
+# (options, context_key(False, context)) of a context whose checks are all the core's -> the
+# compiled (discard, self-drawn) pair of a wait question; the discard one is the pair's own
+# (the table's cache keeps a wait list under it: never two pairs for one discard context)
 _WAIT_CONTEXTS: dict[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = {}
 
 
 def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
                     visible: object) -> tuple[ValuedWait, ...] | None:
-    """``valued_waits`` in one core call, in the two contexts compiled once (kept under the
-    context's items when no check of theirs depends on the hand); None when the Python
-    path must answer: a refusal, a flower win, a value under ``min_tai``, a hand past the
-    core's bounds."""
+    """``valued_waits`` of a context not seen before in one core call, in the two contexts
+    compiled (kept when no check of theirs depends on the hand); None when the Python path
+    must answer: a refusal, a flower win, a value under ``min_tai``, a hand past the core's
+    bounds."""
     t = _TABLES.get(o) or _compiled_table(o)
-    try:
-        key = (o, *context.items(), *map(type, context.values()))
-        pair = _WAIT_CONTEXTS.get(key)
-    except TypeError:
+    mask = wait_kinds(parse_hand(h, size=HAND_TILES - 1), o)  # (refusals: Python's)
+    if not mask:
         return None
-    if pair is None:
-        mask = wait_kinds(parse_hand(h, size=HAND_TILES - 1), o)  # (refusals: Python's)
-        if not mask:
-            return None
-        first = (mask & -mask).bit_length() - 1
-        full = plus_tile(h, first)
-        try:
-            parsed = [analyse(full, first, sd, cx, o)[2]
-                      for sd, cx in zip((False, True), _wait_contexts(context), strict=True)]
-        except MahjongError:
-            return None
-        if any(c.flower_win is not None for c in parsed):
-            return None
-        pair = tuple(_compiled_context(t, c, o) for c in parsed)
-        if all(_hand_free(c) for c in parsed):
-            if len(_WAIT_CONTEXTS) >= _CONTEXT_LIMIT:
-                _WAIT_CONTEXTS.clear()
-            _WAIT_CONTEXTS[key] = pair
+    first = (mask & -mask).bit_length() - 1
+    full = plus_tile(h, first)
+    try:
+        parsed = [analyse(full, first, sd, cx, o)[2]
+                  for sd, cx in zip((False, True), _wait_contexts(context), strict=True)]
+    except MahjongError:
+        return None
+    if any(c.flower_win is not None for c in parsed):
+        return None
+    pair = (_new_context(parsed[0], o), _compiled_context(t, parsed[1], o))
+    if all(_hand_free(c) for c in parsed):
+        if len(_WAIT_CONTEXTS) >= _CONTEXT_LIMIT:
+            _WAIT_CONTEXTS.clear()
+        _WAIT_CONTEXTS[o, context_key(False, context)] = pair
     vis = None if visible is None else visible_counts(visible)
     return t.valued_waits(h, pair[0], pair[1], vis)
 

@@ -14,6 +14,7 @@ from test_taiwan_compiled import taiwan_hand
 
 from mjcore import Hand, MahjongError
 from mjcore.rules import score
+from mjcore.rules import valued_waits as rules_waits
 from mjcore.rules.common import compiled
 from mjcore.rules.taiwan import clear_caches
 from mjcore.rules.taiwan import scoring as tw
@@ -121,3 +122,25 @@ def test_bad_input_is_an_error_every_time(monkeypatch: pytest.MonkeyPatch) -> No
         # a flower set (taken, but no memo key): the same answer each time
         assert _asked(hand, 12, False, {**discard, "flowers": {"1f"}}) == _python(
             monkeypatch, hand, 12, False, {**discard, "flowers": {"1f"}})
+
+
+def test_waits_asked_again_are_the_python_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``valued_waits`` of a ``Hand`` in a dict context seen before is kept in the table's
+    cache: contexts that differ only on the self-drawn side (海底撈月) share a discard one,
+    and each keeps its own answer (§6, §9)."""
+    hands = [Hand.parse(x) for x in ("123m456m789m23p567p99s", "123m456m789m13p567p99s",
+                                     "11m22m33m456p789p12s55z")]
+    contexts = [BASE, {**BASE, "hai_di_lao_yue": True}, {**BASE, "dealer": "self"}]
+    want = {}
+    with monkeypatch.context() as m:
+        m.setattr(compiled, "PURE", True)
+        for h in hands:
+            for i, c in enumerate(contexts):
+                want[h, i] = rules_waits(h, context=c, ruleset="taiwan")
+    clear_caches()
+    for _ in range(3):
+        for h in hands:
+            for i, c in enumerate(contexts):
+                assert rules_waits(h, context=c, ruleset="taiwan") == want[h, i], (h, c)
+    assert [w.fan_self_drawn for w in want[hands[0], 1]] != [
+        w.fan_self_drawn for w in want[hands[0], 0]]  # (海底撈月 is worth something)
