@@ -1430,7 +1430,7 @@ cdef class CompiledTable:
         cdef int i, j, k, bi = -1, f, fl, nslot, slot
         cdef int8_t slots[RD_SETS + 1]
         cdef Valued_ v
-        cdef uint64_t hand, rbits, bits
+        cdef uint64_t hand, rbits, bits, fr
         cdef const CReading* r
         if nr < 0:
             return -2
@@ -1454,8 +1454,11 @@ cdef class CompiledTable:
                 if f < 0:
                     return -2
                 fl = -1
-                for k in range(self.npat if self.flat_rows else 0):  # FanTable._flat's
-                    if self.flat_rows >> k & 1 and _cond(&self.pat[k].cond, bits, counts) and (
+                fr = self.flat_rows
+                while fr:  # FanTable._flat's: the first flat row in table order that holds
+                    k = __builtin_ctzll(fr)
+                    fr &= fr - 1
+                    if _cond(&self.pat[k].cond, bits, counts) and (
                             self.flat_alone or not f or self.pat[k].value >= v.value):
                         fl = k
                         break
