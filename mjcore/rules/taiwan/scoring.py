@@ -574,6 +574,7 @@ _IDS: dict[TwContext, int] = {}
 _NEXT_ID = itertools.count()
 # context_key(self_drawn, context) of a dict context whose checks are all the core's -> its
 # parsed context's number: what ``_ENTRY`` reads to answer a call from the table's cache
+# (kept by ``_ENTRY.remember_context``, which bounds it)
 _CIDS: dict[tuple[object, ...], int] = {}
 
 
@@ -601,10 +602,7 @@ def _general_score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
     _compiled_context(t, c, o)
     if type(context) is dict and _hand_free(c):
         try:
-            ck = context_key(self_drawn, context)
-            if len(_CIDS) >= _CONTEXT_LIMIT:
-                _CIDS.clear()
-            _CIDS[ck] = cid
+            _ENTRY.remember_context(context_key(self_drawn, context), cid)
         except TypeError:  # an unhashable value the checks took (a set of flowers): not kept
             pass
     result = t.score_cached(h, tile, cid)
@@ -748,7 +746,8 @@ def clear_caches() -> None:
     from mjcore.rules.common.inputs import clear_caches as clear_inputs
 
     clear_inputs()
-    for memo in (_READINGS, _IDS, _CIDS, _WAIT_CONTEXTS):
+    _ENTRY.forget_contexts()
+    for memo in (_READINGS, _IDS, _WAIT_CONTEXTS):
         memo.clear()
     compiled.CompiledTable.clear_cache()
 
