@@ -103,7 +103,8 @@ class CompiledContext:
 class CompiledEntry:
     general_score: Callable[..., Any]
     general_waits: Callable[..., Any]
-    def __init__(self, tables: dict[Any, CompiledTable], make_table: Callable[[Any], CompiledTable],
+    def __init__(self, tables: dict[Any, CompiledTable | None],
+                 make_table: Callable[[Any], CompiledTable | None],
                  on_discard: object, on_self_draw: object, wait_contexts: dict[Any, Any],
                  make_wait_contexts: Callable[[CompiledTable, Any], Any] | None,
                  general_score: Callable[..., Any], general_waits: Callable[..., Any] | None,
@@ -138,8 +139,6 @@ class CompiledTable:
                            ) -> tuple[bytes, bytes, bytes, tuple[tuple[Any, ...], ...]]: ...
     def pattern_ids(self) -> tuple[str, ...]: ...
     def score_wild(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
-    def score_wild_memo(self, memo: dict[Any, Any], key: tuple[object, ...], hand: object,
-                        tile: object, ctx_key: object, limit: int) -> Any: ...
     def score_placed(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
     def valued_waits_placed(self, hand: object, discard: CompiledContext,
                             self_drawn: CompiledContext,
