@@ -266,6 +266,29 @@ def test_hangzhou_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) ->
     assert answered > asked // 3
 
 
+def test_score_keeps_an_answer_from_its_second_ask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``score`` is ``CompiledEntry.score``: a hand in a context met before is answered from
+    the compiled tables' cache, which keeps an answer when a question comes a second time
+    (a text hand and a tile's text too, for Hangzhou); the Python path is never asked."""
+    from mjcore.rules.wuhan import scoring as wh
+
+    monkeypatch.setattr(compiled, "PURE", False)
+    calls = (
+        (hz, "123m456p789s111z9s7p", "7p", True, {"caishen": "9s"}),
+        (hz, Hand.parse("123m456p789s111z9s7p"), 15, True, {"caishen": "9s"}),
+        (wh, Hand.parse("234m456p9p5s chi:123s peng:111z"), 17, True, {"laizi": "9p"}),
+    )
+    for module, hand, tile, sd, ctx in calls:
+        module.clear_caches()
+        o = resolve_options(module.NAME)
+        first, second, third = (module.score(hand, tile, sd, ctx, o) for _ in range(3))
+        assert first == second == third and first is not second and third is second
+        assert not module._RESULTS  # (the Python path's memo)
+        monkeypatch.setattr(compiled, "PURE", True)  # the Python path answers the same
+        assert module.score(hand, tile, sd, ctx, o) == first
+        monkeypatch.setattr(compiled, "PURE", False)
+
+
 def test_the_compiled_path_answers_a_wild_hand_itself() -> None:
     """The core answers a wild win and its waits (no fall back to Python)."""
     o = resolve_options("hangzhou")
