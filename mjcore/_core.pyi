@@ -1,6 +1,6 @@
 """Type stubs of the compiled core (mjcore/_core.pyx)."""
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from typing_extensions import Buffer
@@ -103,7 +103,7 @@ class CompiledContext:
 class CompiledEntry:
     general_score: Callable[..., Any]
     general_waits: Callable[..., Any]
-    def __init__(self, tables: dict[Any, CompiledTable | None],
+    def __init__(self, tables: Mapping[Any, CompiledTable | None],
                  make_table: Callable[[Any], CompiledTable | None],
                  on_discard: object, on_self_draw: object, wait_contexts: dict[Any, Any],
                  make_wait_contexts: Callable[[CompiledTable, Any], Any] | None,

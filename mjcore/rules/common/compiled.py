@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from mjcore._core import (
@@ -126,7 +126,7 @@ _NO_CONTEXT: dict[str, object] = {}  # (never changed: the context of a call wit
 
 
 def entry_key(t: CompiledTable, keys: dict[tuple[object, ...], tuple[object, ...]],
-              self_drawn: object, context: Mapping[str, object] | None,
+              self_drawn: object, context: dict[str, object] | None,
               make: Callable[[], CompiledContext | None]) -> tuple[object, ...] | None:
     """The key ``t`` keeps a dict context (or none) compiled under, for a rule set whose
     ``CompiledEntry`` reads ``keys`` (its ``contexts``): ``context_key(self_drawn,

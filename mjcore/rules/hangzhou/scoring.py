@@ -623,7 +623,7 @@ _KEYS_OF: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
 def _table_key(t: compiled.CompiledTable, self_drawn: bool,
-               context: Mapping[str, object] | None, o: HangzhouOptions,
+               context: dict[str, object] | None, o: HangzhouOptions,
                ) -> tuple[object, ...] | None:
     """``compiled.entry_key``: None for a context the Python path refuses (it says why,
     after checking the hand)."""

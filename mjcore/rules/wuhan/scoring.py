@@ -424,7 +424,7 @@ def _context_names(c: Context, sd: bool, o: WuhanOptions) -> list[str]:
 _KEYS_OF: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
-def _table_key(t: compiled.CompiledTable, sd: bool, context: Mapping[str, object] | None,
+def _table_key(t: compiled.CompiledTable, sd: bool, context: dict[str, object] | None,
                o: WuhanOptions) -> tuple[object, ...] | None:
     """``compiled.entry_key``: None for a context the Python path refuses (it says why, in
     its order). TypeError for an unhashable context value."""
