@@ -98,7 +98,8 @@ class CompiledContext:
                   flower_sets: int = 0, seat_flowers: int = 0, wild: int = -1,
                   proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
                   needs_kong: bool = False, liable: str = "", liable_seat: int = -1,
-                  counts: tuple[int, ...] = (), python_only: bool = False) -> None: ...
+                  counts: tuple[int, ...] = (), python_only: bool = False,
+                  sources_complete: bool = False) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]

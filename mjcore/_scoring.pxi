@@ -447,6 +447,7 @@ cdef class CompiledContext:
     cdef int meld_count      # melds the context names a source for (-1: none given)
     cdef uint32_t named      # bit i: meld i's source seat is named (never an angang's)
     cdef uint32_t not_left   # bit i: meld i named from a seat other than the left (no chi)
+    cdef bint sources_complete  # every meld but an angang must name its source
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
@@ -472,7 +473,7 @@ cdef class CompiledContext:
                  int seat_flowers=0, int wild=-1, int proxy=-1,
                  int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
-                 bint python_only=False):
+                 bint python_only=False, bint sources_complete=False):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
@@ -481,7 +482,8 @@ cdef class CompiledContext:
         keeps it, for a hand with at least ``settle_melds`` melds or with melds and a main
         pattern in ``settle_mains``. (``score`` and the batches give the table's result as
         it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
-        names."""
+        names. ``sources_complete``: with ``meld_sources``, a meld not named must be an
+        angang too (else the hand is handed back)."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.drawn = self_drawn
@@ -495,6 +497,7 @@ cdef class CompiledContext:
         self.plain_melds = plain_melds
         self.meld_count, self.named, self.not_left = (-1, 0, 0) if meld_sources is None \
             else meld_sources
+        self.sources_complete = sources_complete
         self.settle = settle
         self.settle_melds = settle_melds
         self.settle_mains = settle_mains
@@ -523,7 +526,9 @@ cdef class CompiledContext:
             return 0
         for j in range(mi.n):
             if (self.named >> j & 1 and mi.sets[j].meld == MK_ANGANG) or (
-                    self.not_left >> j & 1 and mi.sets[j].meld == MK_CHI):
+                    self.not_left >> j & 1 and mi.sets[j].meld == MK_CHI) or (
+                    self.sources_complete and not self.named >> j & 1 and
+                    mi.sets[j].meld != MK_ANGANG):
                 return 0
         return 1
 

@@ -289,6 +289,54 @@ def test_score_keeps_an_answer_from_its_second_ask(monkeypatch: pytest.MonkeyPat
         monkeypatch.setattr(compiled, "PURE", False)
 
 
+@pytest.mark.parametrize(("melds", "meld_from", "code"), [
+    ("peng:111s peng:555s peng:777s", ["across", "across", "across"], None),  # 放三铺
+    ("peng:111s peng:555s peng:777s", ["across", "left", "right"], None),
+    ("peng:111s peng:555s peng:777s", ["across", "across"], "bad_context"),  # one too few
+    ("peng:111s peng:555s peng:777s", [None, "across", "across"], "bad_context"),  # unnamed
+    ("chi:123s peng:555s peng:777s", ["left", "across", "across"], None),
+    ("chi:123s peng:555s peng:777s", ["across", "left", "left"], "bad_context"),  # a chi
+    ("angang:1111s peng:555s peng:777s", [None, "right", "right"], None),
+    ("angang:1111s peng:555s peng:777s", ["left", "right", "right"], "bad_context"),  # angang
+])
+def test_wuhan_meld_from_on_both_paths(melds: str, meld_from: list[str | None], code: str | None,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A context naming where each meld came from is checked against the hand, and priced
+    (放三铺), by the core as by the Python path."""
+    from mjcore.rules.wuhan import scoring as wh
+
+    o = resolve_options("wuhan")
+    hand = Hand.parse(f"234s88s {melds}")
+    for sd, extra in ((True, {}), (False, {"discarder": "left"})):
+        ctx = {"laizi": "9p", "meld_from": meld_from, **extra}
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            wh.clear_caches()
+            try:
+                got.append(wh.score(hand, 25, sd, ctx, o))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        same_result(got[0], got[1])
+        if code is None:
+            assert hasattr(got[1], "value") and not wh._RESULTS  # the core answered
+        else:
+            assert got[1][0] == code
+    if meld_from == ["across"] * 3:
+        assert got[1].liable == "fangsanpu"
+    waits = []  # and the waits of the hand less its 8s, in the same context
+    for pure in (True, False):
+        monkeypatch.setattr(compiled, "PURE", pure)
+        wh.clear_caches()
+        try:
+            waits.append(wh.valued_waits(Hand.parse(f"234s8s {melds}"),
+                                         {"laizi": "9p", "meld_from": meld_from}, o))
+        except MahjongError as exc:
+            waits.append((exc.code, str(exc)))
+    assert waits[0] == waits[1]
+    assert waits[1][0] == code if code else "8s" in [w.tile for w in waits[1]]
+
+
 def test_the_compiled_path_answers_a_wild_hand_itself() -> None:
     """The core answers a wild win and its waits (no fall back to Python)."""
     o = resolve_options("hangzhou")

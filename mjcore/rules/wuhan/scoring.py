@@ -448,10 +448,15 @@ def _context_of(t: compiled.CompiledTable, c: Context, sd: bool,
         chosen = frozenset(ids[i] for i in range(len(ids)) if found >> i & 1)
         return _payments(c, sd, h_base, w, chosen, o)
 
+    sources = None
+    if c.meld_from is not None:  # one seat per set meld, none for an angang, a chi from the left
+        sources = (len(c.meld_from), sum(1 << i for i, s in enumerate(c.meld_from) if s),
+                   sum(1 << i for i, s in enumerate(c.meld_from) if s and s != "left"))
     return compiled.CompiledContext(
         compiled.context_bits(TABLE, _context_names(c, sd, o)), sd, pay, wild=c.laizi,
-        # the melds named per seat are checked against the hand by the Python path
-        python_only=bool(c.payers) or c.meld_from is not None, needs_kong=c.gsh)
+        meld_sources=sources, sources_complete=True,
+        # the payers' melds are checked against the hand by the Python path
+        python_only=bool(c.payers), needs_kong=c.gsh)
 
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
