@@ -125,26 +125,24 @@ def _cond(when: tuple[str, ...], context: tuple[str, ...], ccounts: tuple[str, .
 _NO_CONTEXT: dict[str, object] = {}  # (never changed: the context of a call with none)
 
 
-def entry_key(t: CompiledTable, keys: dict[tuple[object, ...], tuple[object, ...]],
-              self_drawn: object, context: dict[str, object] | None,
+def entry_key(t: CompiledTable, entry: CompiledEntry, self_drawn: object,
+              context: dict[str, object] | None,
               make: Callable[[], CompiledContext | None]) -> tuple[object, ...] | None:
     """The key ``t`` keeps a dict context (or none) compiled under, for a rule set whose
-    ``CompiledEntry`` reads ``keys`` (its ``contexts``): ``context_key(self_drawn,
-    context)``, one object per context for all the rule set's tables (kept in ``keys``); the
-    context compiled by ``make()`` and added to ``t`` first when ``t`` has none. None when
-    ``make`` gives none (a context the rule set's Python path refuses); TypeError for an
-    unhashable context value."""
+    ``entry`` has ``contexts``: ``context_key(self_drawn, context)``, one object per context
+    for all the rule set's tables (remembered by the entry); the context compiled by
+    ``make()`` and added to ``t`` first when ``t`` has none. None when ``make`` gives none (a
+    context the rule set's Python path refuses); TypeError for an unhashable context value."""
     ck = context_key(self_drawn, context or _NO_CONTEXT)
-    key = keys.get(ck)
+    assert entry.contexts is not None
+    key = entry.contexts.get(ck)
     if key is None or t.context(key) is None:
         c = make()
         if c is None:
             return None
         key = ck if key is None else key
         t.add_context(key, c)
-        if len(keys) >= 4096:  # bounded: contexts are few, but keys come from input
-            keys.clear()
-        keys[key] = key
+        entry.remember_context(key, key)
     return key
 
 

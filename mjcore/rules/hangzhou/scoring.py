@@ -618,7 +618,7 @@ def _compiled_table(o: HangzhouOptions) -> compiled.CompiledTable | None:
 
 
 # ``context_key(self_drawn, context)`` of a dict context (or none) -> that same tuple: the key
-# of its compiled form in every table (``compiled.entry_key``), what ``_ENTRY`` reads
+# of its compiled form in every table (``compiled.entry_key``), ``_ENTRY``'s contexts
 _KEYS_OF: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
@@ -634,7 +634,7 @@ def _table_key(t: compiled.CompiledTable, self_drawn: bool,
             return None
         return _context_of(c, bool(self_drawn), o)
 
-    return compiled.entry_key(t, _KEYS_OF, self_drawn, context, make)
+    return compiled.entry_key(t, _ENTRY, self_drawn, context, make)
 
 
 def _context_of(c: Ctx, self_drawn: bool, o: HangzhouOptions) -> compiled.CompiledContext:
@@ -725,8 +725,9 @@ def relative_points(result: ScoreResult, winner: int = 0) -> dict[str, Any]:
 def clear_caches() -> None:
     """Forget every memoised parse, analysis, value and score (for cold benchmarks)."""
     for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS, _CONTEXTS, _TABLES,
-                 _WAIT_CONTEXTS, _KEYS_OF):
+                 _WAIT_CONTEXTS):
         memo.clear()
+    _ENTRY.forget_contexts()
     compiled.CompiledTable.clear_cache()
 
 

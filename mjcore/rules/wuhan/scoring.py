@@ -420,7 +420,7 @@ def _context_names(c: Context, sd: bool, o: WuhanOptions) -> list[str]:
 
 
 # ``context_key(self_drawn, context)`` of a dict context (or none) -> that same tuple: the key
-# of its compiled form in every table (``compiled.entry_key``), what ``_ENTRY`` reads
+# of its compiled form in every table (``compiled.entry_key``), ``_ENTRY``'s contexts
 _KEYS_OF: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
@@ -435,7 +435,7 @@ def _table_key(t: compiled.CompiledTable, sd: bool, context: dict[str, object] |
             return None
         return _context_of(t, c, bool(sd), o)
 
-    return compiled.entry_key(t, _KEYS_OF, sd, context, make)
+    return compiled.entry_key(t, _ENTRY, sd, context, make)
 
 
 def _context_of(t: compiled.CompiledTable, c: Context, sd: bool,
@@ -527,7 +527,7 @@ def clear_caches() -> None:
     _RESULTS.clear()
     _WAITS.clear()
     _TABLES.clear()
-    _KEYS_OF.clear()
+    _ENTRY.forget_contexts()
     compiled.CompiledTable.clear_cache()
 
 
