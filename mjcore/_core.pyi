@@ -1,6 +1,6 @@
 """Type stubs of the compiled core (mjcore/_core.pyx)."""
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from typing_extensions import Buffer
@@ -98,13 +98,15 @@ class CompiledContext:
                   flower_sets: int = 0, seat_flowers: int = 0, wild: int = -1,
                   proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
                   needs_kong: bool = False, liable: str = "", liable_seat: int = -1,
-                  counts: tuple[int, ...] = (), python_only: bool = False) -> None: ...
+                  counts: tuple[int, ...] = (), python_only: bool = False,
+                  sources_complete: bool = False) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]
     general_waits: Callable[..., Any]
     contexts: dict[tuple[object, ...], Any] | None
-    def __init__(self, tables: dict[Any, CompiledTable], make_table: Callable[[Any], CompiledTable],
+    def __init__(self, tables: Mapping[Any, CompiledTable | None],
+                 make_table: Callable[[Any], CompiledTable | None],
                  on_discard: object, on_self_draw: object, wait_contexts: dict[Any, Any],
                  make_wait_contexts: Callable[[CompiledTable, Any], Any] | None,
                  general_score: Callable[..., Any], general_waits: Callable[..., Any] | None,
@@ -148,8 +150,6 @@ class CompiledTable:
                            ) -> tuple[bytes, bytes, bytes, tuple[tuple[Any, ...], ...]]: ...
     def pattern_ids(self) -> tuple[str, ...]: ...
     def score_wild(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
-    def score_wild_memo(self, memo: dict[Any, Any], key: tuple[object, ...], hand: object,
-                        tile: object, ctx_key: object, limit: int) -> Any: ...
     def score_placed(self, hand: object, tile: object, c: CompiledContext) -> Any: ...
     def valued_waits_placed(self, hand: object, discard: CompiledContext,
                             self_drawn: CompiledContext,

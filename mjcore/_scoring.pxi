@@ -449,6 +449,7 @@ cdef class CompiledContext:
     cdef int meld_count      # melds the context names a source for (-1: none given)
     cdef uint32_t named      # bit i: meld i's source seat is named (never an angang's)
     cdef uint32_t not_left   # bit i: meld i named from a seat other than the left (no chi)
+    cdef bint sources_complete  # every meld but an angang must name its source
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef list payments
@@ -474,7 +475,7 @@ cdef class CompiledContext:
                  int seat_flowers=0, int wild=-1, int proxy=-1,
                  int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
-                 bint python_only=False):
+                 bint python_only=False, bint sources_complete=False):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
@@ -483,7 +484,8 @@ cdef class CompiledContext:
         keeps it, for a hand with at least ``settle_melds`` melds or with melds and a main
         pattern in ``settle_mains``. (``score`` and the batches give the table's result as
         it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
-        names."""
+        names. ``sources_complete``: with ``meld_sources``, a meld not named must be an
+        angang too (else the hand is handed back)."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.drawn = self_drawn
@@ -497,6 +499,7 @@ cdef class CompiledContext:
         self.plain_melds = plain_melds
         self.meld_count, self.named, self.not_left = (-1, 0, 0) if meld_sources is None \
             else meld_sources
+        self.sources_complete = sources_complete
         self.settle = settle
         self.settle_melds = settle_melds
         self.settle_mains = settle_mains
@@ -525,7 +528,9 @@ cdef class CompiledContext:
             return 0
         for j in range(mi.n):
             if (self.named >> j & 1 and mi.sets[j].meld == MK_ANGANG) or (
-                    self.not_left >> j & 1 and mi.sets[j].meld == MK_CHI):
+                    self.not_left >> j & 1 and mi.sets[j].meld == MK_CHI) or (
+                    self.sources_complete and not self.named >> j & 1 and
+                    mi.sets[j].meld != MK_ANGANG):
                 return 0
         return 1
 
@@ -638,6 +643,7 @@ cdef class CompiledTable:
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits, pattern_times_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
+    cdef bint wilds              # a table of hands holding wilds (``score_wild``)
     cdef bint wild_pair_sets_wild  # wild readings: the sets beside a wild pair may hold wilds
     # placements (``score_placed``): the hand's doublings and refusals as data
     cdef bint placed, must_open
@@ -719,6 +725,7 @@ cdef class CompiledTable:
         self.name = t["name"]
         self.unit = t["unit"]
         self.multipliers = t.get("multipliers")
+        self.wilds = t.get("wilds", False)
         self.wild_pair_sets_wild = t.get("wild_pair_sets_wild", True)
         self.placed = t.get("placed", False)
         factors, opens = t.get("meld_factors", {}), t.get("open_kinds", ())
@@ -1034,32 +1041,6 @@ cdef class CompiledTable:
         its text. None when the Python path must answer."""
         return _score_wild(self, hand, tile, c)
 
-    def score_wild_memo(self, dict memo, tuple key, hand, tile, ctx_key, Py_ssize_t limit):
-        """The memoised ``score_wild``: the memo's answer, else the compiled one (kept),
-        None for the Python path, False when no context is stored under ``ctx_key``."""
-        got = memo.get(key)
-        if got is not None:
-            return got
-        cdef CompiledContext c
-        if ctx_key is self.last_key:
-            c = self.last
-        else:
-            found = self.contexts.get(ctx_key)
-            if found is None:
-                return False
-            c = <CompiledContext> found
-            self.last_key = ctx_key
-            self.last = c
-        got = _score_placed(self, hand, tile, c) if self.placed else \
-            _score_wild(self, hand, tile, c)
-        if got is None:
-            return None
-        if len(memo) >= limit:
-            memo.clear()
-        PyObject_GC_UnTrack(key)
-        memo[key] = got
-        return got
-
     def score_placed(self, hand, tile, CompiledContext c):
         """``score`` of a hand whose wilds (the context's wild kind) are read in every
         placement (mjcore/_wilds.pxi, "Scoring placements"); ``hand`` a ``Hand``. None when
@@ -1084,8 +1065,8 @@ cdef class CompiledTable:
 
     def score_in(self, hand, int tile, key):
         """``score`` in the compiled context stored under ``key`` (a rule set's parsed
-        context), settled by the context's ``settle``; False when there is none yet
-        (``add_context`` it, then ask again)."""
+        context; ``_score_context``); False when there is none yet (``add_context`` it, then
+        ask again)."""
         return self._score_in(hand, tile, key)
 
     cdef object _score_in(self, hand, int tile, key):
@@ -1099,6 +1080,19 @@ cdef class CompiledTable:
             c = <CompiledContext> got
             self.last_key = key
             self.last = c
+        return self._score_context(hand, tile, c)
+
+    cdef object _score_context(self, hand, int tile, CompiledContext c):
+        """The one way this table scores a hand in context ``c``: by the wild searches of
+        mjcore/_wilds.pxi for a table of wilds (``score_placed``, ``score_wild``: a ``Hand``,
+        or plain concealed text for ``score_wild``), else ``score`` settled by the context's
+        ``settle`` (a ``Hand``). None when the Python path must answer."""
+        if self.placed:
+            return _score_placed(self, hand, tile, c)
+        if self.wilds:
+            return _score_wild(self, hand, tile, c)
+        if not isinstance(hand, HandBase):
+            return None
         return self._settled(hand, tile, c)
 
     cdef object _settled(self, hand, int tile, CompiledContext c):
@@ -1116,20 +1110,28 @@ cdef class CompiledTable:
         """``score_in``, remembered in the table's own cache (``_memo_get``): the answer for
         this hand (by equality), tile and context key (by identity) when it was asked
         before, else ``score_in``'s. None also when hand or tile is not the plain kind (a
-        ``Hand``, an int tile id): the rule set's own path answers those."""
+        ``Hand``, or plain text for a table of wilds; a tile id or its two-character text):
+        the rule set's own path answers those."""
         return self._score_cached(hand, tile, key)
 
     cdef object _score_cached(self, hand, tile, key):
-        if type(tile) is not int or not isinstance(hand, HandBase) or not 0 <= tile < 34:
-            return None  # (compared as objects: a huge int is no tile, not an OverflowError)
-        cdef long t = tile
+        cdef int t = _tile_of(tile)  # (-1 for anything else: a huge int is no tile)
+        cdef Py_hash_t hh
+        if t < 0:
+            return None
+        if isinstance(hand, HandBase):
+            hh = (<HandBase> hand)._hash
+        elif type(hand) is str and self.wilds:
+            hh = hash(hand)  # (kept in the text: hashed once)
+        else:
+            return None
         cdef MemoSlot* e
-        got = self._memo_get(<HandBase> hand, t, key, &e)
+        got = self._memo_get(hand, hh, t, key, &e)
         if got is not None:
             return got
         got = self._score_in(hand, t, key)
         if e != NULL and got is not None and got is not False:
-            self._memo_put(e, <HandBase> hand, t, key, got)
+            self._memo_put(e, hand, hh, t, key, got)
         return got
 
     def valued_waits_cached(self, hand, CompiledContext discard, CompiledContext self_drawn):
@@ -1143,17 +1145,19 @@ cdef class CompiledTable:
         if not isinstance(hand, HandBase):
             return None
         cdef MemoSlot* e
-        got = self._memo_get(<HandBase> hand, 34, discard, &e)  # (34: no tile, a wait list)
+        cdef Py_hash_t hh = (<HandBase> hand)._hash
+        got = self._memo_get(hand, hh, 34, discard, &e)  # (34: no tile, a wait list)
         if got is not None:
             return got
         got = self._valued_waits(hand, discard, self_drawn, None)
         if e != NULL and got is not None:
-            self._memo_put(e, <HandBase> hand, 34, discard, got)
+            self._memo_put(e, hand, hh, 34, discard, got)
         return got
 
-    cdef object _memo_get(self, HandBase h, int tile, key, MemoSlot** slot):
+    cdef object _memo_get(self, object h, Py_hash_t hh, int tile, key, MemoSlot** slot):
         """The answer remembered for (h, tile, key), else None with ``slot`` set to where
-        the answer should be kept (NULL: not kept).
+        the answer should be kept (NULL: not kept). ``hh``: the hand's hash (a ``Hand``'s
+        or a text's).
 
         A question asked once leaves only its fingerprint (in ``_seen``, 8 bytes a slot); its
         answer is kept when it is asked again (in ``_memo``, MEMO_SLOTS answers for every
@@ -1161,7 +1165,7 @@ cdef class CompiledTable:
         memory kept, which the cold path cannot pay (an answer kept costs more than its
         computation: fresh memory instead of the cache's), while a repeated one is answered
         from the memo from its third time."""
-        cdef uint64_t x = (<uint64_t> h._hash ^ <uint64_t> tile * 0x9E3779B97F4A7C15u ^
+        cdef uint64_t x = (<uint64_t> hh ^ <uint64_t> tile * 0x9E3779B97F4A7C15u ^
                            (<uint64_t> <uintptr_t> <PyObject*> key) >> 4 ^
                            (<uint64_t> <uintptr_t> <void*> self) << 7)
         x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
@@ -1174,12 +1178,12 @@ cdef class CompiledTable:
             return None
         if e.result != NULL and e.table == <void*> self and e.tile == tile and \
                 e.key == <PyObject*> key and (
-                e.hand == <PyObject*> h or e.hash == h._hash and <object> e.hand == h):
+                e.hand == <PyObject*> h or e.hash == hh and <object> e.hand == h):
             return <object> e.result
         slot[0] = e
         return None
 
-    cdef void _memo_put(self, MemoSlot* e, HandBase h, int tile, key, got):
+    cdef void _memo_put(self, MemoSlot* e, object h, Py_hash_t hh, int tile, key, got):
         """Keep ``got`` (immutable, acyclic) as the answer for (h, tile, key) in slot e."""
         cdef MemoSlot old = e[0]
         Py_INCREF(h)
@@ -1189,7 +1193,7 @@ cdef class CompiledTable:
         e.key = <PyObject*> key
         e.result = <PyObject*> got
         e.table = <void*> self
-        e.hash = h._hash
+        e.hash = hh
         e.tile = tile
         PyObject_GC_UnTrack(got)
         if old.result != NULL:  # (released last: nothing runs while the slot is half written)
@@ -1870,7 +1874,7 @@ cdef class CompiledEntry:
     ``valued_waits`` answers its waits)."""
 
     cdef dict tables        # the rule set's compiled tables by options object
-    cdef object make_table  # options -> its CompiledTable (kept in ``tables``)
+    cdef object make_table  # options -> its CompiledTable (kept in ``tables``), or None
     cdef object on_discard, on_self_draw  # the context keys of a context-free score
     cdef dict wait_contexts  # options -> the (discard, self-drawn) contexts of a wait question
     cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
@@ -1932,13 +1936,18 @@ cdef class CompiledEntry:
         return got
 
     cdef CompiledTable _table(self, options):
+        """The options' table; None when ``make_table`` gives none (options only the rule
+        set's own path scores)."""
         t = self.tables.get(options)
-        return <CompiledTable?> (self.make_table(options) if t is None else t)
+        if t is None:
+            t = self.make_table(options)
+        return None if t is None else <CompiledTable?> t
 
     def score(self, hand, win_tile, self_drawn, context, options):
         return self._score(hand, win_tile, self_drawn, context, options)
 
     cdef object _score(self, hand, win_tile, self_drawn, context, options):
+        cdef CompiledTable t
         key = None
         if self.flags.PURE:
             pass
@@ -1953,7 +1962,8 @@ cdef class CompiledEntry:
         elif context is None:
             key = self.on_self_draw if self_drawn else self.on_discard
         if key is not None:
-            got = self._table(options)._score_cached(hand, win_tile, key)
+            t = self._table(options)
+            got = None if t is None else t._score_cached(hand, win_tile, key)
             if got:  # (False: the table's contexts were cleared; the rule set adds them)
                 return got
         return self.general_score(hand, win_tile, self_drawn, context, options)
@@ -1966,6 +1976,8 @@ cdef class CompiledEntry:
         if context is None and visible is None and self.make_wait_contexts is not None and \
                 not self.flags.PURE:
             t = self._table(options)
+            if t is None:
+                return self.general_waits(hand, context, options, visible)
             pair = self.wait_contexts.get(options)
             if pair is None:
                 pair = self.make_wait_contexts(t, options)

@@ -1044,7 +1044,7 @@ cdef object _score_placed(CompiledTable t, object hand, object tile_obj, Compile
         return None
     h = <HandBase> hand
     p = &h.p
-    if _placed_melds(t, h.melds, w, &pm) < 0:
+    if _placed_melds(t, h.melds, w, &pm) < 0 or not c.melds_fit(&pm.mi, pm.mi.n):
         return None
     if p.ncon + 3 * pm.mi.n != t.hand_tiles or p.cnt[tile] == 0 or (
             t.must_open and not pm.opened) or (c.needs_kong and not pm.kong) or (
@@ -1096,7 +1096,8 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
         return None
     h = <HandBase> hand
     if _placed_melds(t, h.melds, w, &pm) < 0 or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
-            or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong):
+            or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong) or \
+            not cs.melds_fit(&pm.mi, pm.mi.n) or not cd.melds_fit(&pm.mi, pm.mi.n):
         return None
     for k in range(34):
         if h.p.cnt[k] and t.no_kinds >> k & 1:

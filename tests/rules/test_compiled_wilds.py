@@ -237,7 +237,8 @@ def test_hangzhou_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
         a, b = _both(monkeypatch, hz.score, hand, win, sd, ctx, o)
         same_result(a, b)
         answered += hasattr(a, "value")
-        compiled_answers += bool(hz._FAST)  # the compiled path kept its answer
+        # the compiled path answered (the Python path keeps its answers in _RESULTS)
+        compiled_answers += hasattr(b, "value") and not hz._RESULTS
     assert answered > N // 3
     assert compiled_answers > N // 4
 
@@ -265,13 +266,85 @@ def test_hangzhou_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) ->
     assert answered > asked // 3
 
 
+def test_score_keeps_an_answer_from_its_second_ask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``score`` is ``CompiledEntry.score``: a hand in a context met before is answered from
+    the compiled tables' cache, which keeps an answer when a question comes a second time
+    (a text hand and a tile's text too, for Hangzhou); the Python path is never asked."""
+    from mjcore.rules.wuhan import scoring as wh
+
+    monkeypatch.setattr(compiled, "PURE", False)
+    calls = (
+        (hz, "123m456p789s111z9s7p", "7p", True, {"caishen": "9s"}),
+        (hz, Hand.parse("123m456p789s111z9s7p"), 15, True, {"caishen": "9s"}),
+        (wh, Hand.parse("234m456p9p5s chi:123s peng:111z"), 17, True, {"laizi": "9p"}),
+    )
+    for module, hand, tile, sd, ctx in calls:
+        module.clear_caches()
+        o = resolve_options(module.NAME)
+        first, second, third = (module.score(hand, tile, sd, ctx, o) for _ in range(3))
+        assert first == second == third and first is not second and third is second
+        assert not module._RESULTS  # (the Python path's memo)
+        monkeypatch.setattr(compiled, "PURE", True)  # the Python path answers the same
+        assert module.score(hand, tile, sd, ctx, o) == first
+        monkeypatch.setattr(compiled, "PURE", False)
+
+
+@pytest.mark.parametrize(("melds", "meld_from", "code"), [
+    ("peng:111s peng:555s peng:777s", ["across", "across", "across"], None),  # 放三铺
+    ("peng:111s peng:555s peng:777s", ["across", "left", "right"], None),
+    ("peng:111s peng:555s peng:777s", ["across", "across"], "bad_context"),  # one too few
+    ("peng:111s peng:555s peng:777s", [None, "across", "across"], "bad_context"),  # unnamed
+    ("chi:123s peng:555s peng:777s", ["left", "across", "across"], None),
+    ("chi:123s peng:555s peng:777s", ["across", "left", "left"], "bad_context"),  # a chi
+    ("angang:1111s peng:555s peng:777s", [None, "right", "right"], None),
+    ("angang:1111s peng:555s peng:777s", ["left", "right", "right"], "bad_context"),  # angang
+])
+def test_wuhan_meld_from_on_both_paths(melds: str, meld_from: list[str | None], code: str | None,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A context naming where each meld came from is checked against the hand, and priced
+    (放三铺), by the core as by the Python path."""
+    from mjcore.rules.wuhan import scoring as wh
+
+    o = resolve_options("wuhan")
+    hand = Hand.parse(f"234s88s {melds}")
+    for sd, extra in ((True, {}), (False, {"discarder": "left"})):
+        ctx = {"laizi": "9p", "meld_from": meld_from, **extra}
+        got = []
+        for pure in (True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            wh.clear_caches()
+            try:
+                got.append(wh.score(hand, 25, sd, ctx, o))
+            except MahjongError as exc:
+                got.append((exc.code, str(exc)))
+        same_result(got[0], got[1])
+        if code is None:
+            assert hasattr(got[1], "value") and not wh._RESULTS  # the core answered
+        else:
+            assert got[1][0] == code
+    if meld_from == ["across"] * 3:
+        assert got[1].liable == "fangsanpu"
+    waits = []  # and the waits of the hand less its 8s, in the same context
+    for pure in (True, False):
+        monkeypatch.setattr(compiled, "PURE", pure)
+        wh.clear_caches()
+        try:
+            waits.append(wh.valued_waits(Hand.parse(f"234s8s {melds}"),
+                                         {"laizi": "9p", "meld_from": meld_from}, o))
+        except MahjongError as exc:
+            waits.append((exc.code, str(exc)))
+    assert waits[0] == waits[1]
+    assert waits[1][0] == code if code else "8s" in [w.tile for w in waits[1]]
+
+
 def test_the_compiled_path_answers_a_wild_hand_itself() -> None:
     """The core answers a wild win and its waits (no fall back to Python)."""
     o = resolve_options("hangzhou")
     t = hz._compiled_table(o)
     assert t is not None
-    key = (True, o, ("caishen", "9s"), str)
-    c = hz._compiled_context(t, key, {"caishen": "9s"}, o)
+    key = hz._table_key(t, True, {"caishen": "9s"}, o)
+    c = t.context(key)
+    assert c is not None
     got = t.score_wild("123m456p789s111z9s7p", "7p", c)
     assert got is not None and [(h.id, h.fan) for h in got.patterns] == [("baotou", 1)]
     assert t.score_wild("123m456p789s112z9s8p", "8p", c) is None  # not a win: Python's
@@ -498,11 +571,8 @@ def test_wuhan_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
                 got.append(wh.score(hand, tile, sd, ctx, o))
             except MahjongError as exc:
                 got.append((exc.code, str(exc)))
-            if not pure:
-                t = wh._TABLES.get(o)
-                key = (sd, o, wh.freeze(ctx))
-                compiled_answers += t is not None and t.context(key) is not None and \
-                    t.score_placed(hand, tile, t.context(key)) is not None
+            if not pure:  # the compiled path answered (the Python path keeps its answers)
+                compiled_answers += hasattr(got[1], "value") and not wh._RESULTS
         same_result(got[0], got[1])
         answered += hasattr(got[0], "value")
     assert answered > N // 3

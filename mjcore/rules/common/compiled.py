@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 from mjcore._core import (
@@ -33,13 +34,14 @@ from mjcore._core import (
     CompiledContext,
     CompiledEntry,
     CompiledTable,
+    context_key,
 )
 from mjcore.hand import Decomposition
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
 __all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "CompiledEntry",
-           "CompiledTable", "check_terms", "compile_table", "context_bits", "feature_bit",
-           "features_of", "holds", "wild_features_of"]
+           "CompiledTable", "check_terms", "compile_table", "context_bits", "entry_key",
+           "feature_bit", "features_of", "holds", "wild_features_of"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
@@ -118,6 +120,30 @@ def _cond(when: tuple[str, ...], context: tuple[str, ...], ccounts: tuple[str, .
             idx, op, k = arg
             counted.append((idx, op, k if isinstance(k, int) else int(getattr(options, k))))
     return on, off, tuple(counted), tuple(anys)
+
+
+_NO_CONTEXT: dict[str, object] = {}  # (never changed: the context of a call with none)
+
+
+def entry_key(t: CompiledTable, entry: CompiledEntry, self_drawn: object,
+              context: dict[str, object] | None,
+              make: Callable[[], CompiledContext | None]) -> tuple[object, ...] | None:
+    """The key ``t`` keeps a dict context (or none) compiled under, for a rule set whose
+    ``entry`` has ``contexts``: ``context_key(self_drawn, context)``, one object per context
+    for all the rule set's tables (remembered by the entry); the context compiled by
+    ``make()`` and added to ``t`` first when ``t`` has none. None when ``make`` gives none (a
+    context the rule set's Python path refuses); TypeError for an unhashable context value."""
+    ck = context_key(self_drawn, context or _NO_CONTEXT)
+    assert entry.contexts is not None
+    key = entry.contexts.get(ck)
+    if key is None or t.context(key) is None:
+        c = make()
+        if c is None:
+            return None
+        key = ck if key is None else key
+        t.add_context(key, c)
+        entry.remember_context(key, key)
+    return key
 
 
 def feature_bit(name: str) -> int:
@@ -239,6 +265,7 @@ def compile_table(table: Any, options: Any, *, name: str, unit: str, hand_tiles:
         "result_type": result_type or ScoreResult, "decomposition_type": Decomposition,
         "wait_type": ValuedWait,
         "name": name, "unit": unit,
+        "wilds": wild,
         "wild_pair_sets_wild": True if wild_pair_sets_wild is None else wild_pair_sets_wild,
         "placed": placed, "meld_factors": dict(meld_factors or {}), "open_factor": open_factor,
         "open_kinds": frozenset(open_kinds), "no_kinds": sum(1 << k for k in no_kinds),

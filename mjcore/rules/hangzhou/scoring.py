@@ -19,7 +19,7 @@ The pipeline, in the spec's normative order (§7):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from mjcore._core import _count_runs, wait_mask
@@ -492,41 +492,36 @@ def liable(c: Ctx, o: HangzhouOptions) -> int:
 
 
 _RESULTS: dict[object, ScoreResult] = {}
-_FAST: dict[object, ScoreResult] = {}  # the compiled path's results, keyed by the context's items
 _CONTEXTS: dict[object, Ctx] = {}  # (self-drawn, options, context key) -> parsed context
 
 
-def score(hand: object, win_tile: int | str, self_drawn: bool,
-          context: Mapping[str, object] | None, o: HangzhouOptions) -> ScoreResult:
-    """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+def _general_score(hand: object, win_tile: int | str, self_drawn: bool,
+                   context: Mapping[str, object] | None, o: HangzhouOptions) -> ScoreResult:
+    """``score``'s every call ``_ENTRY`` does not answer from the compiled table's cache: the
+    compiled table in a context met for the first time (the table's cache keeps an answer
+    from its second ask), else the Python path, memoised per input (bounded)."""
     if not compiled.PURE and (context is None or type(context) is dict):
-        # memo look-up, compiled score and memo entry in one core call; the key holds the
-        # context's items and their types (True == 1, but only one is a valid flag)
         t = _TABLES.get(o, _UNSET)
         if t is _UNSET:
             t = _compiled_table(o)
         if t is not None:
             try:
-                fctx = (bool(self_drawn), o) if not context else (
-                    bool(self_drawn), o, *context.items(), *map(type, context.values()))
-                fkey = (hand, win_tile, type(win_tile), fctx)
-                got = t.score_wild_memo(_FAST, fkey, hand, win_tile, fctx, _CACHE_LIMIT)
-                if got is False and _compiled_context(t, fctx, context, o) is not None:
-                    got = t.score_wild_memo(_FAST, fkey, hand, win_tile, fctx, _CACHE_LIMIT)
+                key = _table_key(t, self_drawn, context, o)
+                got = None if key is None else t.score_cached(hand, win_tile, key)
             except TypeError:  # an unhashable argument: the path below says what is wrong
                 got = None
             if got:
                 return got  # type: ignore[no-any-return]
     ctx_key = None if not context else _context_key(context)
     try:
-        key: Any = (hand, win_tile, type(win_tile), bool(self_drawn), o, ctx_key)
-        hit = _RESULTS.get(key)
+        key_: Any = (hand, win_tile, type(win_tile), bool(self_drawn), o, ctx_key)
+        hit = _RESULTS.get(key_)
     except TypeError:  # unhashable context values: computed, not memoised
-        key, hit = None, None
+        key_, hit = None, None
     if hit is not None:
         return hit
     p = physical(hand)  # §1: the tiles are checked before the context
-    ckey = key[3:] if key is not None else None
+    ckey = key_[3:] if key_ is not None else None
     c = _CONTEXTS.get(ckey) if ckey is not None else None
     if c is None:
         c = parse_context(context, bool(self_drawn), o)  # raises for a bad context: not kept
@@ -535,10 +530,10 @@ def score(hand: object, win_tile: int | str, self_drawn: bool,
                 _CONTEXTS.clear()
             _CONTEXTS[ckey] = c
     result = _score(p, win_tile, bool(self_drawn), c, o)
-    if key is not None:
+    if key_ is not None:
         if len(_RESULTS) >= _CACHE_LIMIT:
             _RESULTS.clear()
-        _RESULTS[key] = result
+        _RESULTS[key_] = result
     return result
 
 
@@ -622,17 +617,24 @@ def _compiled_table(o: HangzhouOptions) -> compiled.CompiledTable | None:
     return t
 
 
-def _compiled_context(t: compiled.CompiledTable, key: tuple[object, ...],
-                      context: Mapping[str, object] | None, o: HangzhouOptions,
-                      ) -> compiled.CompiledContext | None:
-    """The compiled context of ``key`` = (self-drawn, options, context key); None for a context
-    the Python path refuses (it says why, after checking the hand)."""
-    self_drawn = bool(key[0])
-    try:
-        c = parse_context(context, self_drawn, o)
-    except MahjongError:
-        return None
-    return t.add_context(key, _context_of(c, self_drawn, o))
+# ``context_key(self_drawn, context)`` of a dict context (or none) -> that same tuple: the key
+# of its compiled form in every table (``compiled.entry_key``), ``_ENTRY``'s contexts
+_KEYS_OF: dict[tuple[object, ...], tuple[object, ...]] = {}
+
+
+def _table_key(t: compiled.CompiledTable, self_drawn: bool,
+               context: dict[str, object] | None, o: HangzhouOptions,
+               ) -> tuple[object, ...] | None:
+    """``compiled.entry_key``: None for a context the Python path refuses (it says why,
+    after checking the hand)."""
+    def make() -> compiled.CompiledContext | None:
+        try:
+            c = parse_context(context, bool(self_drawn), o)
+        except MahjongError:
+            return None
+        return _context_of(c, bool(self_drawn), o)
+
+    return compiled.entry_key(t, _ENTRY, self_drawn, context, make)
 
 
 def _context_of(c: Ctx, self_drawn: bool, o: HangzhouOptions) -> compiled.CompiledContext:
@@ -678,6 +680,16 @@ def _wait_contexts(c: Ctx, o: HangzhouOptions) -> tuple[compiled.CompiledContext
     return got
 
 
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
+                                _general_score, None, compiled, contexts=_KEYS_OF)
+# A hand (a ``Hand`` or plain text) and a tile (an id or its text) in a context already
+# compiled (a dict or none) is answered in one core call (the options' compiled table and its
+# cache); every other call by ``_general_score``.
+score: Callable[[object, int | str, bool, Mapping[str, object] | None, HangzhouOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input (bounded)."""
+
+
 def is_piao(hand: object, drawn: int | str, discard: int | str,
             context: Mapping[str, object] | None, o: HangzhouOptions) -> bool:
     """Is discarding ``discard`` from ``hand`` (14 tiles incl. the ``drawn`` tile) a 飘 (§5)?
@@ -712,9 +724,11 @@ def relative_points(result: ScoreResult, winner: int = 0) -> dict[str, Any]:
 
 def clear_caches() -> None:
     """Forget every memoised parse, analysis, value and score (for cold benchmarks)."""
-    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _FAST, _WAITS, _CONTEXTS, _TABLES,
+    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS, _CONTEXTS, _TABLES,
                  _WAIT_CONTEXTS):
         memo.clear()
+    _ENTRY.forget_contexts()
+    compiled.CompiledTable.clear_cache()
 
 
 # --------------------------------------------------------------------------- waits

@@ -8,7 +8,7 @@ product times the winner's doublings F(winner); each payer L owes base × H × W
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from mjcore._core import HandBase, decompose, is_win, wait_mask
@@ -242,37 +242,32 @@ _RESULTS: dict[tuple[object, ...], ScoreResult] = {}
 
 
 
-def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
-          context: Mapping[str, object] | None, o: WuhanOptions) -> ScoreResult:
-    """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
+def _general_score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
+                   context: Mapping[str, object] | None, o: WuhanOptions) -> ScoreResult:
+    """``score``'s every call ``_ENTRY`` does not answer from the compiled table's cache: the
+    compiled table for a text (parsed first, as the Python path does: its errors come first)
+    or in a context met for the first time, else the Python path, memoised per input
+    (bounded)."""
     key: tuple[object, ...] | None
     frozen: object = None
     try:
         frozen = None if context is None else freeze(context)
         key = (hand, win_tile, type(win_tile), bool(self_drawn), o, frozen)
-        if not compiled.PURE and (type(hand) is Hand or type(hand) is str):
-            # memo look-up, compiled score and memo entry in one core call (a text parsed
-            # first, as the Python path does: its errors come first)
+        hit = _RESULTS.get(key)
+        if hit is not None:
+            return hit
+        if not compiled.PURE and (type(hand) is Hand or type(hand) is str) and (
+                context is None or type(context) is dict):
             t = _TABLES.get(o, _UNSET)
             if t is _UNSET:
                 t = _compiled_table(o)
             if t is not None:
-                h = hand
-                if type(hand) is str:
-                    hit = _RESULTS.get(key)
-                    if hit is not None:
-                        return hit
-                    h = parse_hand(hand)
-                got = t.score_wild_memo(_RESULTS, key, h, win_tile, key[3:], _CACHE_LIMIT)
-                if got is False and _compiled_context(t, key[3:], context, o) is not None:
-                    got = t.score_wild_memo(_RESULTS, key, h, win_tile, key[3:], _CACHE_LIMIT)
+                ck = _table_key(t, self_drawn, context, o)
+                got = None if ck is None else t.score_cached(parse_hand(hand), win_tile, ck)
                 if got:
                     return got  # type: ignore[no-any-return]
-        hit = _RESULTS.get(key)
     except TypeError:
-        key, hit, frozen = None, None, NO_KEY
-    if hit is not None:
-        return hit
+        key, frozen = None, NO_KEY
     result = _score(hand, win_tile, bool(self_drawn), context, o, frozen)
     if key is not None:
         if len(_RESULTS) >= _CACHE_LIMIT:
@@ -424,16 +419,27 @@ def _context_names(c: Context, sd: bool, o: WuhanOptions) -> list[str]:
         ("any_pair", o.situational_any_pair)) if on]
 
 
-def _compiled_context(t: compiled.CompiledTable, key: tuple[object, ...],
-                      context: Mapping[str, object] | None, o: WuhanOptions,
-                      ) -> compiled.CompiledContext | None:
-    """The compiled context of ``key`` = (self-drawn, options, frozen context); None for a
-    context the Python path refuses (it says why, in its order)."""
-    sd = bool(key[0])
-    try:
-        c = cached_context(context, sd, o, key[2])
-    except MahjongError:
-        return None
+# ``context_key(self_drawn, context)`` of a dict context (or none) -> that same tuple: the key
+# of its compiled form in every table (``compiled.entry_key``), ``_ENTRY``'s contexts
+_KEYS_OF: dict[tuple[object, ...], tuple[object, ...]] = {}
+
+
+def _table_key(t: compiled.CompiledTable, sd: bool, context: dict[str, object] | None,
+               o: WuhanOptions) -> tuple[object, ...] | None:
+    """``compiled.entry_key``: None for a context the Python path refuses (it says why, in
+    its order). TypeError for an unhashable context value."""
+    def make() -> compiled.CompiledContext | None:
+        try:
+            c = cached_context(context, bool(sd), o, None if context is None else freeze(context))
+        except MahjongError:
+            return None
+        return _context_of(t, c, bool(sd), o)
+
+    return compiled.entry_key(t, _ENTRY, sd, context, make)
+
+
+def _context_of(t: compiled.CompiledTable, c: Context, sd: bool,
+                o: WuhanOptions) -> compiled.CompiledContext:
     ids = t.pattern_ids()
 
     def pay(h_base: int, w: int, found: int) -> _Paid | None:
@@ -442,10 +448,25 @@ def _compiled_context(t: compiled.CompiledTable, key: tuple[object, ...],
         chosen = frozenset(ids[i] for i in range(len(ids)) if found >> i & 1)
         return _payments(c, sd, h_base, w, chosen, o)
 
-    return t.add_context(key, compiled.CompiledContext(
+    sources = None
+    if c.meld_from is not None:  # one seat per set meld, none for an angang, a chi from the left
+        sources = (len(c.meld_from), sum(1 << i for i, s in enumerate(c.meld_from) if s),
+                   sum(1 << i for i, s in enumerate(c.meld_from) if s and s != "left"))
+    return compiled.CompiledContext(
         compiled.context_bits(TABLE, _context_names(c, sd, o)), sd, pay, wild=c.laizi,
-        # the melds named per seat are checked against the hand by the Python path
-        python_only=bool(c.payers) or c.meld_from is not None, needs_kong=c.gsh))
+        meld_sources=sources, sources_complete=True,
+        # the payers' melds are checked against the hand by the Python path
+        python_only=bool(c.payers), needs_kong=c.gsh)
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
+                                _general_score, None, compiled, contexts=_KEYS_OF)
+# A ``Hand`` and a tile (an id or its text) in a context already compiled (a dict or none) is
+# answered in one core call (the options' compiled table and its cache); every other call by
+# ``_general_score``.
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, WuhanOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input (bounded)."""
 
 
 def _is_dahu(h: PatternHit, o: WuhanOptions) -> bool:
@@ -506,6 +527,8 @@ def clear_caches() -> None:
     _RESULTS.clear()
     _WAITS.clear()
     _TABLES.clear()
+    _ENTRY.forget_contexts()
+    compiled.CompiledTable.clear_cache()
 
 
 # --------------------------------------------------------------------------- waits
@@ -554,9 +577,10 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
             table = _compiled_table(o)
         if table is not None:
             try:
-                ks, kd = (True, o, freeze(self_ctx)), (False, o, freeze(discard_ctx))
-                cs = table.context(ks) or _compiled_context(table, ks, self_ctx, o)
-                cd = table.context(kd) or _compiled_context(table, kd, discard_ctx, o)
+                ks = _table_key(table, True, self_ctx, o)
+                kd = _table_key(table, False, discard_ctx, o)
+                cs = None if ks is None else table.context(ks)
+                cd = None if kd is None else table.context(kd)
             except TypeError:  # an unhashable context value: the Python path
                 cs = cd = None
             if cs is not None and cd is not None:
