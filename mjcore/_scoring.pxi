@@ -2031,19 +2031,24 @@ cdef bint _context_is(self_drawn, dict context, tuple key) noexcept:
     cdef Py_ssize_t n = len(context), pos = 0, i = 0, j
     cdef PyObject* k
     cdef PyObject* v
-    if len(key) != 1 + 3 * n or key[0] != self_drawn:
+    # (each comparison first by identity, as a tuple's: the same str objects are common)
+    if len(key) != 1 + 3 * n or (key[0] is not self_drawn and key[0] != self_drawn):
         return 0
     while PyDict_Next(context, &pos, &k, &v):
-        if key[1 + 2 * n + i] is not type(<object> v) or key[1 + i] != <object> k:
+        kk = key[1 + i]
+        if key[1 + 2 * n + i] is not type(<object> v) or (kk is not <object> k and
+                                                          kk != <object> k):
             return 0
         kv = key[1 + n + i]
         if type(<object> v) is list:
             if type(kv) is not tuple or len(<tuple> kv) != len(<list> v):
                 return 0
             for j in range(len(<list> v)):
-                if (<tuple> kv)[j] != (<list> v)[j]:
+                a = (<tuple> kv)[j]
+                b = (<list> v)[j]
+                if a is not b and a != b:
                     return 0
-        elif kv != <object> v:
+        elif kv is not <object> v and kv != <object> v:
             return 0
         i += 1
     return 1
