@@ -1161,14 +1161,14 @@ cdef class CompiledTable:
         return self._valued_waits_cached(hand, discard, self_drawn)
 
     cdef object _valued_waits_cached(self, hand, CompiledContext discard,
-                                     CompiledContext self_drawn):
+                                     CompiledContext self_drawn, bint sources=False):
         if not isinstance(hand, HandBase):
             return None
         cdef MemoSlot* e
         got = self._memo_get(<HandBase> hand, 34, discard, &e)  # (34: no tile, a wait list)
         if got is not None:
             return got
-        got = self._valued_waits(hand, discard, self_drawn, None)
+        got = self._valued_waits(hand, discard, self_drawn, None, sources)
         if e != NULL and got is not None:
             self._memo_put(e, <HandBase> hand, 34, discard, got)
         return got
@@ -1556,21 +1556,31 @@ cdef class CompiledTable:
         built in ``r[0]`` unless r is NULL. 0, -1 when no reading holds, -2 when the readings
         path must answer."""
         cdef int counts[NCOUNTED]
-        cdef int scounts[NCOUNTED]
-        cdef int* bcounts = scounts
         cdef uint32_t entries[4]
-        cdef int chosen[4]
         cdef SuitSplits splits   # (listed only to build the reading)
-        cdef Valued_ v
-        cdef int w, f, words, bw = -1, tied = 0, shape = -1, j
-        cdef uint64_t hand, hon = 0, bits, bbits = 0
         flat[0] = -1
-        hand = _hand_bits(p, mi, held, counts) | c.bits
-        words = _standard_words(p, mi, entries, NULL if r == NULL else &splits)
+        cdef uint64_t hand = _hand_bits(p, mi, held, counts)
+        cdef int words = _standard_words(p, mi, entries, NULL if r == NULL else &splits)
         if words < 0:
             return -2
+        return self._words_in(p, mi, hand | c.bits, counts, words, entries, &splits, c, r,
+                              best, flat)
+
+    cdef int _words_in(self, const Packed* p, const MeldInfo* mi, uint64_t hand, int* counts,
+                       int words, const uint32_t* entries, const SuitSplits* splits,
+                       CompiledContext c, CReading* r, Valued_* best, int* flat) noexcept nogil:
+        """``_best_words`` in context c from the hand's features ``hand`` (c's bits
+        included) and counted ones, its standard readings' ``words`` and the suits'
+        ``entries`` (and ``splits``, read when r is not NULL): what two contexts share."""
+        cdef int scounts[NCOUNTED]
+        cdef int* bcounts = scounts
+        cdef int chosen[4]
+        cdef Valued_ v
+        cdef int w, f, bw = -1, tied = 0, shape = -1, j
+        cdef uint64_t hon = 0, bits, bbits = 0
+        flat[0] = -1
         if words:
-            memcpy(scounts, counts, sizeof(counts))
+            memcpy(scounts, counts, NCOUNTED * sizeof(int))
             hon = hand | _honour_bits(p, mi, c.seat_wind, c.round_wind, scounts)
             for w in range(RW_WORDS):
                 if not (words >> w & 1):
@@ -1591,7 +1601,7 @@ cdef class CompiledTable:
                     w = bw  # (one best word and no reading asked for: no search)
                 else:
                     w = _first_word(mi, entries, tied, chosen)
-                    if w < 0 or (r != NULL and _reading_of_words(mi, &splits, chosen, r) < 0):
+                    if w < 0 or (r != NULL and _reading_of_words(mi, splits, chosen, r) < 0):
                         return -2
                 if w != bw:
                     self._reading_value(hon | _word_bits(w), scounts, best)
@@ -1700,6 +1710,9 @@ cdef class CompiledTable:
         Python path must answer."""
         cdef Packed x = h[0]
         cdef int s = t_suit(tile), nr, b1, b2
+        cdef int counts[NCOUNTED]
+        cdef uint32_t entries[4]
+        cdef uint64_t hand
         x.cnt[tile] += 1
         x.key[s] += P5[tile - s * 9]
         x.ncon += 1
@@ -1715,9 +1728,15 @@ cdef class CompiledTable:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu)
             b1 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1)
             b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2)
-        elif self.by_words:
-            b1 = self._best_words(&x, mi, held, c1, NULL, v1, f1)
-            b2 = self._best_words(&x, mi, held, c2, NULL, v2, f2)
+        elif self.by_words:  # the hand's features and reading words found once
+            hand = _hand_bits(&x, mi, held, counts)
+            nr = _standard_words(&x, mi, entries, NULL)
+            if nr < 0:
+                return -2
+            b1 = self._words_in(&x, mi, hand | c1.bits, counts, nr, entries, NULL, c1, NULL,
+                                v1, f1)
+            b2 = self._words_in(&x, mi, hand | c2.bits, counts, nr, entries, NULL, c2, NULL,
+                                v2, f2)
         else:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
             b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
@@ -1735,7 +1754,11 @@ cdef class CompiledTable:
         return self._valued_waits(hand, discard, self_drawn, visible)
 
     cdef object _valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
-                              visible):
+                              visible, bint sources=False):
+        """``valued_waits``; with ``sources``, also None for a way of a wait that ``score_in``
+        would settle (the context's ``settle_melds``, ``settle_mains``) on a hand with a
+        meld (not a concealed kong) whose source that context does not name: all a settle
+        reads beyond the value, where a wait has no payments, is who fed the melds."""
         if not isinstance(hand, HandBase):
             return None
         cdef HandBase h = <HandBase> hand
@@ -1743,22 +1766,33 @@ cdef class CompiledTable:
         cdef MeldInfo mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ vd, vs
-        cdef int fd, fs, bd, t, unseen
-        if p.ncon + 3 * len(h.melds) != self.hand_tiles - 1:
+        cdef int fd, fs, bd, t, unseen, n = 0, j
+        cdef uint32_t unsourced = 0
+        cdef Py_ssize_t nm = len(h.melds)
+        if p.ncon + 3 * nm != self.hand_tiles - 1:
             return None
-        if h.melds and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
+        if nm and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
             return None
-        if not h.melds:
+        if not nm:
             mi.n = 0
-        if not discard.melds_fit(&mi, len(h.melds)) or not self_drawn.melds_fit(&mi, len(h.melds)):
+        if not discard.melds_fit(&mi, nm) or not self_drawn.melds_fit(&mi, nm):
             return None
-        if self.no_honours and _held_mask(p) & M_HON:
+        cdef uint64_t held = _held_mask(p)
+        if self.no_honours and held & M_HON:
             return None
+        # 十三幺 waits only where every tile held is a terminal or honour (no melds)
         cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0) | (
-            SH_SHISANYAO if self.shisanyao else 0), 0)
+            SH_SHISANYAO if self.shisanyao and mi.n == 0 and not (held & ~(M_TERM | M_HON))
+            else 0), 0)
         if self.ligu and mi.n == 0:
             mask |= _ligu_waits(p)
-        out = []
+        if sources:
+            for j in range(mi.n):
+                if mi.sets[j].meld != MK_ANGANG:
+                    unsourced |= (<uint32_t> 1) << j
+        # (one tuple of the most waits there can be, cut to those that win: no list, and
+        # untracked: its items are)
+        cdef tuple out = PyTuple_New(__builtin_popcountll(mask))
         while mask:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
@@ -1769,6 +1803,8 @@ cdef class CompiledTable:
                 continue
             unseen = 4 - (p.cnt[t] + 4 - p.cap[t]) - (0 if visible is None else visible[t])
             w = mj_tuple_of(self.wait_type, 7)
+            _put(out, n, w)
+            n += 1
             _put(w, 0, (<tuple> _wait_objects[t])[0])
             _put(w, 1, t)
             _put(w, 2, vd.value)
@@ -1777,8 +1813,21 @@ cdef class CompiledTable:
             _put(w, 5, self._hits(&vd, fd))
             _put(w, 6, self._hits(&vs, fs))
             PyObject_GC_UnTrack(w)
-            out.append(w)
-        return tuple(out)
+            if unsourced and (_unsourced_settled(discard, unsourced, nm, (<tuple> w)[5]) or
+                              _unsourced_settled(self_drawn, unsourced, nm, (<tuple> w)[6])):
+                return None
+        if n < len(out):
+            out = out[:n]
+        PyObject_GC_UnTrack(out)
+        return out
+
+
+cdef inline bint _unsourced_settled(CompiledContext c, uint32_t melds, Py_ssize_t nm,
+                                    tuple hits):
+    """Whether ``score_in`` would settle a win with ``hits`` in context c (``_settled``) on
+    a hand some of whose ``melds`` (bit i: meld i) have no source named in c."""
+    return c.settle is not None and (melds & ~c.named) != 0 and (
+        nm >= c.settle_melds or (<tuple> hits[0])[0] in c.settle_mains)
 
 
 cdef int _value_shape_event(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
@@ -1883,6 +1932,7 @@ cdef class CompiledEntry:
     cdef readonly object general_score, general_waits
     cdef object flags       # the module whose PURE forces the Python path
     cdef dict contexts      # context_key(...) -> the table's context key, or None
+    cdef dict wait_pairs    # options -> {context_key(False, context): (discard, self-drawn)}
 
     def __init__(self, dict tables, make_table, on_discard, on_self_draw, dict wait_contexts,
                  make_wait_contexts, general_score, general_waits, flags, dict contexts=None):
@@ -1919,17 +1969,38 @@ cdef class CompiledEntry:
                 return got
         return self.general_score(hand, win_tile, self_drawn, context, options)
 
+    def serve_waits(self, dict pairs):
+        """Serve ``valued_waits`` calls with a dict context (or none) and nothing visible
+        from the table too: ``pairs`` (which the rule set fills, and bounds) maps an options
+        object to a dict of ``context_key(False, context)`` -> the (discard, self-drawn)
+        ``CompiledContext`` pair of that question, for contexts whose waits are the table's
+        values but for what a ``settle`` may need of who fed the melds (see
+        ``CompiledTable._valued_waits``)."""
+        self.wait_pairs = pairs
+
     def valued_waits(self, hand, context, options, visible=None):
         cdef CompiledTable t
-        if context is None and visible is None and self.make_wait_contexts is not None and \
-                not self.flags.PURE:
-            t = self._table(options)
-            pair = self.wait_contexts.get(options)
-            if pair is None:
-                pair = self.make_wait_contexts(t, options)
-            got = t._valued_waits_cached(hand, (<tuple?> pair)[0], (<tuple> pair)[1])
-            if got is not None:
-                return got
+        if visible is None and not self.flags.PURE:
+            if context is None and self.make_wait_contexts is not None:
+                t = self._table(options)
+                pair = self.wait_contexts.get(options)
+                if pair is None:
+                    pair = self.make_wait_contexts(t, options)
+                got = t._valued_waits_cached(hand, (<tuple?> pair)[0], (<tuple> pair)[1])
+                if got is not None:
+                    return got
+            elif self.wait_pairs is not None and (context is None or type(context) is dict):
+                pairs = self.wait_pairs.get(options)
+                if pairs is not None:
+                    try:
+                        pair = (<dict> pairs).get(context_key(False, context or _NO_CONTEXT))
+                    except TypeError:  # an unhashable value: the rule set's error
+                        pair = None
+                    if pair is not None:
+                        got = self._table(options)._valued_waits_cached(
+                            hand, (<tuple> pair)[0], (<tuple> pair)[1], True)
+                        if got is not None:
+                            return got
         return self.general_waits(hand, context, options, visible)
 
 
