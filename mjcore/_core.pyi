@@ -112,6 +112,9 @@ class CompiledEntry:
     def score(self, hand: Any, win_tile: Any, self_drawn: bool, context: Any,
               options: Any) -> Any: ...
     def valued_waits(self, hand: Any, context: Any, options: Any, visible: Any = None) -> Any: ...
+    def serve_waits(self, pairs: dict[Any, dict[tuple[object, ...], tuple[CompiledContext,
+                                                                          CompiledContext]]],
+                    ) -> None: ...
 
 class CompiledTable:
     by_words: bool
