@@ -1702,12 +1702,12 @@ cdef class CompiledTable:
         PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
         return out
 
-    cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, int tile,
+    cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, uint64_t held, int tile,
                           CompiledContext c1, CompiledContext c2, CReading* rs,
                           Valued_* v1, int* f1, Valued_* v2, int* f2) noexcept nogil:
-        """``_best`` of the hand with one more concealed ``tile`` in two contexts (the readings
-        listed once): 0, or -1 when that is no win (or one the rule set refuses), -2 when the
-        Python path must answer."""
+        """``_best`` of the hand (``held``: its ``_held_mask``) with one more concealed
+        ``tile`` in two contexts (the readings listed once): 0, or -1 when that is no win (or
+        one the rule set refuses), -2 when the Python path must answer."""
         cdef Packed x = h[0]
         cdef int s = t_suit(tile), nr, b1, b2
         cdef int counts[NCOUNTED]
@@ -1718,7 +1718,7 @@ cdef class CompiledTable:
         x.ncon += 1
         if x.cnt[tile] + 4 - x.cap[tile] == 4:
             x.four |= (<uint64_t> 1) << tile
-        cdef uint64_t held = _held_mask(&x)
+        held |= (<uint64_t> 1) << tile
         s = _suits_of(held)
         if __builtin_popcountll(s) > self.max_suits or (
                 c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
@@ -1771,7 +1771,7 @@ cdef class CompiledTable:
         cdef Py_ssize_t nm = len(h.melds)
         if p.ncon + 3 * nm != self.hand_tiles - 1:
             return None
-        if nm and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
+        if nm and (discard.no_melds or self_drawn.no_melds or _hand_meld_info(h, &mi) < 0):
             return None
         if not nm:
             mi.n = 0
@@ -1786,6 +1786,8 @@ cdef class CompiledTable:
             else 0), 0)
         if self.ligu and mi.n == 0:
             mask |= _ligu_waits(p)
+        if self.by_words:
+            _fetch_words(p, mask)
         if sources:
             for j in range(mi.n):
                 if mi.sets[j].meld != MK_ANGANG:
@@ -1796,7 +1798,8 @@ cdef class CompiledTable:
         while mask:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
-            bd = self._values_plus(p, &mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs)
+            bd = self._values_plus(p, &mi, held, t, discard, self_drawn, rs, &vd, &fd, &vs,
+                                   &fs)
             if bd == -2:
                 return None
             if bd < 0:
@@ -1820,6 +1823,28 @@ cdef class CompiledTable:
             out = out[:n]
         PyObject_GC_UnTrack(out)
         return out
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void* addr) noexcept nogil
+
+
+cdef void _fetch_words(const Packed* p, uint64_t waits) noexcept nogil:
+    """Ask memory at once for the reading-word entries (``_suit_words_entry``) of the suits
+    of the hand plus each tile of ``waits``: the waits' values read them one after another,
+    each a likely cache miss in tables of megabytes."""
+    cdef int s, t
+    for s in range(3):
+        __builtin_prefetch(&suit_rwords[p.key[s]])
+    __builtin_prefetch(&hon_rwords[p.key[3]])
+    while waits:
+        t = __builtin_ctzll(waits)
+        waits &= waits - 1
+        s = t_suit(t)
+        if s < 3:
+            __builtin_prefetch(&suit_rwords[p.key[s] + P5[t - s * 9]])
+        else:
+            __builtin_prefetch(&hon_rwords[p.key[3] + P5[t - 27]])
 
 
 cdef inline bint _unsourced_settled(CompiledContext c, uint32_t melds, Py_ssize_t nm,
