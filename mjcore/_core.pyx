@@ -290,12 +290,6 @@ cdef struct Packed:
     int capped            # bit s: suit s has a tile with copies in melds (shanten then searches)
 
 
-cdef struct MeldCodes:    # a hand's declared sets as ``_meld_info`` reads them, kept with the hand
-    int n                 # how many (a one-tile meld is none); -1: one the C readings refuse
-    uint8_t kind[6]       # MK_* (RD_SETS sets at most)
-    uint8_t tile[6]       # the lowest tile
-
-
 cdef int _pack(Packed* h, const uint8_t* cnt, int nmelds, uint64_t four) noexcept nogil:
     """Pack 34 counts; returns the first tile id whose count is over 4, or -1."""
     cdef int t, s, r, total = 0
@@ -329,7 +323,6 @@ cdef class HandBase:
     cdef readonly tuple held
     cdef Packed p
     cdef Py_hash_t _hash   # hands key the rule sets' memo tables: hash once, not per look-up
-    cdef MeldCodes mc      # (read without touching the Meld objects: ``_hand_meld_info``)
 
     def __init__(self, tuple counts, tuple melds, tuple held):
         cdef uint8_t cnt[34]
@@ -351,7 +344,6 @@ cdef class HandBase:
         self._hash = hash((counts, melds))
         # a one-tile meld laid aside (Wuhan's 痞子杠/赖子杠) is not one of the hand's sets
         _pack(&self.p, cnt, sum(1 for m in melds if len(m[1]) >= 3), four)
-        _meld_codes(melds, &self.mc)
         for t in range(34):
             if held[t] > counts[t]:
                 self.p.cap[t] = 4 - (held[t] - counts[t])

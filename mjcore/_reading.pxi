@@ -86,35 +86,6 @@ cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
     return 0
 
 
-cdef int _meld_codes(tuple melds, MeldCodes* out) except -2:
-    """``_meld_info`` of ``melds`` as the codes a hand keeps (``HandBase.mc``)."""
-    cdef MeldInfo mi
-    cdef int j
-    out.n = -1
-    if _meld_info(melds, &mi) < 0:
-        return 0
-    for j in range(mi.n):
-        out.kind[j] = mi.sets[j].meld
-        out.tile[j] = mi.sets[j].tile
-    out.n = mi.n
-    return 0
-
-
-cdef inline int _hand_meld_info(HandBase h, MeldInfo* out) noexcept:
-    """``_meld_info(h.melds, out)`` from the codes kept with the hand."""
-    cdef int j, mk
-    if h.mc.n < 0:
-        return -1
-    out.n = h.mc.n
-    for j in range(out.n):
-        mk = h.mc.kind[j]
-        out.sets[j].kind = SET_CHOW if mk == MK_CHI else SET_PUNG if mk == MK_PENG else SET_KONG
-        out.sets[j].tile = h.mc.tile[j]
-        out.sets[j].concealed = mk == MK_ANGANG
-        out.sets[j].meld = mk
-    return 0
-
-
 cdef int _split_rec(int* d, int n, bint seqs, int lo, int base, uint8_t* stack, int depth,
                     int pair, Split* out, int nout) noexcept nogil:
     """Every split of d[lo:] into sets, in ``_suit_sets`` order, appended to out; the new

@@ -1771,7 +1771,7 @@ cdef class CompiledTable:
         cdef Py_ssize_t nm = len(h.melds)
         if p.ncon + 3 * nm != self.hand_tiles - 1:
             return None
-        if nm and (discard.no_melds or self_drawn.no_melds or _hand_meld_info(h, &mi) < 0):
+        if nm and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
             return None
         if not nm:
             mi.n = 0
