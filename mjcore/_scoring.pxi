@@ -396,6 +396,8 @@ cdef uint64_t _honour_bits(const Packed* p, const MeldInfo* mi, int seat_wind,
 
 
 from cpython.ref cimport PyObject, Py_DECREF
+from cpython.dict cimport PyDict_Next
+from cpython.object cimport Py_TYPE
 from libc.stdint cimport uintptr_t
 
 cdef enum:
@@ -1936,15 +1938,24 @@ cdef int _value_sum_times(CompiledTable t, uint64_t found, uint64_t bits, const 
     return 1
 
 
+cdef enum:
+    CTX_SLOTS = 256  # an entry's dict contexts met lately (a power of 2)
+
+
 cdef class CompiledEntry:
     """A rule set's ``score`` and ``valued_waits`` functions (its engine's, as bound methods)
     whose common calls are answered here from the compiled table of the options with no
     Python frame: a ``Hand`` and a tile id with no context (``score_cached``), a ``Hand`` with
     no context and no tiles visible (``valued_waits_cached``). With ``contexts`` (a rule set's
     dict of ``context_key(self_drawn, context)`` -> the table's key of that parsed context,
-    which it fills) a score with a dict context it has seen (and no context: the key of an
-    empty one) is a common call too. Every other call, every answer the table leaves, and
-    every call while ``flags.PURE`` is set go to the rule set's own functions
+    which it fills with ``remember_context`` and empties with ``forget_contexts``; a key is
+    never given to another context) a score with a dict context it has seen (and no context:
+    the key of an empty one) is a common call too, and so are waits with nothing visible in a
+    dict context kept under ``context_key(None, context)`` (self_drawn None: both ways) with
+    a dict of options -> its (discard, self-drawn) ``CompiledContext`` pair: contexts whose
+    waits are the table's values but for who fed the melds, which a settle may need
+    (``CompiledTable._valued_waits``'s ``sources``). Every other call, every answer the table
+    leaves, and every call while ``flags.PURE`` is set go to the rule set's own functions
     (``general_score``, ``general_waits``), which answer the same (the tests hold them
     equal). Without ``make_wait_contexts`` only ``score`` is served (the rule set's own
     ``valued_waits`` answers its waits)."""
@@ -1956,8 +1967,11 @@ cdef class CompiledEntry:
     cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
     cdef readonly object general_score, general_waits
     cdef object flags       # the module whose PURE forces the Python path
-    cdef dict contexts      # context_key(...) -> the table's context key, or None
-    cdef dict wait_pairs    # options -> {context_key(False, context): (discard, self-drawn)}
+    cdef readonly dict contexts  # context_key(...) -> the table's context key, or None
+    # ``contexts`` looked up without building the key: a dict context's fingerprint
+    # (``_context_print``) -> the key it was found under and its value, one per slot
+    cdef uint64_t ctx_print[CTX_SLOTS]
+    cdef list ctx_keys, ctx_values
 
     def __init__(self, dict tables, make_table, on_discard, on_self_draw, dict wait_contexts,
                  make_wait_contexts, general_score, general_waits, flags, dict contexts=None):
@@ -1971,21 +1985,61 @@ cdef class CompiledEntry:
         self.general_waits = general_waits
         self.flags = flags
         self.contexts = contexts
+        self.ctx_keys = [None] * CTX_SLOTS
+        self.ctx_values = [None] * CTX_SLOTS
+        memset(self.ctx_print, 0, sizeof(self.ctx_print))
+
+    def remember_context(self, tuple key, value):
+        """Keep ``value`` (the table's key of a parsed context) under ``key``
+        (``context_key``'s), forgetting every other first when CONTEXTS_KEPT are kept."""
+        if len(self.contexts) >= CONTEXTS_KEPT:
+            self.forget_contexts()
+        self.contexts[key] = value
+
+    def forget_contexts(self):
+        """Forget every context remembered (for cold benchmarks and the bound)."""
+        self.contexts.clear()
+        self.ctx_keys = [None] * CTX_SLOTS
+        self.ctx_values = [None] * CTX_SLOTS
+        memset(self.ctx_print, 0, sizeof(self.ctx_print))
+
+    cdef object _context_value(self, self_drawn, dict context):
+        """``contexts.get(context_key(self_drawn, context))``, None also for an unhashable
+        value; a context met lately is matched in place, with no key built."""
+        cdef uint64_t fp = _context_print(self_drawn, context)
+        cdef Py_ssize_t i = fp & (CTX_SLOTS - 1)
+        if fp and self.ctx_print[i] == fp and _context_is(self_drawn, context,
+                                                          <tuple> self.ctx_keys[i]):
+            return self.ctx_values[i]
+        try:
+            key = context_key(self_drawn, context)
+            got = self.contexts.get(key)
+        except TypeError:  # an unhashable value: the rule set's error
+            return None
+        if got is not None and fp:
+            self.ctx_print[i] = fp
+            self.ctx_keys[i] = key
+            self.ctx_values[i] = got
+        return got
 
     cdef CompiledTable _table(self, options):
         t = self.tables.get(options)
         return <CompiledTable?> (self.make_table(options) if t is None else t)
 
     def score(self, hand, win_tile, self_drawn, context, options):
+        return self._score(hand, win_tile, self_drawn, context, options)
+
+    cdef object _score(self, hand, win_tile, self_drawn, context, options):
         key = None
         if self.flags.PURE:
             pass
         elif self.contexts is not None:
-            if context is None or type(context) is dict:
-                try:
-                    key = self.contexts.get(context_key(self_drawn, context or _NO_CONTEXT))
-                except TypeError:  # an unhashable value: the rule set's error
-                    pass
+            if self_drawn is not True and self_drawn is not False:
+                pass  # (None keys a waits question; any other the rule set refuses)
+            elif context is None:
+                key = self._context_value(self_drawn, _NO_CONTEXT)
+            elif type(context) is dict:
+                key = self._context_value(self_drawn, <dict> context)
         elif context is None:
             key = self.on_self_draw if self_drawn else self.on_discard
         if key is not None:
@@ -1994,16 +2048,10 @@ cdef class CompiledEntry:
                 return got
         return self.general_score(hand, win_tile, self_drawn, context, options)
 
-    def serve_waits(self, dict pairs):
-        """Serve ``valued_waits`` calls with a dict context (or none) and nothing visible
-        from the table too: ``pairs`` (which the rule set fills, and bounds) maps an options
-        object to a dict of ``context_key(False, context)`` -> the (discard, self-drawn)
-        ``CompiledContext`` pair of that question, for contexts whose waits are the table's
-        values but for what a ``settle`` may need of who fed the melds (see
-        ``CompiledTable._valued_waits``)."""
-        self.wait_pairs = pairs
-
     def valued_waits(self, hand, context, options, visible=None):
+        return self._valued_waits(hand, context, options, visible)
+
+    cdef object _valued_waits(self, hand, context, options, visible):
         cdef CompiledTable t
         if visible is None and not self.flags.PURE:
             if context is None and self.make_wait_contexts is not None:
@@ -2014,19 +2062,97 @@ cdef class CompiledEntry:
                 got = t._valued_waits_cached(hand, (<tuple?> pair)[0], (<tuple> pair)[1])
                 if got is not None:
                     return got
-            elif self.wait_pairs is not None and (context is None or type(context) is dict):
-                pairs = self.wait_pairs.get(options)
-                if pairs is not None:
-                    try:
-                        pair = (<dict> pairs).get(context_key(False, context or _NO_CONTEXT))
-                    except TypeError:  # an unhashable value: the rule set's error
-                        pair = None
+            elif self.contexts is not None and (context is None or type(context) is dict):
+                # a waits question's key: self_drawn None (both ways), its value the
+                # (discard, self-drawn) pair by options
+                served = self._context_value(None, _NO_CONTEXT if context is None else context)
+                if served is not None:
+                    pair = (<dict> served).get(options)
                     if pair is not None:
                         got = self._table(options)._valued_waits_cached(
                             hand, (<tuple> pair)[0], (<tuple> pair)[1], True)
                         if got is not None:
                             return got
         return self.general_waits(hand, context, options, visible)
+
+
+cdef enum:
+    CONTEXTS_KEPT = 4096  # an entry's remembered contexts (keys come from input: bounded)
+
+
+cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:
+    h = (h ^ <uint64_t> x) * 0x100000001B3u
+    return h ^ h >> 29
+
+
+cdef inline bint _plain(object v) noexcept:
+    """A value whose hash and equality run no Python code (and cannot fail)."""
+    cdef type tp = type(v)
+    return tp is str or tp is int or tp is bool or v is None
+
+
+cdef uint64_t _context_print(self_drawn, dict context) noexcept:
+    """A fingerprint of ``context_key(self_drawn, context)`` built in place (its items in
+    order), or 0 when a value is not plain (a str, int, bool, None or a list of those)."""
+    cdef Py_ssize_t pos = 0, j
+    cdef PyObject* k
+    cdef PyObject* v
+    cdef uint64_t h = 0xCBF29CE484222325u
+    if not _plain(self_drawn):
+        return 0
+    h = _mix(h, hash(self_drawn))
+    while PyDict_Next(context, &pos, &k, &v):
+        if type(<object> k) is not str:
+            return 0
+        h = _mix(h, hash(<object> k))
+        if type(<object> v) is list:
+            for j in range(len(<list> v)):
+                item = (<list> v)[j]
+                if not _plain(item):
+                    return 0
+                h = _mix(h, hash(item))
+            h = _mix(h, len(<list> v))
+        elif not _plain(<object> v):
+            return 0
+        else:
+            h = _mix(h, hash(<object> v))
+        h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(<object> v))
+    return h | 1
+
+
+def _context_probe(self_drawn, dict context, tuple key):
+    """(``_context_print(self_drawn, context)``, ``_context_is(self_drawn, context, key)``),
+    for the tests that hold them to ``context_key``."""
+    return _context_print(self_drawn, context), _context_is(self_drawn, context, key)
+
+
+cdef bint _context_is(self_drawn, dict context, tuple key) noexcept:
+    """Whether ``context_key(self_drawn, context) == key`` (plain values only: see
+    ``_context_print``), with no key built."""
+    cdef Py_ssize_t n = len(context), pos = 0, i = 0, j
+    cdef PyObject* k
+    cdef PyObject* v
+    # (each comparison first by identity, as a tuple's: the same str objects are common)
+    if len(key) != 1 + 3 * n or (key[0] is not self_drawn and key[0] != self_drawn):
+        return 0
+    while PyDict_Next(context, &pos, &k, &v):
+        kk = key[1 + i]
+        if key[1 + 2 * n + i] is not type(<object> v) or (kk is not <object> k and
+                                                          kk != <object> k):
+            return 0
+        kv = key[1 + n + i]
+        if type(<object> v) is list:
+            if type(kv) is not tuple or len(<tuple> kv) != len(<list> v):
+                return 0
+            for j in range(len(<list> v)):
+                a = (<tuple> kv)[j]
+                b = (<list> v)[j]
+                if a is not b and a != b:
+                    return 0
+        elif kv is not <object> v and kv != <object> v:
+            return 0
+        i += 1
+    return 1
 
 
 cdef inline int t_suit(int t) noexcept nogil:
@@ -2223,3 +2349,53 @@ def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint dr
             out.append((i, _SHAPE_OF[rs[i].shape], slots[j], b,
                         tuple(counts[k] for k in range(NCOUNTED))))
     return out
+
+
+# ---------------------------------------------------------------- mjcore.rules' front door
+
+cdef dict _FRONT = {}  # rule set name -> (its score, its valued_waits, its default options)
+cdef object _general_score = None, _general_waits = None  # mjcore.rules' Python functions
+
+
+def _set_front(str name, engine, default_options):
+    """Route ``mjcore.rules.score`` / ``valued_waits`` calls for rule set ``name`` without
+    options to ``engine`` (a ``CompiledEntry``'s bound methods are called in C)."""
+    fns = []
+    for fn in (engine.score, engine.valued_waits):
+        owner = getattr(fn, "__self__", None)
+        fns.append(owner if isinstance(owner, CompiledEntry) else fn)
+    _FRONT[name] = (fns[0], fns[1], default_options)
+
+
+def _set_general(score, valued_waits):
+    """The Python ``mjcore.rules.score`` and ``valued_waits``: every call the front door does
+    not route (options or a preset given, an unknown rule set)."""
+    global _general_score, _general_waits
+    _general_score = score
+    _general_waits = valued_waits
+
+
+def rules_score(hand, *, win_tile, ruleset, self_drawn=False, context=None, options=None,
+                preset=None):
+    got = _FRONT.get(ruleset) if type(ruleset) is str and options is None and \
+        preset is None else None
+    if got is None:
+        return _general_score(hand, win_tile=win_tile, ruleset=ruleset, self_drawn=self_drawn,
+                              context=context, options=options, preset=preset)
+    fn = (<tuple> got)[0]
+    if type(fn) is CompiledEntry:
+        return (<CompiledEntry> fn)._score(hand, win_tile, self_drawn, context, (<tuple> got)[2])
+    return fn(hand, win_tile, self_drawn, context, (<tuple> got)[2])
+
+
+def rules_valued_waits(hand, *, ruleset, context=None, options=None, preset=None,
+                       visible=None):
+    got = _FRONT.get(ruleset) if type(ruleset) is str and options is None and \
+        preset is None else None
+    if got is None:
+        return _general_waits(hand, ruleset=ruleset, context=context, options=options,
+                              preset=preset, visible=visible)
+    fn = (<tuple> got)[1]
+    if type(fn) is CompiledEntry:
+        return (<CompiledEntry> fn)._valued_waits(hand, context, (<tuple> got)[2], visible)
+    return fn(hand, context, (<tuple> got)[2], visible)

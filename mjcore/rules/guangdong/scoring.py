@@ -569,10 +569,10 @@ def _remember(ck: tuple[object, ...], c: Ctx, context: object) -> None:
     ``ck`` is ``context_key``'s: a dict context or none)."""
     if len(_CONTEXTS) >= 4096:
         _CONTEXTS.clear()
-        _CIDS.clear()
+        _ENTRY.forget_contexts()
     _CONTEXTS[ck] = c
     if context is None or type(context) is dict:
-        _CIDS[ck] = c.cid
+        _ENTRY.remember_context(ck, c.cid)
 
 
 def _general_score(
@@ -677,8 +677,8 @@ def points(result: ScoreResult) -> dict[str, Any]:
 def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
-    for memo in (_RESULTS, _CONTEXTS, _CIDS, _MELD_BITS, _WAITS, _HITS, _PAYMENTS, _WAIT_PAIRS,
-                 _SERVED):
+    _ENTRY.forget_contexts()
+    for memo in (_RESULTS, _CONTEXTS, _MELD_BITS, _WAITS, _HITS, _PAYMENTS, _WAIT_PAIRS):
         memo.clear()
     compiled.CompiledTable.clear_cache()
 
@@ -733,8 +733,8 @@ def _general_waits(
         pair = _WAIT_PAIRS.get(ck)
         if pair is None:
             pair = _wait_pair(ck, ctx)
-        if pair:
-            _serve(ck, pair, o)
+        if pair and type(context) is dict:
+            _serve(ctx, pair, o)
         if pair and visible is None and type(hand) is Hand:
             got = _compiled_waits(hand, pair, o, None)  # (None: the checks below answer)
     if got is None:
@@ -780,32 +780,29 @@ def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx
     return pair
 
 
-# options -> {waits context key -> its compiled (discard, self-drawn) pair}: the contexts
-# whose waits ``_ENTRY`` answers from the compiled table (``CompiledEntry.serve_waits``)
-_SERVED: dict[GuangdongOptions, dict[tuple[object, ...], tuple[compiled.CompiledContext,
-                                                               compiled.CompiledContext]]] = {}
-
-
-def _serve(ck: tuple[object, ...], pair: tuple[Ctx, Ctx], o: GuangdongOptions) -> None:
-    """The waits context ``ck`` served by ``_ENTRY`` under ``o``, unless its waits need what
-    ``_compiled_waits`` settles beyond the table's values and who fed the melds: ``min_fan``,
-    ``multi_ron``'s refusal, the checks of 抢杠, 杠上开花 and first-turn wins."""
+def _serve(ctx: dict[str, object], pair: tuple[Ctx, Ctx], o: GuangdongOptions) -> None:
+    """The waits context ``ctx`` served by ``_ENTRY`` under ``o`` (its compiled pair kept in
+    the entry's contexts, under ``context_key(None, ctx)``, by options), unless its waits need
+    what ``_compiled_waits`` settles beyond the table's values and who fed the melds:
+    ``min_fan``, ``multi_ron``'s refusal, the checks of 抢杠, 杠上开花 and first-turn wins."""
     d, s = pair
     if d.flagged or s.flagged or o.min_fan or (o.multi_ron == "first_only"
                                                and d.facts.winners > 1):
         return
-    served = _SERVED.get(o)
+    wk = _ckey(None, ctx)
+    contexts = _ENTRY.contexts
+    assert contexts is not None
+    served = contexts.get(wk)
     if served is None:
-        if len(_SERVED) >= 64:
-            _SERVED.clear()
-        served = _SERVED[o] = {}
-    elif ck in served:
+        served = {}
+        _ENTRY.remember_context(wk, served)
+    elif o in served:
         return
-    if len(served) >= 4096:
+    if len(served) >= 64:  # (options objects: few, but bounded)
         served.clear()
     t = _TABLES.get(o) or _compiled_table(o)
-    served[ck] = (t.context(d.cid) or _compiled_context(t, d, o),
-                  t.context(s.cid) or _compiled_context(t, s, o))
+    served[o] = (t.context(d.cid) or _compiled_context(t, d, o),
+                 t.context(s.cid) or _compiled_context(t, s, o))
 
 
 def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
@@ -888,7 +885,6 @@ def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
                                 _general_score, _general_waits, compiled, contexts=_CIDS)
-_ENTRY.serve_waits(_SERVED)
 # A ``Hand`` and a tile id in a context already parsed (a dict or none) is answered in one
 # core call (the options' compiled table, the context's ``cid`` and the table's cache), and
 # so is a ``Hand``'s waits in a context already served (``_serve``) with nothing visible;

@@ -98,3 +98,17 @@ def test_contexts_the_table_does_not_settle_are_right_every_time(
         assert _answer(jihu, dict(WIND), min1) == want
         for h, c, w in wants:
             assert _answer(h, dict(c), resolve_options("guangdong")) == w
+
+
+def test_a_score_never_takes_a_waits_question_key() -> None:
+    """Waits questions are kept under self_drawn None: a score whose self_drawn is not a bool
+    is the rule set's error (§13) even in a context whose waits were asked."""
+    clear_caches()
+    o = resolve_options("guangdong")
+    hand = Hand.parse("123m456m789p23s55s")
+    for _ in range(3):
+        gd.valued_waits(hand, dict(WIND), o)
+    for self_drawn in (None, 1):
+        with pytest.raises(MahjongError) as err:
+            gd.score(Hand.parse("123m456m789p234s55s"), 20, self_drawn, dict(WIND), o)
+        assert err.value.code == "bad_context"
