@@ -66,7 +66,7 @@ cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
     """The declared melds as sets; -1 when one is not a plain set (a chi with a stand-in),
     which the Python readings handle."""
     out.n = 0
-    cdef int mk
+    cdef int mk, t
     cdef tuple tiles
     for m in melds:
         tiles = <tuple> (<tuple> m)[1]

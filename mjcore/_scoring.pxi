@@ -1141,7 +1141,7 @@ cdef class CompiledTable:
         return self._valued_waits_cached(hand, discard, self_drawn)
 
     cdef object _valued_waits_cached(self, hand, CompiledContext discard,
-                                     CompiledContext self_drawn):
+                                     CompiledContext self_drawn, bint sources=False):
         if not isinstance(hand, HandBase):
             return None
         cdef MemoSlot* e
@@ -1149,7 +1149,7 @@ cdef class CompiledTable:
         got = self._memo_get(hand, hh, 34, discard, &e)  # (34: no tile, a wait list)
         if got is not None:
             return got
-        got = self._valued_waits(hand, discard, self_drawn, None)
+        got = self._valued_waits(hand, discard, self_drawn, None, sources)
         if e != NULL and got is not None:
             self._memo_put(e, hand, hh, 34, discard, got)
         return got
@@ -1543,21 +1543,31 @@ cdef class CompiledTable:
         built in ``r[0]`` unless r is NULL. 0, -1 when no reading holds, -2 when the readings
         path must answer."""
         cdef int counts[NCOUNTED]
-        cdef int scounts[NCOUNTED]
-        cdef int* bcounts = scounts
         cdef uint32_t entries[4]
-        cdef int chosen[4]
         cdef SuitSplits splits   # (listed only to build the reading)
-        cdef Valued_ v
-        cdef int w, f, words, bw = -1, tied = 0, shape = -1, j
-        cdef uint64_t hand, hon = 0, bits, bbits = 0
         flat[0] = -1
-        hand = _hand_bits(p, mi, held, counts) | c.bits
-        words = _standard_words(p, mi, entries, NULL if r == NULL else &splits)
+        cdef uint64_t hand = _hand_bits(p, mi, held, counts)
+        cdef int words = _standard_words(p, mi, entries, NULL if r == NULL else &splits)
         if words < 0:
             return -2
+        return self._words_in(p, mi, hand | c.bits, counts, words, entries, &splits, c, r,
+                              best, flat)
+
+    cdef int _words_in(self, const Packed* p, const MeldInfo* mi, uint64_t hand, int* counts,
+                       int words, const uint32_t* entries, const SuitSplits* splits,
+                       CompiledContext c, CReading* r, Valued_* best, int* flat) noexcept nogil:
+        """``_best_words`` in context c from the hand's features ``hand`` (c's bits
+        included) and counted ones, its standard readings' ``words`` and the suits'
+        ``entries`` (and ``splits``, read when r is not NULL): what two contexts share."""
+        cdef int scounts[NCOUNTED]
+        cdef int* bcounts = scounts
+        cdef int chosen[4]
+        cdef Valued_ v
+        cdef int w, f, bw = -1, tied = 0, shape = -1, j
+        cdef uint64_t hon = 0, bits, bbits = 0
+        flat[0] = -1
         if words:
-            memcpy(scounts, counts, sizeof(counts))
+            memcpy(scounts, counts, NCOUNTED * sizeof(int))
             hon = hand | _honour_bits(p, mi, c.seat_wind, c.round_wind, scounts)
             for w in range(RW_WORDS):
                 if not (words >> w & 1):
@@ -1578,7 +1588,7 @@ cdef class CompiledTable:
                     w = bw  # (one best word and no reading asked for: no search)
                 else:
                     w = _first_word(mi, entries, tied, chosen)
-                    if w < 0 or (r != NULL and _reading_of_words(mi, &splits, chosen, r) < 0):
+                    if w < 0 or (r != NULL and _reading_of_words(mi, splits, chosen, r) < 0):
                         return -2
                 if w != bw:
                     self._reading_value(hon | _word_bits(w), scounts, best)
@@ -1679,22 +1689,25 @@ cdef class CompiledTable:
         PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
         return out
 
-    cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, int tile,
+    cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, uint64_t held, int tile,
                           CompiledContext c1, CompiledContext c2, CReading* rs,
                           Valued_* v1, int* f1, Valued_* v2, int* f2,
                           int one_kind) noexcept nogil:
-        """``_best`` of the hand with one more concealed ``tile`` in two contexts (the readings
-        listed once): 0, or -1 when that is no win (or one the rule set refuses), -2 when the
-        Python path must answer. ``one_kind``: whether the hand waits on one kind (-1: not
-        known; the additive policy's ``one_kind_wait``)."""
+        """``_best`` of the hand (``held``: its ``_held_mask``) with one more concealed
+        ``tile`` in two contexts (the readings listed once): 0, or -1 when that is no win (or
+        one the rule set refuses), -2 when the Python path must answer. ``one_kind``: whether
+        the hand waits on one kind (-1: not known; the additive policy's ``one_kind_wait``)."""
         cdef Packed x = h[0]
         cdef int s = t_suit(tile), nr, b1, b2
+        cdef int counts[NCOUNTED]
+        cdef uint32_t entries[4]
+        cdef uint64_t hand
         x.cnt[tile] += 1
         x.key[s] += P5[tile - s * 9]
         x.ncon += 1
         if x.cnt[tile] + 4 - x.cap[tile] == 4:
             x.four |= (<uint64_t> 1) << tile
-        cdef uint64_t held = _held_mask(&x)
+        held |= (<uint64_t> 1) << tile
         s = _suits_of(held)
         if __builtin_popcountll(s) > self.max_suits or (
                 c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
@@ -1704,9 +1717,15 @@ cdef class CompiledTable:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu)
             b1 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1, one_kind)
             b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2, one_kind)
-        elif self.by_words:
-            b1 = self._best_words(&x, mi, held, c1, NULL, v1, f1)
-            b2 = self._best_words(&x, mi, held, c2, NULL, v2, f2)
+        elif self.by_words:  # the hand's features and reading words found once
+            hand = _hand_bits(&x, mi, held, counts)
+            nr = _standard_words(&x, mi, entries, NULL)
+            if nr < 0:
+                return -2
+            b1 = self._words_in(&x, mi, hand | c1.bits, counts, nr, entries, NULL, c1, NULL,
+                                v1, f1)
+            b2 = self._words_in(&x, mi, hand | c2.bits, counts, nr, entries, NULL, c2, NULL,
+                                v2, f2)
         else:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
             b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
@@ -1724,7 +1743,11 @@ cdef class CompiledTable:
         return self._valued_waits(hand, discard, self_drawn, visible)
 
     cdef object _valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
-                              visible):
+                              visible, bint sources=False):
+        """``valued_waits``; with ``sources``, also None for a way of a wait that ``score_in``
+        would settle (the context's ``settle_melds``, ``settle_mains``) on a hand with a
+        meld (not a concealed kong) whose source that context does not name: all a settle
+        reads beyond the value, where a wait has no payments, is who fed the melds."""
         if not isinstance(hand, HandBase):
             return None
         cdef HandBase h = <HandBase> hand
@@ -1732,36 +1755,51 @@ cdef class CompiledTable:
         cdef MeldInfo mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ vd, vs
-        cdef int fd, fs, bd, t, unseen
-        if p.ncon + 3 * len(h.melds) != self.hand_tiles - 1:
+        cdef int fd, fs, bd, t, unseen, n = 0, j
+        cdef uint32_t unsourced = 0
+        cdef Py_ssize_t nm = len(h.melds)
+        if p.ncon + 3 * nm != self.hand_tiles - 1:
             return None
-        if h.melds and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
+        if nm and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
             return None
-        if not h.melds:
+        if not nm:
             mi.n = 0
-        if not discard.melds_fit(&mi, len(h.melds)) or not self_drawn.melds_fit(&mi, len(h.melds)):
+        if not discard.melds_fit(&mi, nm) or not self_drawn.melds_fit(&mi, nm):
             return None
-        if self.no_honours and _held_mask(p) & M_HON:
+        cdef uint64_t held = _held_mask(p)
+        if self.no_honours and held & M_HON:
             return None
+        # 十三幺 waits only where every tile held is a terminal or honour (no melds)
         cdef uint64_t mask = _waits(p, SH_STANDARD | (SH_QIDUI if self.qidui else 0) | (
-            SH_SHISANYAO if self.shisanyao else 0), 0)
+            SH_SHISANYAO if self.shisanyao and mi.n == 0 and not (held & ~(M_TERM | M_HON))
+            else 0), 0)
         if self.ligu and mi.n == 0:
             mask |= _ligu_waits(p)
+        if self.by_words:
+            _fetch_words(p, mask)
+        if sources:
+            for j in range(mi.n):
+                if mi.sets[j].meld != MK_ANGANG:
+                    unsourced |= (<uint32_t> 1) << j
         # every wait is in the mask: whether the hand waits on one kind (``_one_kind_wait``'s
         # shapes: the standard one, 嚦咕嚦咕)
         cdef int one_kind = -1 if self.qidui or self.shisanyao else (mask & (mask - 1)) == 0
-        out = []
+        # (one tuple of the most waits there can be, cut to those that win: no list, and
+        # untracked: its items are)
+        cdef tuple out = PyTuple_New(__builtin_popcountll(mask))
         while mask:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
-            bd = self._values_plus(p, &mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs,
-                                   one_kind)
+            bd = self._values_plus(p, &mi, held, t, discard, self_drawn, rs, &vd, &fd, &vs,
+                                   &fs, one_kind)
             if bd == -2:
                 return None
             if bd < 0:
                 continue
             unseen = 4 - (p.cnt[t] + 4 - p.cap[t]) - (0 if visible is None else visible[t])
             w = mj_tuple_of(self.wait_type, 7)
+            _put(out, n, w)
+            n += 1
             _put(w, 0, (<tuple> _wait_objects[t])[0])
             _put(w, 1, t)
             _put(w, 2, vd.value)
@@ -1770,8 +1808,43 @@ cdef class CompiledTable:
             _put(w, 5, self._hits(&vd, fd))
             _put(w, 6, self._hits(&vs, fs))
             PyObject_GC_UnTrack(w)
-            out.append(w)
-        return tuple(out)
+            if unsourced and (_unsourced_settled(discard, unsourced, nm, (<tuple> w)[5]) or
+                              _unsourced_settled(self_drawn, unsourced, nm, (<tuple> w)[6])):
+                return None
+        if n < len(out):
+            out = out[:n]
+        PyObject_GC_UnTrack(out)
+        return out
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void* addr) noexcept nogil
+
+
+cdef void _fetch_words(const Packed* p, uint64_t waits) noexcept nogil:
+    """Ask memory at once for the reading-word entries (``_suit_words_entry``) of the suits
+    of the hand plus each tile of ``waits``: the waits' values read them one after another,
+    each a likely cache miss in tables of megabytes."""
+    cdef int s, t
+    for s in range(3):
+        __builtin_prefetch(&suit_rwords[p.key[s]])
+    __builtin_prefetch(&hon_rwords[p.key[3]])
+    while waits:
+        t = __builtin_ctzll(waits)
+        waits &= waits - 1
+        s = t_suit(t)
+        if s < 3:
+            __builtin_prefetch(&suit_rwords[p.key[s] + P5[t - s * 9]])
+        else:
+            __builtin_prefetch(&hon_rwords[p.key[3] + P5[t - 27]])
+
+
+cdef inline bint _unsourced_settled(CompiledContext c, uint32_t melds, Py_ssize_t nm,
+                                    tuple hits):
+    """Whether ``score_in`` would settle a win with ``hits`` in context c (``_settled``) on
+    a hand some of whose ``melds`` (bit i: meld i) have no source named in c."""
+    return c.settle is not None and (melds & ~c.named) != 0 and (
+        nm >= c.settle_melds or (<tuple> hits[0])[0] in c.settle_mains)
 
 
 cdef int _value_shape_event(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
@@ -1867,7 +1940,11 @@ cdef class CompiledEntry:
     dict of ``context_key(self_drawn, context)`` -> the table's key of that parsed context,
     which it fills with ``remember_context`` and empties with ``forget_contexts``; a key is
     never given to another context) a score with a dict context it has seen (and no context:
-    the key of an empty one) is a common call too. Every other call, every answer the table
+    the key of an empty one) is a common call too, and so are waits with nothing visible in a
+    dict context kept under ``context_key(None, context)`` (self_drawn None: both ways) with
+    a dict of options -> its (discard, self-drawn) ``CompiledContext`` pair: contexts whose
+    waits are the table's values but for who fed the melds, which a settle may need
+    (``CompiledTable._valued_waits``'s ``sources``). Every other call, every answer the table
     leaves, and every call while ``flags.PURE`` is set go to the rule set's own functions
     (``general_score``, ``general_waits``), which answer the same (the tests hold them
     equal). Without ``make_wait_contexts`` only ``score`` is served (the rule set's own
@@ -1952,9 +2029,8 @@ cdef class CompiledEntry:
         if self.flags.PURE:
             pass
         elif self.contexts is not None:
-            # (a bool self_drawn only: the key's 1 == True, and the rule set refuses the 1)
             if self_drawn is not True and self_drawn is not False:
-                pass
+                pass  # (None keys a waits question; any other the rule set refuses)
             elif context is None:
                 key = self._context_value(self_drawn, _NO_CONTEXT)
             elif type(context) is dict:
@@ -1973,17 +2049,29 @@ cdef class CompiledEntry:
 
     cdef object _valued_waits(self, hand, context, options, visible):
         cdef CompiledTable t
-        if context is None and visible is None and self.make_wait_contexts is not None and \
-                not self.flags.PURE:
-            t = self._table(options)
-            if t is None:
-                return self.general_waits(hand, context, options, visible)
-            pair = self.wait_contexts.get(options)
-            if pair is None:
-                pair = self.make_wait_contexts(t, options)
-            got = t._valued_waits_cached(hand, (<tuple?> pair)[0], (<tuple> pair)[1])
-            if got is not None:
-                return got
+        if visible is None and not self.flags.PURE:
+            if context is None and self.make_wait_contexts is not None:
+                t = self._table(options)
+                if t is None:
+                    return self.general_waits(hand, context, options, visible)
+                pair = self.wait_contexts.get(options)
+                if pair is None:
+                    pair = self.make_wait_contexts(t, options)
+                got = t._valued_waits_cached(hand, (<tuple?> pair)[0], (<tuple> pair)[1])
+                if got is not None:
+                    return got
+            elif self.contexts is not None and (context is None or type(context) is dict):
+                # a waits question's key: self_drawn None (both ways), its value the
+                # (discard, self-drawn) pair by options
+                served = self._context_value(None, _NO_CONTEXT if context is None else context)
+                if served is not None:
+                    pair = (<dict> served).get(options)
+                    t = self._table(options) if pair is not None else None
+                    if t is not None:
+                        got = t._valued_waits_cached(hand, (<tuple> pair)[0], (<tuple> pair)[1],
+                                                     True)
+                        if got is not None:
+                            return got
         return self.general_waits(hand, context, options, visible)
 
 

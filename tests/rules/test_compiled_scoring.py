@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -445,8 +446,54 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
     assert liable > 0
 
 
+def _waits_asked(ask: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """``ask()`` on the Python path, then four times on the compiled one (the rule set's own
+    function, then the entry: the table twice, its cache), each answer or error (code,
+    message)."""
+    from mjcore.rules.guangdong import scoring as gd
+
+    got = []
+    for pure in (True, False, False, False, False):
+        monkeypatch.setattr(compiled, "PURE", pure)
+        if pure:
+            gd.clear_caches()
+        try:
+            got.append(ask())
+        except MahjongError as exc:
+            got.append((exc.code, str(exc)))
+        if pure:
+            gd.clear_caches()
+    return got
+
+
+@pytest.mark.parametrize("case", [json.loads(x) for x in GD_CASES.read_text("utf-8").splitlines()
+                                  if x.strip()], ids=lambda c: c["id"])
+def test_guangdong_case_waits_on_both_paths(case: dict[str, Any],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worked case's hand less its winning tile, in its context: the same waits on both
+    paths, however often asked."""
+    from mjcore.rules.guangdong import scoring as gd
+
+    options = dict(case["options"])
+    preset = options.pop("preset", None)
+    try:
+        o = resolve_options("guangdong", options or None, preset)
+        hand = gd.hand_of(case["hand"])
+    except MahjongError:
+        return  # an options or hand error: no scoring path runs
+    win = gd._tile(case["win_tile"])
+    if not hand.counts[win]:
+        return
+    ready = Hand([c - (t == win) for t, c in enumerate(hand.counts)], hand.melds)
+    context = case["context"] or None
+    got = _waits_asked(partial(gd.valued_waits, ready, context, o), monkeypatch)
+    for other in got[1:]:
+        same_result(got[0], other)
+
+
 def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``valued_waits`` gives the same tuple on the compiled and the Python path."""
+    """``valued_waits`` gives the same tuple on the compiled and the Python path, however
+    often asked."""
     from mjcore.rules.guangdong import scoring as gd
 
     opts = [resolve_options("guangdong"),
@@ -468,19 +515,15 @@ def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -
         ready = Hand(counts, hand.melds)
         o = rng.choice(opts)
         ctx = rng.choice(contexts)
-        if ready.melds and rng.random() < 0.5:
-            ctx = {**ctx, "meld_from": [None if m.kind == "angang" else "left"
-                                        for m in ready.melds]}
-        visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
-        got = []
-        for pure in (True, False):
-            monkeypatch.setattr(compiled, "PURE", pure)
-            gd.clear_caches()
-            try:
-                got.append(gd.valued_waits(ready, ctx, o, visible))
-            except MahjongError as exc:
-                got.append((exc.code, str(exc)))
-        same_result(got[0], got[1])
+        if ready.melds and rng.random() < 0.6:  # who fed each meld, or (None) not said
+            ctx = {**ctx, "meld_from": [
+                None if m.kind == "angang" or rng.random() < 0.1 else
+                "left" if m.kind == "chi" else rng.choice(("left", "across", "right"))
+                for m in ready.melds]}
+        visible = rng.choice((None, None, [rng.randrange(2) for _ in range(34)]))
+        got = _waits_asked(partial(gd.valued_waits, ready, ctx, o, visible), monkeypatch)
+        for other in got[1:]:
+            same_result(got[0], other)
         asked += 1
         answered += bool(got[0]) and not isinstance(got[0][0], str)
     assert answered > asked // 4

@@ -627,17 +627,6 @@ def _general_score(
     return result if key is None else _keep(key, result)
 
 
-_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, None, compiled, contexts=_CIDS)
-# A ``Hand`` and a tile id in a context already parsed (a dict or none) is answered in one
-# core call (the options' compiled table, the context's ``cid`` and the table's cache);
-# every other call by ``_general_score``.
-score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, GuangdongOptions],
-                ScoreResult] = _ENTRY.score
-"""Score one winning hand (see ``mjcore.rules.score`` and docs/rulesets/guangdong.md §9).
-Memoised per input (bounded)."""
-
-
 def _keep(key: tuple[object, ...], result: ScoreResult) -> ScoreResult:
     """``result`` kept in the results memo under ``key``."""
     if len(_RESULTS) >= _CACHE_LIMIT:
@@ -714,16 +703,14 @@ def _wait_value(h: Hand, t: int, self_drawn: bool, context: Mapping[str, object]
     return r.fan, r.patterns
 
 
-def valued_waits(
+def _general_waits(
     hand: Hand | str,
     context: Mapping[str, object] | None,
     o: GuangdongOptions,
     visible: object = None,
 ) -> tuple[ValuedWait, ...]:
-    """Every tile that completes the 13-tile ``hand``, with its fan on a discard and
-    self-drawn (the context's winds and other keys; keys that only fit one of the two are left
-    out of the other). With ``min_fan`` a tile counts when it wins at or above it either way
-    (§15); the way it does not is reported with fan -1 and no patterns."""
+    """``valued_waits``'s every call ``_ENTRY`` does not answer from the compiled table
+    (memoised per input, bounded)."""
     if type(context) is dict:
         ctx = context
     elif context is None or isinstance(context, Mapping):
@@ -746,6 +733,8 @@ def valued_waits(
         pair = _WAIT_PAIRS.get(ck)
         if pair is None:
             pair = _wait_pair(ck, ctx)
+        if pair and type(context) is dict:
+            _serve(ctx, pair, o)
         if pair and visible is None and type(hand) is Hand:
             got = _compiled_waits(hand, pair, o, None)  # (None: the checks below answer)
     if got is None:
@@ -789,6 +778,31 @@ def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx
         _WAIT_PAIRS.clear()
     _WAIT_PAIRS[ck] = pair
     return pair
+
+
+def _serve(ctx: dict[str, object], pair: tuple[Ctx, Ctx], o: GuangdongOptions) -> None:
+    """The waits context ``ctx`` served by ``_ENTRY`` under ``o`` (its compiled pair kept in
+    the entry's contexts, under ``context_key(None, ctx)``, by options), unless its waits need
+    what ``_compiled_waits`` settles beyond the table's values and who fed the melds:
+    ``min_fan``, ``multi_ron``'s refusal, the checks of 抢杠, 杠上开花 and first-turn wins."""
+    d, s = pair
+    if d.flagged or s.flagged or o.min_fan or (o.multi_ron == "first_only"
+                                               and d.facts.winners > 1):
+        return
+    wk = _ckey(None, ctx)
+    contexts = _ENTRY.contexts
+    assert contexts is not None
+    served = contexts.get(wk)
+    if served is None:
+        served = {}
+        _ENTRY.remember_context(wk, served)
+    elif o in served:
+        return
+    if len(served) >= 64:  # (options objects: few, but bounded)
+        served.clear()
+    t = _TABLES.get(o) or _compiled_table(o)
+    served[o] = (t.context(d.cid) or _compiled_context(t, d, o),
+                 t.context(s.cid) or _compiled_context(t, s, o))
 
 
 def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
@@ -867,3 +881,20 @@ def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
             w.tile, t, -1 if d is None else d[0], -1 if s is None else s[0],
             unseen if unseen > 0 else 0, () if d is None else d[1], () if s is None else s[1]))))
     return tuple(out)
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
+                                _general_score, _general_waits, compiled, contexts=_CIDS)
+# A ``Hand`` and a tile id in a context already parsed (a dict or none) is answered in one
+# core call (the options' compiled table, the context's ``cid`` and the table's cache), and
+# so is a ``Hand``'s waits in a context already served (``_serve``) with nothing visible;
+# every other call by ``_general_score`` and ``_general_waits``.
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, GuangdongOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one winning hand (see ``mjcore.rules.score`` and docs/rulesets/guangdong.md §9).
+Memoised per input (bounded)."""
+valued_waits: Callable[..., tuple[ValuedWait, ...]] = _ENTRY.valued_waits
+"""Every tile that completes the 13-tile ``hand``, with its fan on a discard and self-drawn
+(the context's winds and other keys; keys that only fit one of the two are left out of the
+other). With ``min_fan`` a tile counts when it wins at or above it either way (§15); the way
+it does not is reported with fan -1 and no patterns."""
