@@ -66,17 +66,21 @@ cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
     """The declared melds as sets; -1 when one is not a plain set (a chi with a stand-in),
     which the Python readings handle."""
     out.n = 0
-    cdef int mk
+    cdef int mk, t
     cdef tuple tiles
     for m in melds:
+        if not isinstance(m, tuple) or len(<tuple> m) != 2 or \
+                type((<tuple> m)[0]) is not str or not isinstance((<tuple> m)[1], tuple):
+            return -1   # (a Hand's melds are Melds: this guards HandBase built by hand)
         tiles = <tuple> (<tuple> m)[1]
         if len(tiles) < 3:
             continue
         mk = _MELD_KIND_OF.get((<tuple> m)[0], -1)
-        if mk < 0 or out.n == RD_SETS:
+        if mk < 0 or out.n == RD_SETS or type(tiles[0]) is not int or not 0 <= tiles[0] < 34:
             return -1
         t = <int> tiles[0]
-        if mk == MK_CHI and not (<int> tiles[1] == t + 1 and <int> tiles[2] == t + 2):
+        if mk == MK_CHI and not (t < 27 and t % 9 <= 6 and tiles[1] == t + 1 and
+                                 tiles[2] == t + 2):  # (else 89m + a stand-in 1p)
             return -1
         out.sets[out.n].kind = SET_CHOW if mk == MK_CHI else SET_PUNG if mk == MK_PENG else SET_KONG
         out.sets[out.n].tile = t

@@ -395,7 +395,7 @@ cdef uint64_t _honour_bits(const Packed* p, const MeldInfo* mi, int seat_wind,
     return out
 
 
-from cpython.ref cimport PyObject, Py_DECREF
+from cpython.ref cimport PyObject, Py_DECREF, Py_XDECREF
 from libc.stdint cimport uintptr_t
 
 cdef enum:
@@ -449,7 +449,7 @@ cdef class CompiledContext:
     cdef uint32_t not_left   # bit i: meld i named from a seat other than the left (no chi)
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
-    cdef list payments
+    cdef PyObject* pays[CT_FANS]  # its answers by value, kept on first use (owned references)
     cdef object settle       # settle(result, hand, tile) -> result, or None
     cdef int settle_melds    # a hand with at least this many melds is settled,
     cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
@@ -498,7 +498,6 @@ cdef class CompiledContext:
         self.settle = settle
         self.settle_melds = settle_melds
         self.settle_mains = settle_mains
-        self.payments = [None] * CT_FANS
         if len(counts) > NCTXCOUNTED:
             raise ValueError(f"at most {NCTXCOUNTED} counted context features")
         self.wild = wild
@@ -513,6 +512,22 @@ cdef class CompiledContext:
         self.paid = {}
         for i in range(NCTXCOUNTED):
             self.ctx_counts[i] = counts[i] if i < len(counts) else 0
+
+    def __dealloc__(self):
+        cdef int i
+        for i in range(CT_FANS):
+            Py_XDECREF(self.pays[i])
+
+    cdef object payment(self, int fan, int mult, mult_obj):
+        """``pay(fan, mult)`` (``mult_obj``: mult as an object), kept by value (0..CT_FANS-1)
+        on first use: a C array, no list look-up per score."""
+        cdef PyObject* got = self.pays[fan]
+        if got != NULL:
+            return <object> got
+        x = self.pay(fan, mult_obj)
+        Py_INCREF(x)
+        self.pays[fan] = <PyObject*> x
+        return x
 
     cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
@@ -636,6 +651,9 @@ cdef class CompiledTable:
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits, pattern_times_hits
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
+    cdef int mult_of[CT_FANS]    # the multiplier by value, -1 past them (``score`` answers None)
+    cdef PyObject* mult_obj[CT_FANS]   # ... as an object (borrowed from ``mult_objects``)
+    cdef list mult_objects
     cdef bint wild_pair_sets_wild  # wild readings: the sets beside a wild pair may hold wilds
     # placements (``score_placed``): the hand's doublings and refusals as data
     cdef bint placed, must_open
@@ -717,6 +735,15 @@ cdef class CompiledTable:
         self.name = t["name"]
         self.unit = t["unit"]
         self.multipliers = t.get("multipliers")
+        self.mult_objects = []
+        for i in range(CT_FANS):
+            if self.multipliers is not None:
+                m = self.multipliers[i] if i < len(self.multipliers) else -1
+            else:
+                m = (1 << i if i <= 30 else -1) if self.mult_pow2 else i
+            self.mult_of[i] = m
+            self.mult_objects.append(m)
+            self.mult_obj[i] = <PyObject*> self.mult_objects[i]
         self.wild_pair_sets_wild = t.get("wild_pair_sets_wild", True)
         self.placed = t.get("placed", False)
         factors, opens = t.get("meld_factors", {}), t.get("open_kinds", ())
@@ -756,22 +783,19 @@ cdef class CompiledTable:
             return None
         cdef HandBase h = <HandBase> hand
         cdef const Packed* p = &h.p
-        cdef MeldInfo mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ best
         cdef int bi, flat, s
         cdef uint64_t held, bits
-        if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
+        if p.cnt[tile] == 0 or p.ncon + 3 * h.n_melds != self.hand_tiles:
             return None
-        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
+        if h.n_melds and (c.no_melds or not h.melds_plain):
             return None
-        if not h.melds:
-            mi.n = 0
         held = _held_mask(p)
         s = _suits_of(held)
         if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits:
             return None
-        bi = self._best(p, &mi, held, c, rs, &best, &flat)
+        bi = self._best(p, &h.mi, held, c, rs, &best, &flat)
         if bi < 0:
             return None
         cdef int counts[NCOUNTED]
@@ -929,18 +953,10 @@ cdef class CompiledTable:
         if nctx > 256:
             raise MahjongError("bad_argument", "at most 256 contexts in one batch")
         cdef void* ctxs[256]
-        cdef int mult_of[CT_FANS]     # the multiplier by value; -1: ``score`` answers None
+        cdef const int* mult_of = self.mult_of
         cdef Py_ssize_t i, n = cb.n
-        cdef int fan
         for i in range(nctx):
             ctxs[i] = <void*> (<CompiledContext?> contexts[i])
-        for fan in range(CT_FANS):
-            if self.multipliers is not None:
-                mult_of[fan] = self.multipliers[fan] if fan < len(self.multipliers) else -1
-            elif self.mult_pow2:
-                mult_of[fan] = 1 << fan if fan <= 30 else -1
-            else:
-                mult_of[fan] = fan
         cdef bytearray status = bytearray(n), row = bytearray(n * sizeof(int))
         cdef bytearray dec = bytearray(n * DEC_ROW)
         cdef uint8_t* st = <uint8_t*> status
@@ -1020,11 +1036,8 @@ cdef class CompiledTable:
     cdef object _detail_object(self, const _DetailRow* d, CompiledContext c, int mult):
         """One distinct row of ``score_batch_detail`` as objects (``score``'s fields)."""
         cdef int fan = d.key.value
-        pays = c.payments[fan]
-        if pays is None:
-            pays = c.payments[fan] = c.pay(fan, mult)
         return (d.key.ctx, self.unit, fan, d.best.raw, mult, self._hits(&d.best, d.key.flat),
-                _SHAPE_OF[d.key.shape], pays)
+                _SHAPE_OF[d.key.shape], c.payment(fan, mult, mult))
 
     def score_wild(self, hand, tile, CompiledContext c):
         """``score`` of a hand holding wild tiles (the context's wild kind; mjcore/_wilds.pxi,
@@ -1104,7 +1117,7 @@ cdef class CompiledTable:
         got = self._score(hand, tile, c)
         cdef Py_ssize_t nm
         if got is not None and c.settle is not None:
-            nm = len((<HandBase> hand).melds)
+            nm = (<HandBase> hand).n_melds
             if nm >= c.settle_melds or nm and (<tuple> (<tuple> (<tuple> got)[5])[0])[0] in \
                     c.settle_mains:
                 return c.settle(got, hand, tile)
@@ -1635,18 +1648,14 @@ cdef class CompiledTable:
             return None
         cdef HandBase h = <HandBase> hand
         cdef const Packed* p = &h.p
-        cdef MeldInfo mi
+        cdef const MeldInfo* mi = &h.mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ best
-        cdef int bi, flat, s, t, mult, fan
+        cdef int bi, flat, s, t, fan
         cdef uint64_t held
-        if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
+        if p.cnt[tile] == 0 or p.ncon + 3 * h.n_melds != self.hand_tiles:
             return None
-        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
-            return None
-        if not h.melds:
-            mi.n = 0
-        if not c.melds_fit(&mi, len(h.melds)):
+        if h.n_melds and (c.no_melds or not h.melds_plain) or not c.melds_fit(mi, h.n_melds):
             return None
         held = _held_mask(p)
         s = _suits_of(held)
@@ -1654,39 +1663,26 @@ cdef class CompiledTable:
                 c.missing_suit >= 0 and s >> c.missing_suit & 1):
             return None
         if self.policy == POL_ADDITIVE:
-            bi = self._best_additive(p, &mi, held, tile, c, rs, _readings(
-                p, &mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat)
+            bi = self._best_additive(p, mi, held, tile, c, rs, _readings(
+                p, mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat)
         else:
-            bi = self._best(p, &mi, held, c, rs, &best, &flat)
+            bi = self._best(p, mi, held, c, rs, &best, &flat)
         if bi < 0:
             return None
         fan = best.value
-        if fan < 0 or fan >= CT_FANS:
+        if fan < 0 or fan >= CT_FANS or self.mult_of[fan] < 0:
             return None
-        if self.multipliers is not None:
-            if fan >= len(self.multipliers):
-                return None
-            mult = self.multipliers[fan]
-        elif self.mult_pow2:
-            if fan > 30:
-                return None
-            mult = 1 << fan
-        else:
-            mult = fan
-        pays = c.payments[fan]
-        if pays is None:
-            pays = c.payments[fan] = c.pay(fan, mult)
         out = mj_tuple_of(self.result_type, 12)
         _put(out, 0, self.name)
         _put(out, 1, self.unit)
         _put(out, 2, fan)
         _put(out, 3, best.raw)
-        _put(out, 4, mult)
+        _put(out, 4, <object> self.mult_obj[fan])
         _put(out, 5, self._hits(&best, flat))
         _put(out, 6, self._decomposition(&rs[bi]))
         _put(out, 7, _SHAPE_OF[rs[bi].shape])
         _put(out, 8, c.self_drawn)
-        _put(out, 9, pays)
+        _put(out, 9, c.payment(fan, self.mult_of[fan], <object> self.mult_obj[fan]))
         _put(out, 10, "")
         _put(out, 11, -1)
         PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
@@ -1740,17 +1736,15 @@ cdef class CompiledTable:
             return None
         cdef HandBase h = <HandBase> hand
         cdef const Packed* p = &h.p
-        cdef MeldInfo mi
+        cdef const MeldInfo* mi = &h.mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ vd, vs
         cdef int fd, fs, bd, t, unseen
-        if p.ncon + 3 * len(h.melds) != self.hand_tiles - 1:
+        if p.ncon + 3 * h.n_melds != self.hand_tiles - 1:
             return None
-        if h.melds and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
+        if h.n_melds and (discard.no_melds or self_drawn.no_melds or not h.melds_plain):
             return None
-        if not h.melds:
-            mi.n = 0
-        if not discard.melds_fit(&mi, len(h.melds)) or not self_drawn.melds_fit(&mi, len(h.melds)):
+        if not discard.melds_fit(mi, h.n_melds) or not self_drawn.melds_fit(mi, h.n_melds):
             return None
         if self.no_honours and _held_mask(p) & M_HON:
             return None
@@ -1762,7 +1756,7 @@ cdef class CompiledTable:
         while mask:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
-            bd = self._values_plus(p, &mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs)
+            bd = self._values_plus(p, mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs)
             if bd == -2:
                 return None
             if bd < 0:
