@@ -316,11 +316,6 @@ cdef enum:
 
 from libc.stdlib cimport calloc
 
-cdef struct SuitSplits:   # the splits of each suit of one hand
-    int n[4]
-    Split sp[4][RD_SPLITS]
-
-
 cdef uint32_t* suit_rwords = <uint32_t*> calloc(NSUIT, sizeof(uint32_t))  # pages on use only
 cdef uint32_t* hon_rwords = <uint32_t*> calloc(NHON, sizeof(uint32_t))
 if suit_rwords == NULL or hon_rwords == NULL:
@@ -384,11 +379,9 @@ cdef inline int _combine_words(int a, int b) noexcept nogil:
     return out
 
 
-cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries,
-                         SuitSplits* splits) noexcept nogil:
+cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries) noexcept nogil:
     """The mask of the words of the hand's standard readings (0: none), the suits' entries
-    left in ``entries``; -1 when a suit has too many splits. With ``splits`` (not NULL) the
-    suits' splits are listed there (to build a reading from) and the tables are not read."""
+    left in ``entries``; -1 when a suit has too many splits."""
     cdef int s, j, total, pairs = 0, acc, w = 0
     for s in range(4):
         total = 0
@@ -403,11 +396,7 @@ cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries,
         w |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
     acc = 1 << w
     for s in range(4):
-        if splits == NULL:
-            entries[s] = _suit_words_entry(p, s)
-        else:
-            splits.n[s] = _suit_split_list(p, s, splits.sp[s])
-            entries[s] = _words_entry(splits.sp[s], splits.n[s])
+        entries[s] = _suit_words_entry(p, s)
         if not (entries[s] & 0xFF):
             return -1 if entries[s] == RWE_OVER else 0
         acc = _combine_words(acc, entries[s] & 0xFF)
@@ -442,17 +431,82 @@ cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
     return acc
 
 
-cdef int _reading_of_words(const MeldInfo* mi, const SuitSplits* splits, const int* chosen,
+cdef int _reading_of_words(const Packed* p, const MeldInfo* mi, const int* chosen,
                            CReading* r) noexcept nogil:
     """The first standard reading whose suits have the words ``chosen`` (as ``_readings``
-    builds it) from the suits' ``splits``; -1 past the bounds."""
+    builds it): each suit's first split of its word, no other split listed; -1 past the
+    bounds."""
+    cdef Split sp[4]
     cdef const Split* picks[4]
-    cdef int s, i
+    cdef int s
     for s in range(4):
-        for i in range(splits.n[s]):
-            if _split_word(&splits.sp[s][i]) == chosen[s]:
-                picks[s] = &splits.sp[s][i]
-                break
-        else:
+        if _suit_first_split(p, s, chosen[s], &sp[s]) != 1:
             return -1
+        picks[s] = &sp[s]
     return _assemble(mi, picks, r)
+
+
+cdef int _suit_first_split(const Packed* p, int s, int want, Split* out) noexcept nogil:
+    """The first split of suit s (``_suit_split_list`` order) whose word is ``want``, in
+    ``out``: 1, 0 when none, -1 past RD_SETS."""
+    cdef int d[9]
+    cdef uint8_t stack[RD_SETS]
+    cdef int n = 7 if s == 3 else 9, r, total = 0, got
+    for r in range(n):
+        d[r] = p.cnt[s * 9 + r]
+        total += d[r]
+    if total % 3 == 0:
+        return _first_split_rec(d, n, s != 3, 0, s * 9, stack, 0, -1, want, out)
+    if total % 3 == 1:
+        return 0
+    for r in range(n):
+        if d[r] >= 2:
+            d[r] -= 2
+            got = _first_split_rec(d, n, s != 3, 0, s * 9, stack, 0, s * 9 + r, want, out)
+            d[r] += 2
+            if got:
+                return got
+    return 0
+
+
+cdef int _first_split_rec(int* d, int n, bint seqs, int lo, int base, uint8_t* stack, int depth,
+                          int pair, int want, Split* out) noexcept nogil:
+    """``_split_rec``'s search, stopped at the first split whose word is ``want`` (in
+    ``out``): 1, 0 when none, -1 past RD_SETS."""
+    while lo < n and d[lo] == 0:
+        lo += 1
+    cdef int j
+    if lo == n:
+        out.pair = pair
+        out.n = depth
+        for j in range(min(depth, RD_SETS)):
+            out.code[j] = stack[j]
+        return _split_word(out) == want
+    cdef int c = d[lo], k, runs, nd, got
+    for k in range(2):
+        if k == 1 and c < 3:
+            break
+        runs = c - 3 * k
+        if runs > 0 and (not seqs or lo + 2 >= n or d[lo + 1] < runs or d[lo + 2] < runs):
+            continue
+        if depth + k + runs > RD_SETS:
+            return -1
+        d[lo] -= 3 * k + runs
+        if runs:
+            d[lo + 1] -= runs
+            d[lo + 2] -= runs
+        nd = depth
+        if k:
+            stack[nd] = 64 + base + lo
+            nd += 1
+        for j in range(runs):
+            stack[nd] = base + lo
+            nd += 1
+        got = _first_split_rec(d, n, seqs, lo + 1, base, stack, nd, pair, want, out)
+        d[lo] += 3 * k + runs
+        if runs:
+            d[lo + 1] += runs
+            d[lo + 2] += runs
+        if got:
+            return got
+    return 0

@@ -162,6 +162,8 @@ cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
 cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
     if (bits & c.on) != c.on or (bits & c.off):
         return 0
+    if c.nany == 0 and c.cnt[0] < 0:  # (most conditions: features alone)
+        return 1
     cdef int j, v
     for j in range(c.nany):
         if not (bits & c.any_on[j]) and not (~bits & c.any_off[j]):
@@ -196,12 +198,30 @@ for _t in range(27):
         M_258 |= (<uint64_t> 1) << _t
 
 
+cdef inline uint64_t _nonzero_bytes(uint64_t x) noexcept nogil:
+    """Bit i: byte i of x (each at most 0x7F) is not 0 (eight bytes at once)."""
+    x = ((x + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL
+    return ((x >> 7) * 0x0102040810204080ULL) >> 56
+
+
+cdef inline uint64_t _bytes8(const uint8_t* b) noexcept nogil:
+    """Bytes b[0..7] as one little-endian word (byte i in bits 8i..8i+7)."""
+    cdef uint64_t x = 0
+    cdef int i
+    for i in range(8):  # (gcc makes this one load on a little-endian machine)
+        x |= (<uint64_t> b[i]) << (8 * i)
+    return x
+
+
 cdef inline uint64_t _held_mask(const Packed* p) noexcept nogil:
-    """Bit t: some copy of tile t is held (concealed or in a meld)."""
+    """Bit t: some copy of tile t is held (concealed or in a meld): counts plus the copies in
+    melds (4 - cap), at most 8 a byte, eight tiles at a time."""
     cdef uint64_t m = 0
-    cdef int t
-    for t in range(34):
-        m |= (<uint64_t> (p.cnt[t] + 4 - p.cap[t] != 0)) << t
+    cdef int i
+    for i in range(0, 32, 8):
+        m |= _nonzero_bytes(_bytes8(p.cnt + i) + 0x0404040404040404ULL - _bytes8(p.cap + i)) << i
+    for i in range(32, 34):
+        m |= (<uint64_t> (p.cnt[i] + 4 - p.cap[i] != 0)) << i
     return m
 
 
@@ -223,10 +243,11 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
         out |= (<uint64_t> 1) << F_ZI
     if not (held & ~M_258):
         out |= (<uint64_t> 1) << F_ONLY258
-    for t in range(34):
-        if p.cnt[t] == 4:
+    for t in range(0, 32, 8):  # some concealed count is 4: a byte of cnt ^ 4 is 0
+        if _nonzero_bytes(_bytes8(p.cnt + t) ^ 0x0404040404040404ULL) != 0xFF:
             out |= (<uint64_t> 1) << F_LONG
-            break
+    if p.cnt[32] == 4 or p.cnt[33] == 4:
+        out |= (<uint64_t> 1) << F_LONG
     if not (held & ~M_TERM):
         out |= (<uint64_t> 1) << F_TERM_ONLY
     if not (held & ~(M_TERM | M_HON)) and term and hon:
@@ -634,6 +655,29 @@ cdef inline void _detail_decomposition(const CReading* r, uint8_t* out) noexcept
             k += 1
 
 
+cdef enum:
+    HITS_SLOTS = 256     # a table's hit tuples kept (``_hits``): few combinations recur
+
+
+cdef struct HitsSlot:    # one hit tuple kept, under its key (``_hits_key``; 0: empty)
+    uint64_t key[2]
+    PyObject* hits       # a strong reference
+
+
+cdef inline bint _hits_key(const Valued_* v, uint64_t* key) noexcept nogil:
+    """What decides a reading's hit tuple in two words: the main pattern (or that none is
+    listed), the floors, each extra's count; 0 when it does not fit (an extra past the 16th)."""
+    cdef int j
+    key[0] = ((<uint64_t> 1) << 63) | (<uint64_t> (0x7F if v.unlisted else v.main)) | \
+        (<uint64_t> v.floors) << 8
+    key[1] = 0
+    for j in range(v.nextra):
+        if v.extra_idx[j] >= 16:
+            return 0
+        key[1] |= (<uint64_t> v.extra_n[j]) << (4 * v.extra_idx[j])
+    return 1
+
+
 cdef class CompiledTable:
     """A fan table under one options object, as arrays (built by
     ``mjcore.rules.common.compiled.compile_table``; see there for the fields)."""
@@ -663,8 +707,14 @@ cdef class CompiledTable:
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
+    cdef HitsSlot* hits_kept     # HITS_SLOTS hit tuples of several patterns (NULL until used)
     def __dealloc__(self):
         _memo_drop(<void*> self)
+        cdef int i
+        if self.hits_kept != NULL:
+            for i in range(HITS_SLOTS):
+                Py_XDECREF(self.hits_kept[i].hits)
+            free(self.hits_kept)
 
     @staticmethod
     def clear_cache():
@@ -1234,12 +1284,14 @@ cdef class CompiledTable:
 
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value under the policy; 0 when no pattern holds."""
-        cdef uint64_t found = 0, dropped = 0
+        cdef uint64_t found = 0, dropped = 0, rows = self.plain_rows
         cdef int i, n, best = -1, bnet = 0, net, add, j
         cdef const CPat* p
-        for i in range(self.npat):
+        while rows:
+            i = __builtin_ctzll(rows)
+            rows &= rows - 1
             p = &self.pat[i]
-            if not p.flat and _cond(&p.cond, bits, counts):
+            if _cond(&p.cond, bits, counts):
                 found |= (<uint64_t> 1) << i
                 dropped |= p.supersedes
         found &= ~dropped
@@ -1303,21 +1355,47 @@ cdef class CompiledTable:
     cdef int _flat(self, uint64_t bits, const int* counts, Valued_* v, bint have) noexcept nogil:
         """A flat pattern that replaces the value: its table position, else -1."""
         cdef int i, cmp
-        for i in range(self.npat):
-            if self.pat[i].flat and _cond(&self.pat[i].cond, bits, counts):
+        cdef uint64_t rows = self.flat_rows
+        while rows:
+            i = __builtin_ctzll(rows)
+            rows &= rows - 1
+            if _cond(&self.pat[i].cond, bits, counts):
                 cmp = v.raw if self.flat_after else v.value
                 if not have or self.pat[i].value >= cmp:
                     return i
         return -1
 
     cdef object _hits(self, const Valued_* v, int flat):
-        cdef int j, n = 0, k = 0
         if flat >= 0:
             return self.alone_hits[flat]
         if self.policy == POL_ADDITIVE:
             return self._hits_additive(v)
         if v.nextra == 0 and v.floors == 0:
             return self.alone_hits[v.main]
+        # a result's hits recur (a main pattern and a few extras): kept per key, not built
+        cdef uint64_t key[2]
+        cdef HitsSlot* slot = NULL
+        if _hits_key(v, key):
+            if self.hits_kept == NULL:
+                self.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
+                if self.hits_kept == NULL:
+                    raise MemoryError()
+            slot = &self.hits_kept[((key[0] ^ key[1] * 0x9E3779B97F4A7C15u) >> 40) %
+                                   HITS_SLOTS]
+            if slot.key[0] == key[0] and slot.key[1] == key[1]:
+                return <object> slot.hits
+        out = self._hits_built(v)
+        if slot != NULL:
+            Py_INCREF(out)
+            Py_XDECREF(slot.hits)
+            slot.hits = <PyObject*> out
+            slot.key[0] = key[0]
+            slot.key[1] = key[1]
+        return out
+
+    cdef tuple _hits_built(self, const Valued_* v):
+        """``_hits`` of a reading with extras or floors, as a new tuple."""
+        cdef int j, n = 0, k = 0
         cdef uint32_t f = v.floors
         while f:
             n += 1
@@ -1573,13 +1651,12 @@ cdef class CompiledTable:
         cdef int* bcounts = scounts
         cdef uint32_t entries[4]
         cdef int chosen[4]
-        cdef SuitSplits splits   # (listed only to build the reading)
         cdef Valued_ v
         cdef int w, f, words, bw = -1, tied = 0, shape = -1, j
         cdef uint64_t hand, hon = 0, bits, bbits = 0
         flat[0] = -1
         hand = _hand_bits(p, mi, held, counts) | c.bits
-        words = _standard_words(p, mi, entries, NULL if r == NULL else &splits)
+        words = _standard_words(p, mi, entries)
         if words < 0:
             return -2
         if words:
@@ -1604,7 +1681,7 @@ cdef class CompiledTable:
                     w = bw  # (one best word and no reading asked for: no search)
                 else:
                     w = _first_word(mi, entries, tied, chosen)
-                    if w < 0 or (r != NULL and _reading_of_words(mi, &splits, chosen, r) < 0):
+                    if w < 0 or (r != NULL and _reading_of_words(p, mi, chosen, r) < 0):
                         return -2
                 if w != bw:
                     self._reading_value(hon | _word_bits(w), scounts, best)
