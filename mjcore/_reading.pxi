@@ -411,11 +411,20 @@ cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
     mask ``targets``, and each suit's word in it (``chosen``); -1 if none."""
     cdef int suffix[5]
     cdef int s, k, a, acc = 0, j
+    for j in range(mi.n):
+        acc |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
+    a = acc
+    for s in range(4):  # (the common hand: one word a suit, so one reading word, no search)
+        k = entries[s] & 0xFF
+        if k & (k - 1):
+            break
+        chosen[s] = __builtin_ctzll(k)
+        a |= chosen[s]
+    else:
+        return a if targets >> a & 1 else -1
     suffix[4] = 1
     for s in range(3, -1, -1):
         suffix[s] = _combine_words(entries[s] & 0xFF, suffix[s + 1])
-    for j in range(mi.n):
-        acc |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
     for s in range(4):
         chosen[s] = -1
         for k in range(RW_WORDS):

@@ -417,6 +417,8 @@ cdef uint64_t _honour_bits(const Packed* p, const MeldInfo* mi, int seat_wind,
 
 
 from cpython.ref cimport PyObject, Py_DECREF, Py_XDECREF
+from cpython.dict cimport PyDict_Next
+from cpython.object cimport Py_TYPE
 from libc.stdint cimport uintptr_t
 
 cdef enum:
@@ -676,6 +678,44 @@ cdef inline bint _hits_key(const Valued_* v, uint64_t* key) noexcept nogil:
             return 0
         key[1] |= (<uint64_t> v.extra_n[j]) << (4 * v.extra_idx[j])
     return 1
+
+
+cdef enum:
+    TILES_SLOTS = 4096   # tuples of tile ids kept (``_tiles_tuple``)
+
+
+cdef struct TilesSlot:   # one tuple kept under its key (0: empty)
+    uint64_t key
+    PyObject* tup        # a strong reference
+
+
+cdef TilesSlot* _tiles_kept = <TilesSlot*> calloc(TILES_SLOTS, sizeof(TilesSlot))
+if _tiles_kept == NULL:
+    raise MemoryError()
+
+
+cdef tuple _tiles_tuple(const uint8_t* tiles, int n, int kind):
+    """The tuple of ``n`` tile ids (a decomposition's chows, kind 0, or pungs, 1): the same few
+    recur from hand to hand, so each is kept (TILES_SLOTS, the newest in its slot) rather
+    than built per score."""
+    if n == 0:
+        return ()
+    cdef uint64_t key = 1 | (<uint64_t> kind) << 1 | (<uint64_t> n) << 2
+    cdef int j
+    for j in range(n):
+        key |= (<uint64_t> tiles[j]) << (5 + 6 * j)
+    cdef TilesSlot* slot = &_tiles_kept[(key * 0x9E3779B97F4A7C15u) >> 52]
+    if slot.key == key:
+        return <tuple> slot.tup
+    cdef tuple out = PyTuple_New(n)
+    for j in range(n):
+        _put(out, j, <int> tiles[j])
+    PyObject_GC_UnTrack(out)
+    Py_INCREF(out)
+    Py_XDECREF(slot.tup)
+    slot.tup = <PyObject*> out
+    slot.key = key
+    return out
 
 
 cdef class CompiledTable:
@@ -1302,24 +1342,29 @@ cdef class CompiledTable:
             return _value_shape_event(self, found, bits, counts, v)
         if self.policy == POL_SUM_TIMES:
             return _value_sum_times(self, found, bits, counts, v)
+        cdef uint64_t f = found   # (each loop walks the rows found, in table order)
         if self.policy == POL_CAPPED_BASE:
-            for i in range(self.npat):
-                if found >> i & 1 and self.pat[i].special and (
-                        best < 0 or self.pat[i].value > self.pat[best].value):
+            while f:
+                i = __builtin_ctzll(f)
+                f &= f - 1
+                if self.pat[i].special and (best < 0 or self.pat[i].value > self.pat[best].value):
                     best = i
             alone = best >= 0
-            if best < 0:
-                for i in range(self.npat):
-                    if found >> i & 1 and (best < 0 or self.pat[i].value > self.pat[best].value):
-                        best = i
+            f = found if best < 0 else 0
+            while f:
+                i = __builtin_ctzll(f)
+                f &= f - 1
+                if best < 0 or self.pat[i].value > self.pat[best].value:
+                    best = i
         else:
-            for i in range(self.npat):
-                if found >> i & 1:
-                    p = &self.pat[i]
-                    net = p.value - p.absorb_n
-                    if best < 0 or net > bnet or (net == bnet and p.value > self.pat[best].value):
-                        best = i
-                        bnet = net
+            while f:
+                i = __builtin_ctzll(f)
+                f &= f - 1
+                p = &self.pat[i]
+                net = p.value - p.absorb_n
+                if best < 0 or net > bnet or (net == bnet and p.value > self.pat[best].value):
+                    best = i
+                    bnet = net
         p = &self.pat[best]
         v.main = best
         v.rank = best
@@ -1424,27 +1469,18 @@ cdef class CompiledTable:
         if r.shape != RS_STANDARD:
             return _SHAPE_OF[r.shape]
         cdef int j, nch = 0, npu = 0
+        cdef uint8_t ch[RD_SETS]
+        cdef uint8_t pu[RD_SETS]
         for j in range(r.nsets):
             if r.sets[j].meld == MK_NONE:
                 if r.sets[j].kind == SET_CHOW:
+                    ch[nch] = r.sets[j].tile
                     nch += 1
                 else:
+                    pu[npu] = r.sets[j].tile
                     npu += 1
-        cdef tuple chows = PyTuple_New(nch)
-        cdef tuple pungs = PyTuple_New(npu)
-        nch = npu = 0
-        for j in range(r.nsets):
-            if r.sets[j].meld == MK_NONE:
-                o = <int> r.sets[j].tile
-                Py_INCREF(o)
-                if r.sets[j].kind == SET_CHOW:
-                    PyTuple_SET_ITEM(chows, nch, o)
-                    nch += 1
-                else:
-                    PyTuple_SET_ITEM(pungs, npu, o)
-                    npu += 1
-        PyObject_GC_UnTrack(chows)
-        PyObject_GC_UnTrack(pungs)
+        chows = _tiles_tuple(ch, nch, 0)
+        pungs = _tiles_tuple(pu, npu, 1)
         dec = mj_tuple_of(self.decomposition_type, 3)
         _put(dec, 0, <int> r.pair)
         _put(dec, 1, chows)
@@ -1933,15 +1969,20 @@ cdef int _value_sum_times(CompiledTable t, uint64_t found, uint64_t bits, const 
     return 1
 
 
+cdef enum:
+    CTX_SLOTS = 256  # an entry's dict contexts met lately (a power of 2)
+
+
 cdef class CompiledEntry:
     """A rule set's ``score`` and ``valued_waits`` functions (its engine's, as bound methods)
     whose common calls are answered here from the compiled table of the options with no
     Python frame: a ``Hand`` and a tile id with no context (``score_cached``), a ``Hand`` with
     no context and no tiles visible (``valued_waits_cached``). With ``contexts`` (a rule set's
     dict of ``context_key(self_drawn, context)`` -> the table's key of that parsed context,
-    which it fills) a score with a dict context it has seen (and no context: the key of an
-    empty one) is a common call too. Every other call, every answer the table leaves, and
-    every call while ``flags.PURE`` is set go to the rule set's own functions
+    which it fills with ``remember_context`` and empties with ``forget_contexts``; a key is
+    never given to another context) a score with a dict context it has seen (and no context:
+    the key of an empty one) is a common call too. Every other call, every answer the table
+    leaves, and every call while ``flags.PURE`` is set go to the rule set's own functions
     (``general_score``, ``general_waits``), which answer the same (the tests hold them
     equal). Without ``make_wait_contexts`` only ``score`` is served (the rule set's own
     ``valued_waits`` answers its waits)."""
@@ -1953,7 +1994,11 @@ cdef class CompiledEntry:
     cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
     cdef readonly object general_score, general_waits
     cdef object flags       # the module whose PURE forces the Python path
-    cdef dict contexts      # context_key(...) -> the table's context key, or None
+    cdef readonly dict contexts  # context_key(...) -> the table's context key, or None
+    # ``contexts`` looked up without building the key: a dict context's fingerprint
+    # (``_context_print``) -> the key it was found under and its value, one per slot
+    cdef uint64_t ctx_print[CTX_SLOTS]
+    cdef list ctx_keys, ctx_values
 
     def __init__(self, dict tables, make_table, on_discard, on_self_draw, dict wait_contexts,
                  make_wait_contexts, general_score, general_waits, flags, dict contexts=None):
@@ -1967,21 +2012,59 @@ cdef class CompiledEntry:
         self.general_waits = general_waits
         self.flags = flags
         self.contexts = contexts
+        self.ctx_keys = [None] * CTX_SLOTS
+        self.ctx_values = [None] * CTX_SLOTS
+        memset(self.ctx_print, 0, sizeof(self.ctx_print))
+
+    def remember_context(self, tuple key, value):
+        """Keep ``value`` (the table's key of a parsed context) under ``key``
+        (``context_key``'s), forgetting every other first when CONTEXTS_KEPT are kept."""
+        if len(self.contexts) >= CONTEXTS_KEPT:
+            self.forget_contexts()
+        self.contexts[key] = value
+
+    def forget_contexts(self):
+        """Forget every context remembered (for cold benchmarks and the bound)."""
+        self.contexts.clear()
+        self.ctx_keys = [None] * CTX_SLOTS
+        self.ctx_values = [None] * CTX_SLOTS
+        memset(self.ctx_print, 0, sizeof(self.ctx_print))
+
+    cdef object _context_value(self, self_drawn, dict context):
+        """``contexts.get(context_key(self_drawn, context))``, None also for an unhashable
+        value; a context met lately is matched in place, with no key built."""
+        cdef uint64_t fp = _context_print(self_drawn, context)
+        cdef Py_ssize_t i = fp & (CTX_SLOTS - 1)
+        if fp and self.ctx_print[i] == fp and _context_is(self_drawn, context,
+                                                          <tuple> self.ctx_keys[i]):
+            return self.ctx_values[i]
+        try:
+            key = context_key(self_drawn, context)
+            got = self.contexts.get(key)
+        except TypeError:  # an unhashable value: the rule set's error
+            return None
+        if got is not None and fp:
+            self.ctx_print[i] = fp
+            self.ctx_keys[i] = key
+            self.ctx_values[i] = got
+        return got
 
     cdef CompiledTable _table(self, options):
         t = self.tables.get(options)
         return <CompiledTable?> (self.make_table(options) if t is None else t)
 
     def score(self, hand, win_tile, self_drawn, context, options):
+        return self._score(hand, win_tile, self_drawn, context, options)
+
+    cdef object _score(self, hand, win_tile, self_drawn, context, options):
         key = None
         if self.flags.PURE:
             pass
         elif self.contexts is not None:
-            if context is None or type(context) is dict:
-                try:
-                    key = self.contexts.get(context_key(self_drawn, context or _NO_CONTEXT))
-                except TypeError:  # an unhashable value: the rule set's error
-                    pass
+            if context is None:
+                key = self._context_value(self_drawn, _NO_CONTEXT)
+            elif type(context) is dict:
+                key = self._context_value(self_drawn, <dict> context)
         elif context is None:
             key = self.on_self_draw if self_drawn else self.on_discard
         if key is not None:
@@ -1991,6 +2074,9 @@ cdef class CompiledEntry:
         return self.general_score(hand, win_tile, self_drawn, context, options)
 
     def valued_waits(self, hand, context, options, visible=None):
+        return self._valued_waits(hand, context, options, visible)
+
+    cdef object _valued_waits(self, hand, context, options, visible):
         cdef CompiledTable t
         if context is None and visible is None and self.make_wait_contexts is not None and \
                 not self.flags.PURE:
@@ -2002,6 +2088,80 @@ cdef class CompiledEntry:
             if got is not None:
                 return got
         return self.general_waits(hand, context, options, visible)
+
+
+cdef enum:
+    CONTEXTS_KEPT = 4096  # an entry's remembered contexts (keys come from input: bounded)
+
+
+cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:
+    h = (h ^ <uint64_t> x) * 0x100000001B3u
+    return h ^ h >> 29
+
+
+cdef inline bint _plain(object v) noexcept:
+    """A value whose hash and equality run no Python code (and cannot fail)."""
+    cdef type tp = type(v)
+    return tp is str or tp is int or tp is bool or v is None
+
+
+cdef uint64_t _context_print(self_drawn, dict context) noexcept:
+    """A fingerprint of ``context_key(self_drawn, context)`` built in place (its items in
+    order), or 0 when a value is not plain (a str, int, bool, None or a list of those)."""
+    cdef Py_ssize_t pos = 0, j
+    cdef PyObject* k
+    cdef PyObject* v
+    cdef uint64_t h = 0xCBF29CE484222325u
+    if not _plain(self_drawn):
+        return 0
+    h = _mix(h, hash(self_drawn))
+    while PyDict_Next(context, &pos, &k, &v):
+        if type(<object> k) is not str:
+            return 0
+        h = _mix(h, hash(<object> k))
+        if type(<object> v) is list:
+            for j in range(len(<list> v)):
+                item = (<list> v)[j]
+                if not _plain(item):
+                    return 0
+                h = _mix(h, hash(item))
+            h = _mix(h, len(<list> v))
+        elif not _plain(<object> v):
+            return 0
+        else:
+            h = _mix(h, hash(<object> v))
+        h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(<object> v))
+    return h | 1
+
+
+def _context_probe(self_drawn, dict context, tuple key):
+    """(``_context_print(self_drawn, context)``, ``_context_is(self_drawn, context, key)``),
+    for the tests that hold them to ``context_key``."""
+    return _context_print(self_drawn, context), _context_is(self_drawn, context, key)
+
+
+cdef bint _context_is(self_drawn, dict context, tuple key) noexcept:
+    """Whether ``context_key(self_drawn, context) == key`` (plain values only: see
+    ``_context_print``), with no key built."""
+    cdef Py_ssize_t n = len(context), pos = 0, i = 0, j
+    cdef PyObject* k
+    cdef PyObject* v
+    if len(key) != 1 + 3 * n or key[0] != self_drawn:
+        return 0
+    while PyDict_Next(context, &pos, &k, &v):
+        if key[1 + 2 * n + i] is not type(<object> v) or key[1 + i] != <object> k:
+            return 0
+        kv = key[1 + n + i]
+        if type(<object> v) is list:
+            if type(kv) is not tuple or len(<tuple> kv) != len(<list> v):
+                return 0
+            for j in range(len(<list> v)):
+                if (<tuple> kv)[j] != (<list> v)[j]:
+                    return 0
+        elif kv != <object> v:
+            return 0
+        i += 1
+    return 1
 
 
 cdef inline int t_suit(int t) noexcept nogil:
@@ -2198,3 +2358,53 @@ def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint dr
             out.append((i, _SHAPE_OF[rs[i].shape], slots[j], b,
                         tuple(counts[k] for k in range(NCOUNTED))))
     return out
+
+
+# ---------------------------------------------------------------- mjcore.rules' front door
+
+cdef dict _FRONT = {}  # rule set name -> (its score, its valued_waits, its default options)
+cdef object _general_score = None, _general_waits = None  # mjcore.rules' Python functions
+
+
+def _set_front(str name, engine, default_options):
+    """Route ``mjcore.rules.score`` / ``valued_waits`` calls for rule set ``name`` without
+    options to ``engine`` (a ``CompiledEntry``'s bound methods are called in C)."""
+    fns = []
+    for fn in (engine.score, engine.valued_waits):
+        owner = getattr(fn, "__self__", None)
+        fns.append(owner if isinstance(owner, CompiledEntry) else fn)
+    _FRONT[name] = (fns[0], fns[1], default_options)
+
+
+def _set_general(score, valued_waits):
+    """The Python ``mjcore.rules.score`` and ``valued_waits``: every call the front door does
+    not route (options or a preset given, an unknown rule set)."""
+    global _general_score, _general_waits
+    _general_score = score
+    _general_waits = valued_waits
+
+
+def rules_score(hand, *, win_tile, ruleset, self_drawn=False, context=None, options=None,
+                preset=None):
+    got = _FRONT.get(ruleset) if type(ruleset) is str and options is None and \
+        preset is None else None
+    if got is None:
+        return _general_score(hand, win_tile=win_tile, ruleset=ruleset, self_drawn=self_drawn,
+                              context=context, options=options, preset=preset)
+    fn = (<tuple> got)[0]
+    if type(fn) is CompiledEntry:
+        return (<CompiledEntry> fn)._score(hand, win_tile, self_drawn, context, (<tuple> got)[2])
+    return fn(hand, win_tile, self_drawn, context, (<tuple> got)[2])
+
+
+def rules_valued_waits(hand, *, ruleset, context=None, options=None, preset=None,
+                       visible=None):
+    got = _FRONT.get(ruleset) if type(ruleset) is str and options is None and \
+        preset is None else None
+    if got is None:
+        return _general_waits(hand, ruleset=ruleset, context=context, options=options,
+                              preset=preset, visible=visible)
+    fn = (<tuple> got)[1]
+    if type(fn) is CompiledEntry:
+        return (<CompiledEntry> fn)._valued_waits(hand, context, (<tuple> got)[2], visible)
+    return fn(hand, context, (<tuple> got)[2], visible)

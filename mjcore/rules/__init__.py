@@ -10,10 +10,12 @@ registers itself when imported. Nothing else here knows any rule set.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from mjcore import _core
 from mjcore.errors import MahjongError
 from mjcore.rules.common.options import OptionSpec, OptionValue
 from mjcore.rules.common.results import (
@@ -106,6 +108,14 @@ def valued_waits(
     o = rs.resolver.default if options is None and preset is None else rs.resolver.resolve(
         options, preset)
     return rs.engine.valued_waits(hand, context, o, visible)
+
+
+# The calls without options or preset (the common ones) go straight from C to the rule set's
+# engine (``_core.rules_score``: no Python frame); every other call to the functions above.
+_core._set_general(score, valued_waits)
+if not TYPE_CHECKING:
+    score = functools.update_wrapper(_core.rules_score, score)
+    valued_waits = functools.update_wrapper(_core.rules_valued_waits, valued_waits)
 
 
 def largest_wait(

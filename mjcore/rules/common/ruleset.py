@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from mjcore._core import _set_front
 from mjcore.errors import MahjongError
 from mjcore.rules.common.options import OptionResolver, Options, OptionValue
 from mjcore.rules.common.results import VALUE_UNITS, Ledger, MoveCheck, ScoreResult, ValuedWait
@@ -181,6 +182,7 @@ _REGISTRY: dict[str, Ruleset] = {}
 def register(ruleset: Ruleset) -> Ruleset:
     """Add a rule set to the registry (a second registration of a name replaces it)."""
     _REGISTRY[ruleset.name] = ruleset
+    _set_front(ruleset.name, ruleset.engine, ruleset.resolver.default)
     return ruleset
 
 

@@ -569,10 +569,10 @@ def _remember(ck: tuple[object, ...], c: Ctx, context: object) -> None:
     ``ck`` is ``context_key``'s: a dict context or none)."""
     if len(_CONTEXTS) >= 4096:
         _CONTEXTS.clear()
-        _CIDS.clear()
+        _ENTRY.forget_contexts()
     _CONTEXTS[ck] = c
     if context is None or type(context) is dict:
-        _CIDS[ck] = c.cid
+        _ENTRY.remember_context(ck, c.cid)
 
 
 def _general_score(
@@ -688,7 +688,8 @@ def points(result: ScoreResult) -> dict[str, Any]:
 def clear_caches() -> None:
     """Forget every memoised analysis, context, score and wait list (for cold benchmarks)."""
     clear_inputs()
-    for memo in (_RESULTS, _CONTEXTS, _CIDS, _MELD_BITS, _WAITS, _HITS, _PAYMENTS, _WAIT_PAIRS):
+    _ENTRY.forget_contexts()
+    for memo in (_RESULTS, _CONTEXTS, _MELD_BITS, _WAITS, _HITS, _PAYMENTS, _WAIT_PAIRS):
         memo.clear()
     compiled.CompiledTable.clear_cache()
 

@@ -1,0 +1,163 @@
+"""``mjcore.rules.score`` / ``valued_waits``'s way in from C (``_core.rules_score``) and the
+compiled entry's look-up of a dict context met lately (docs/rules.md, "The memo around it"):
+every answer equals the Python path's, whatever the caller does with its dict between calls."""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+
+from mjcore import Hand, MahjongError, Meld
+from mjcore._core import _context_probe, context_key
+from mjcore.rules import resolve_options, score, valued_waits
+from mjcore.rules.common import compiled
+from mjcore.rules.guangdong import clear_caches
+from mjcore.rules.guangdong import scoring as gd
+
+HAND = Hand.parse("123m456p789s11222z")  # 5z (dragon pung) and the 1z pair, a plain win
+
+
+def python_path(**kw: object) -> object:
+    compiled.PURE = True
+    try:
+        return score(HAND, **kw)  # type: ignore[arg-type]
+    finally:
+        compiled.PURE = False
+
+
+def outcome(**kw: object) -> object:
+    """The result, or the error code."""
+    try:
+        return score(HAND, **kw)  # type: ignore[arg-type]
+    except MahjongError as exc:
+        return exc.code
+
+
+def test_score_keeps_its_signature_and_documentation() -> None:
+    params = inspect.signature(score).parameters
+    assert list(params) == ["hand", "win_tile", "ruleset", "self_drawn", "context", "options",
+                            "preset"]
+    assert all(params[p].kind is inspect.Parameter.KEYWORD_ONLY for p in list(params)[1:])
+    assert "winning hand" in (score.__doc__ or "")
+    assert list(inspect.signature(valued_waits).parameters)[-1] == "visible"
+
+
+def test_front_door_errors_match_the_python_functions() -> None:
+    with pytest.raises(MahjongError) as exc:
+        score(HAND, win_tile=28, ruleset="no-such-rules")
+    assert exc.value.code == "unknown_ruleset"
+    with pytest.raises(MahjongError) as exc:
+        score(HAND, win_tile=28, ruleset="guangdong", options={"no_such_option": 1})
+    assert exc.value.code == "bad_option"
+    with pytest.raises(TypeError):
+        score(HAND, ruleset="guangdong")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        score(HAND, 28, ruleset="guangdong")  # type: ignore[misc]
+
+
+def test_options_and_preset_take_the_python_route_with_the_same_answers() -> None:
+    ctx = {"seat_wind": "2z", "round_wind": "1z"}
+    plain = score(HAND, win_tile=28, ruleset="guangdong", context=ctx)
+    assert score(HAND, win_tile=28, ruleset="guangdong", context=ctx, options={}) == plain
+    o = resolve_options("guangdong")
+    assert gd.score(HAND, 28, False, ctx, o) == plain
+
+
+def test_a_dict_changed_between_calls_is_read_again() -> None:
+    clear_caches()
+    ctx: dict[str, object] = {"seat_wind": "2z", "round_wind": "1z"}
+    for _ in range(3):  # met lately: answered from the entry's slot
+        first = score(HAND, win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+    ctx["seat_wind"] = "1z"  # the 1z pair is now no seat wind pung either: compare with Python
+    changed = score(HAND, win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+    assert changed == python_path(win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+    ctx["hai_di_lao_yue"] = True
+    kai = score(HAND, win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+    assert kai == python_path(win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+    assert kai.fan > first.fan  # 海底捞月 counts: the slot did not answer for the old dict
+
+
+def test_equal_values_of_other_types_are_other_contexts() -> None:
+    """True == 1 and a list equals no tuple in a memo key: each is its own context (a flag given
+    as 1 is the rule set's error every time, not the flag's answer)."""
+    clear_caches()
+    flag = {"seat_wind": "2z", "round_wind": "1z", "hai_di_lao_yue": True}
+    one = {"seat_wind": "2z", "round_wind": "1z", "hai_di_lao_yue": 1}
+    for _ in range(3):
+        good = outcome(win_tile=28, ruleset="guangdong", self_drawn=True, context=flag)
+        assert outcome(win_tile=28, ruleset="guangdong", self_drawn=True, context=one) == \
+            python_path_outcome(one)
+    assert good == python_path(win_tile=28, ruleset="guangdong", self_drawn=True, context=flag)
+
+
+def python_path_outcome(ctx: dict[str, object]) -> object:
+    compiled.PURE = True
+    try:
+        return outcome(win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+    finally:
+        compiled.PURE = False
+
+
+def test_meld_sources_as_list_and_as_tuple_agree_with_the_python_path() -> None:
+    clear_caches()
+    melded = Hand(Hand.parse("456p789s11222z").counts, [Meld.of("chi", (0, 1, 2))])
+    for src in (["left"], ("left",), ["right"], [None]):
+        ctx = {"seat_wind": "2z", "round_wind": "1z", "meld_from": src}
+        for _ in range(2):
+            got = outcome_of(melded, ctx)
+        compiled.PURE = True
+        try:
+            assert outcome_of(melded, ctx) == got, src
+        finally:
+            compiled.PURE = False
+
+
+def outcome_of(hand: Hand, ctx: dict[str, object]) -> object:
+    try:
+        return score(hand, win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+    except MahjongError as exc:
+        return exc.code
+
+
+def test_remembered_contexts_are_bounded() -> None:
+    clear_caches()
+    entry = gd._ENTRY
+    assert entry.contexts is not None
+    for k in range(5000):
+        entry.remember_context((False, "k", k, int), k)
+        assert len(entry.contexts) <= 4096
+    entry.forget_contexts()
+    assert not entry.contexts
+
+
+VALUES: tuple[object, ...] = ("2z", "1z", "left", None, True, False, 0, 1, 2, ["left"],
+                              ["left", None], [None, "left"], ("left",), [], 1.0, ["left", 1])
+
+
+def test_the_context_slot_match_is_the_memo_key_equality() -> None:
+    """``_context_is`` says a dict is the one a key was built from exactly when
+    ``context_key`` gives an equal key; equal keys have one fingerprint, and a value that is
+    not plain (a float, a tuple) gives none (the key is built)."""
+    rng = random.Random(11)
+    names = ("seat_wind", "round_wind", "discarder", "meld_from")
+    checked = 0
+    for _ in range(4000):
+        a = {k: rng.choice(VALUES) for k in rng.sample(names, rng.randrange(4))}
+        b = dict(a) if rng.random() < 0.5 else {
+            k: rng.choice(VALUES) for k in rng.sample(names, rng.randrange(4))}
+        if a and rng.random() < 0.3:  # the same items in another order: another key
+            b = dict(reversed(list(a.items())))
+        sa, sb = rng.choice((True, False, 1)), rng.choice((True, False, 1))
+        same = context_key(sa, a) == context_key(sb, b)
+        fa, match = _context_probe(sa, a, context_key(sb, b))
+        fb, _ = _context_probe(sb, b, context_key(sb, b))
+        plain = not any(type(v) in (float, tuple) for v in a.values())
+        assert (fa != 0) == plain, a
+        if plain:
+            assert match == same, (sa, a, sb, b)
+            if same:
+                assert fa == fb
+            checked += 1
+    assert checked > 2000
