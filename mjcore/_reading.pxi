@@ -468,8 +468,9 @@ cdef int _suit_first_split(const Packed* p, int s, int want, Split* out) noexcep
         return _first_split_rec(d, n, s != 3, 0, s * 9, stack, 0, -1, want, out)
     if total % 3 == 1:
         return 0
-    for r in range(n):
-        if d[r] >= 2:
+    cdef int key = p.key[s]
+    for r in range(n):  # (a pair the rest does not split into sets around: not tried)
+        if d[r] >= 2 and (hon_info if s == 3 else suit_info)[key - 2 * P5[r]] & 1:
             d[r] -= 2
             got = _first_split_rec(d, n, s != 3, 0, s * 9, stack, 0, s * 9 + r, want, out)
             d[r] += 2

@@ -1425,8 +1425,8 @@ cdef class CompiledTable:
                 self.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
                 if self.hits_kept == NULL:
                     raise MemoryError()
-            slot = &self.hits_kept[((key[0] ^ key[1] * 0x9E3779B97F4A7C15u) >> 40) %
-                                   HITS_SLOTS]
+            slot = &self.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
+                                    0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
             if slot.key[0] == key[0] and slot.key[1] == key[1]:
                 return <object> slot.hits
         out = self._hits_built(v)
