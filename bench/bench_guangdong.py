@@ -9,8 +9,8 @@ hands (honours, melds, self-drawn and discard wins, contexts with meld sources):
                 rule set cleared first (so the per-hand memo never answers);
 * batch warm  - the same loop again (answers memoised per hand and context);
 * the compiled core alone: ``CompiledTable.score`` on the same hands, contexts parsed and
-  compiled beforehand (no API layer, no memo, no liability: what a cold call costs beside
-  its glue);
+  compiled beforehand, one per distinct context as the real path shares them (no API layer,
+  no memo, no liability: what a cold call costs beside its glue);
 * the cold loop on the Python path too (``MJ_PURE_SCORING=1``'s, switched in-process), and
   ``valued_waits`` cold (compiled, Python) and warm on the same hands less the winning tile;
 
@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mjcore import Hand, Meld
+from mjcore._core import context_key
 from mjcore.rules import resolve_options, score, valued_waits
 from mjcore.rules.common import compiled
 from mjcore.rules.guangdong import clear_caches
@@ -231,11 +232,17 @@ def main() -> None:
         clear_caches()
         return waits_batch()
 
+    # one compiled context per distinct context, shared by its hands as the real path shares
+    # it (CompiledEntry's contexts, by context_key): what a cold call meets
     table = gd._compiled_table(resolve_options("guangdong"))
+    shared: dict[tuple[object, ...], Any] = {}
     cores = []
     for hand, win, sd, ctx in items:
-        c = gd.parse_context(ctx, sd)
-        cores.append((hand, win, gd._compiled_context(table, c, resolve_options("guangdong"))))
+        key = context_key(sd, ctx)
+        if key not in shared:
+            shared[key] = gd._compiled_context(table, gd.parse_context(ctx, sd),
+                                               resolve_options("guangdong"))
+        cores.append((hand, win, shared[key]))
 
     def core_only() -> int:
         for hand, win, c in cores:

@@ -315,6 +315,10 @@ cdef int _pack(Packed* h, const uint8_t* cnt, int nmelds, uint64_t four) noexcep
     return -1
 
 
+# the C reading (its structs: a hand keeps its declared melds as C sets)
+include "_reading.pxi"
+
+
 cdef class HandBase:
     """Compiled base of :class:`mjcore.Hand`: the counts, melds and their packed form."""
 
@@ -323,6 +327,11 @@ cdef class HandBase:
     cdef readonly tuple held
     cdef Packed p
     cdef Py_hash_t _hash   # hands key the rule sets' memo tables: hash once, not per look-up
+    # the declared melds as the C readings' sets, packed once (a hand is immutable): read by
+    # every score, not looked up in the Meld objects per call
+    cdef MeldInfo mi
+    cdef bint melds_plain  # ``mi`` holds them all (no chi with a stand-in, no unknown kind)
+    cdef int n_melds       # len(melds), one-tile melds included
 
     def __init__(self, tuple counts, tuple melds, tuple held):
         cdef uint8_t cnt[34]
@@ -344,6 +353,8 @@ cdef class HandBase:
         self._hash = hash((counts, melds))
         # a one-tile meld laid aside (Wuhan's 痞子杠/赖子杠) is not one of the hand's sets
         _pack(&self.p, cnt, sum(1 for m in melds if len(m[1]) >= 3), four)
+        self.n_melds = len(melds)
+        self.melds_plain = _meld_info(melds, &self.mi) == 0
         for t in range(34):
             if held[t] > counts[t]:
                 self.p.cap[t] = 4 - (held[t] - counts[t])
@@ -1699,7 +1710,6 @@ def shanten_batch(counts, *, shapes=None, jokers=0):
 # ---------------------------------------------------------------- compiled scoring
 # (kept in their own files: the C reading, and the table evaluator that runs on it)
 include "_runs.pxi"
-include "_reading.pxi"
 include "_scoring.pxi"
 # readings of hands holding wild tiles (fills the C reading of _reading.pxi)
 include "_wilds.pxi"

@@ -69,14 +69,18 @@ cdef int _meld_info(tuple melds, MeldInfo* out) except -2:
     cdef int mk, t
     cdef tuple tiles
     for m in melds:
+        if not isinstance(m, tuple) or len(<tuple> m) != 2 or \
+                type((<tuple> m)[0]) is not str or not isinstance((<tuple> m)[1], tuple):
+            return -1   # (a Hand's melds are Melds: this guards HandBase built by hand)
         tiles = <tuple> (<tuple> m)[1]
         if len(tiles) < 3:
             continue
         mk = _MELD_KIND_OF.get((<tuple> m)[0], -1)
-        if mk < 0 or out.n == RD_SETS:
+        if mk < 0 or out.n == RD_SETS or type(tiles[0]) is not int or not 0 <= tiles[0] < 34:
             return -1
         t = <int> tiles[0]
-        if mk == MK_CHI and not (<int> tiles[1] == t + 1 and <int> tiles[2] == t + 2):
+        if mk == MK_CHI and not (t < 27 and t % 9 <= 6 and tiles[1] == t + 1 and
+                                 tiles[2] == t + 2):  # (else 89m + a stand-in 1p)
             return -1
         out.sets[out.n].kind = SET_CHOW if mk == MK_CHI else SET_PUNG if mk == MK_PENG else SET_KONG
         out.sets[out.n].tile = t
@@ -312,11 +316,6 @@ cdef enum:
 
 from libc.stdlib cimport calloc
 
-cdef struct SuitSplits:   # the splits of each suit of one hand
-    int n[4]
-    Split sp[4][RD_SPLITS]
-
-
 cdef uint32_t* suit_rwords = <uint32_t*> calloc(NSUIT, sizeof(uint32_t))  # pages on use only
 cdef uint32_t* hon_rwords = <uint32_t*> calloc(NHON, sizeof(uint32_t))
 if suit_rwords == NULL or hon_rwords == NULL:
@@ -380,11 +379,9 @@ cdef inline int _combine_words(int a, int b) noexcept nogil:
     return out
 
 
-cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries,
-                         SuitSplits* splits) noexcept nogil:
+cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries) noexcept nogil:
     """The mask of the words of the hand's standard readings (0: none), the suits' entries
-    left in ``entries``; -1 when a suit has too many splits. With ``splits`` (not NULL) the
-    suits' splits are listed there (to build a reading from) and the tables are not read."""
+    left in ``entries``; -1 when a suit has too many splits."""
     cdef int s, j, total, pairs = 0, acc, w = 0
     for s in range(4):
         total = 0
@@ -399,11 +396,7 @@ cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries,
         w |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
     acc = 1 << w
     for s in range(4):
-        if splits == NULL:
-            entries[s] = _suit_words_entry(p, s)
-        else:
-            splits.n[s] = _suit_split_list(p, s, splits.sp[s])
-            entries[s] = _words_entry(splits.sp[s], splits.n[s])
+        entries[s] = _suit_words_entry(p, s)
         if not (entries[s] & 0xFF):
             return -1 if entries[s] == RWE_OVER else 0
         acc = _combine_words(acc, entries[s] & 0xFF)
@@ -418,11 +411,20 @@ cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
     mask ``targets``, and each suit's word in it (``chosen``); -1 if none."""
     cdef int suffix[5]
     cdef int s, k, a, acc = 0, j
+    for j in range(mi.n):
+        acc |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
+    a = acc
+    for s in range(4):  # (the common hand: one word a suit, so one reading word, no search)
+        k = entries[s] & 0xFF
+        if k & (k - 1):
+            break
+        chosen[s] = __builtin_ctzll(k)
+        a |= chosen[s]
+    else:
+        return a if targets >> a & 1 else -1
     suffix[4] = 1
     for s in range(3, -1, -1):
         suffix[s] = _combine_words(entries[s] & 0xFF, suffix[s + 1])
-    for j in range(mi.n):
-        acc |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
     for s in range(4):
         chosen[s] = -1
         for k in range(RW_WORDS):
@@ -438,17 +440,83 @@ cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
     return acc
 
 
-cdef int _reading_of_words(const MeldInfo* mi, const SuitSplits* splits, const int* chosen,
+cdef int _reading_of_words(const Packed* p, const MeldInfo* mi, const int* chosen,
                            CReading* r) noexcept nogil:
     """The first standard reading whose suits have the words ``chosen`` (as ``_readings``
-    builds it) from the suits' ``splits``; -1 past the bounds."""
+    builds it): each suit's first split of its word, no other split listed; -1 past the
+    bounds."""
+    cdef Split sp[4]
     cdef const Split* picks[4]
-    cdef int s, i
+    cdef int s
     for s in range(4):
-        for i in range(splits.n[s]):
-            if _split_word(&splits.sp[s][i]) == chosen[s]:
-                picks[s] = &splits.sp[s][i]
-                break
-        else:
+        if _suit_first_split(p, s, chosen[s], &sp[s]) != 1:
             return -1
+        picks[s] = &sp[s]
     return _assemble(mi, picks, r)
+
+
+cdef int _suit_first_split(const Packed* p, int s, int want, Split* out) noexcept nogil:
+    """The first split of suit s (``_suit_split_list`` order) whose word is ``want``, in
+    ``out``: 1, 0 when none, -1 past RD_SETS."""
+    cdef int d[9]
+    cdef uint8_t stack[RD_SETS]
+    cdef int n = 7 if s == 3 else 9, r, total = 0, got
+    for r in range(n):
+        d[r] = p.cnt[s * 9 + r]
+        total += d[r]
+    if total % 3 == 0:
+        return _first_split_rec(d, n, s != 3, 0, s * 9, stack, 0, -1, want, out)
+    if total % 3 == 1:
+        return 0
+    cdef int key = p.key[s]
+    for r in range(n):  # (a pair the rest does not split into sets around: not tried)
+        if d[r] >= 2 and (hon_info if s == 3 else suit_info)[key - 2 * P5[r]] & 1:
+            d[r] -= 2
+            got = _first_split_rec(d, n, s != 3, 0, s * 9, stack, 0, s * 9 + r, want, out)
+            d[r] += 2
+            if got:
+                return got
+    return 0
+
+
+cdef int _first_split_rec(int* d, int n, bint seqs, int lo, int base, uint8_t* stack, int depth,
+                          int pair, int want, Split* out) noexcept nogil:
+    """``_split_rec``'s search, stopped at the first split whose word is ``want`` (in
+    ``out``): 1, 0 when none, -1 past RD_SETS."""
+    while lo < n and d[lo] == 0:
+        lo += 1
+    cdef int j
+    if lo == n:
+        out.pair = pair
+        out.n = depth
+        for j in range(min(depth, RD_SETS)):
+            out.code[j] = stack[j]
+        return _split_word(out) == want
+    cdef int c = d[lo], k, runs, nd, got
+    for k in range(2):
+        if k == 1 and c < 3:
+            break
+        runs = c - 3 * k
+        if runs > 0 and (not seqs or lo + 2 >= n or d[lo + 1] < runs or d[lo + 2] < runs):
+            continue
+        if depth + k + runs > RD_SETS:
+            return -1
+        d[lo] -= 3 * k + runs
+        if runs:
+            d[lo + 1] -= runs
+            d[lo + 2] -= runs
+        nd = depth
+        if k:
+            stack[nd] = 64 + base + lo
+            nd += 1
+        for j in range(runs):
+            stack[nd] = base + lo
+            nd += 1
+        got = _first_split_rec(d, n, seqs, lo + 1, base, stack, nd, pair, want, out)
+        d[lo] += 3 * k + runs
+        if runs:
+            d[lo + 1] += runs
+            d[lo + 2] += runs
+        if got:
+            return got
+    return 0

@@ -162,6 +162,8 @@ cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
 cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
     if (bits & c.on) != c.on or (bits & c.off):
         return 0
+    if c.nany == 0 and c.cnt[0] < 0:  # (most conditions: features alone)
+        return 1
     cdef int j, v
     for j in range(c.nany):
         if not (bits & c.any_on[j]) and not (~bits & c.any_off[j]):
@@ -196,12 +198,30 @@ for _t in range(27):
         M_258 |= (<uint64_t> 1) << _t
 
 
+cdef inline uint64_t _nonzero_bytes(uint64_t x) noexcept nogil:
+    """Bit i: byte i of x (each at most 0x7F) is not 0 (eight bytes at once)."""
+    x = ((x + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL
+    return ((x >> 7) * 0x0102040810204080ULL) >> 56
+
+
+cdef inline uint64_t _bytes8(const uint8_t* b) noexcept nogil:
+    """Bytes b[0..7] as one little-endian word (byte i in bits 8i..8i+7)."""
+    cdef uint64_t x = 0
+    cdef int i
+    for i in range(8):  # (gcc makes this one load on a little-endian machine)
+        x |= (<uint64_t> b[i]) << (8 * i)
+    return x
+
+
 cdef inline uint64_t _held_mask(const Packed* p) noexcept nogil:
-    """Bit t: some copy of tile t is held (concealed or in a meld)."""
+    """Bit t: some copy of tile t is held (concealed or in a meld): counts plus the copies in
+    melds (4 - cap), at most 8 a byte, eight tiles at a time."""
     cdef uint64_t m = 0
-    cdef int t
-    for t in range(34):
-        m |= (<uint64_t> (p.cnt[t] + 4 - p.cap[t] != 0)) << t
+    cdef int i
+    for i in range(0, 32, 8):
+        m |= _nonzero_bytes(_bytes8(p.cnt + i) + 0x0404040404040404ULL - _bytes8(p.cap + i)) << i
+    for i in range(32, 34):
+        m |= (<uint64_t> (p.cnt[i] + 4 - p.cap[i] != 0)) << i
     return m
 
 
@@ -223,10 +243,11 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
         out |= (<uint64_t> 1) << F_ZI
     if not (held & ~M_258):
         out |= (<uint64_t> 1) << F_ONLY258
-    for t in range(34):
-        if p.cnt[t] == 4:
+    for t in range(0, 32, 8):  # some concealed count is 4: a byte of cnt ^ 4 is 0
+        if _nonzero_bytes(_bytes8(p.cnt + t) ^ 0x0404040404040404ULL) != 0xFF:
             out |= (<uint64_t> 1) << F_LONG
-            break
+    if p.cnt[32] == 4 or p.cnt[33] == 4:
+        out |= (<uint64_t> 1) << F_LONG
     if not (held & ~M_TERM):
         out |= (<uint64_t> 1) << F_TERM_ONLY
     if not (held & ~(M_TERM | M_HON)) and term and hon:
@@ -395,7 +416,7 @@ cdef uint64_t _honour_bits(const Packed* p, const MeldInfo* mi, int seat_wind,
     return out
 
 
-from cpython.ref cimport PyObject, Py_DECREF
+from cpython.ref cimport PyObject, Py_DECREF, Py_XDECREF
 from cpython.dict cimport PyDict_Next
 from cpython.object cimport Py_TYPE
 from libc.stdint cimport uintptr_t
@@ -452,7 +473,7 @@ cdef class CompiledContext:
     cdef bint sources_complete  # every meld but an angang must name its source
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
-    cdef list payments
+    cdef PyObject* pays[CT_FANS]  # its answers by value, kept on first use (owned references)
     cdef object settle       # settle(result, hand, tile) -> result, or None
     cdef int settle_melds    # a hand with at least this many melds is settled,
     cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
@@ -503,7 +524,6 @@ cdef class CompiledContext:
         self.settle = settle
         self.settle_melds = settle_melds
         self.settle_mains = settle_mains
-        self.payments = [None] * CT_FANS
         if len(counts) > NCTXCOUNTED:
             raise ValueError(f"at most {NCTXCOUNTED} counted context features")
         self.wild = wild
@@ -518,6 +538,22 @@ cdef class CompiledContext:
         self.paid = {}
         for i in range(NCTXCOUNTED):
             self.ctx_counts[i] = counts[i] if i < len(counts) else 0
+
+    def __dealloc__(self):
+        cdef int i
+        for i in range(CT_FANS):
+            Py_XDECREF(self.pays[i])
+
+    cdef object payment(self, int fan, int mult, mult_obj):
+        """``pay(fan, mult)`` (``mult_obj``: mult as an object), kept by value (0..CT_FANS-1)
+        on first use: a C array, no list look-up per score."""
+        cdef PyObject* got = self.pays[fan]
+        if got != NULL:
+            return <object> got
+        x = self.pay(fan, mult_obj)
+        Py_INCREF(x)
+        self.pays[fan] = <PyObject*> x
+        return x
 
     cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
@@ -626,6 +662,67 @@ cdef inline void _detail_decomposition(const CReading* r, uint8_t* out) noexcept
             k += 1
 
 
+cdef enum:
+    HITS_SLOTS = 256     # a table's hit tuples kept (``_hits``): few combinations recur
+
+
+cdef struct HitsSlot:    # one hit tuple kept, under its key (``_hits_key``; 0: empty)
+    uint64_t key[2]
+    PyObject* hits       # a strong reference
+
+
+cdef inline bint _hits_key(const Valued_* v, uint64_t* key) noexcept nogil:
+    """What decides a reading's hit tuple in two words: the main pattern (or that none is
+    listed), the floors, each extra's count; 0 when it does not fit (an extra past the 16th)."""
+    cdef int j
+    key[0] = ((<uint64_t> 1) << 63) | (<uint64_t> (0x7F if v.unlisted else v.main)) | \
+        (<uint64_t> v.floors) << 8
+    key[1] = 0
+    for j in range(v.nextra):
+        if v.extra_idx[j] >= 16:
+            return 0
+        key[1] |= (<uint64_t> v.extra_n[j]) << (4 * v.extra_idx[j])
+    return 1
+
+
+cdef enum:
+    TILES_SLOTS = 4096   # tuples of tile ids kept (``_tiles_tuple``)
+
+
+cdef struct TilesSlot:   # one tuple kept under its key (0: empty)
+    uint64_t key
+    PyObject* tup        # a strong reference
+
+
+cdef TilesSlot* _tiles_kept = <TilesSlot*> calloc(TILES_SLOTS, sizeof(TilesSlot))
+if _tiles_kept == NULL:
+    raise MemoryError()
+
+
+cdef tuple _tiles_tuple(const uint8_t* tiles, int n, int kind):
+    """The tuple of ``n`` tile ids (a decomposition's chows, kind 0, or pungs, 1): the same few
+    recur from hand to hand, so each is kept (TILES_SLOTS, the newest in its slot) rather
+    than built per score."""
+    if n == 0:
+        return ()
+    cdef uint64_t key = 1 | (<uint64_t> kind) << 1 | (<uint64_t> n) << 2
+    cdef int j
+    for j in range(n):
+        key |= (<uint64_t> tiles[j]) << (5 + 6 * j)
+    cdef TilesSlot* slot = &_tiles_kept[(key * 0x9E3779B97F4A7C15u) >> 52]
+    if slot.key == key:
+        return <tuple> slot.tup
+    cdef tuple out = PyTuple_New(n)
+    for j in range(n):
+        _put(out, j, <int> tiles[j])
+    PyObject_GC_UnTrack(out)
+    Py_INCREF(out)
+    Py_XDECREF(slot.tup)
+    slot.tup = <PyObject*> out
+    slot.key = key
+    return out
+
+
 cdef class CompiledTable:
     """A fan table under one options object, as arrays (built by
     ``mjcore.rules.common.compiled.compile_table``; see there for the fields)."""
@@ -644,6 +741,9 @@ cdef class CompiledTable:
     cdef object result_type, decomposition_type, wait_type, name, unit
     cdef tuple multipliers       # the multiplier by value (None: mult_pow2 decides)
     cdef bint wilds              # a table of hands holding wilds (``score_wild``)
+    cdef int mult_of[CT_FANS]    # the multiplier by value, -1 past them (``score`` answers None)
+    cdef PyObject* mult_obj[CT_FANS]   # ... as an object (borrowed from ``mult_objects``)
+    cdef list mult_objects
     cdef bint wild_pair_sets_wild  # wild readings: the sets beside a wild pair may hold wilds
     # placements (``score_placed``): the hand's doublings and refusals as data
     cdef bint placed, must_open
@@ -653,8 +753,14 @@ cdef class CompiledTable:
     cdef dict contexts
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
+    cdef HitsSlot* hits_kept     # HITS_SLOTS hit tuples of several patterns (NULL until used)
     def __dealloc__(self):
         _memo_drop(<void*> self)
+        cdef int i
+        if self.hits_kept != NULL:
+            for i in range(HITS_SLOTS):
+                Py_XDECREF(self.hits_kept[i].hits)
+            free(self.hits_kept)
 
     @staticmethod
     def clear_cache():
@@ -726,6 +832,15 @@ cdef class CompiledTable:
         self.unit = t["unit"]
         self.multipliers = t.get("multipliers")
         self.wilds = t.get("wilds", False)
+        self.mult_objects = []
+        for i in range(CT_FANS):
+            if self.multipliers is not None:
+                m = self.multipliers[i] if i < len(self.multipliers) else -1
+            else:
+                m = (1 << i if i <= 30 else -1) if self.mult_pow2 else i
+            self.mult_of[i] = m
+            self.mult_objects.append(m)
+            self.mult_obj[i] = <PyObject*> self.mult_objects[i]
         self.wild_pair_sets_wild = t.get("wild_pair_sets_wild", True)
         self.placed = t.get("placed", False)
         factors, opens = t.get("meld_factors", {}), t.get("open_kinds", ())
@@ -765,22 +880,19 @@ cdef class CompiledTable:
             return None
         cdef HandBase h = <HandBase> hand
         cdef const Packed* p = &h.p
-        cdef MeldInfo mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ best
         cdef int bi, flat, s
         cdef uint64_t held, bits
-        if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
+        if p.cnt[tile] == 0 or p.ncon + 3 * h.n_melds != self.hand_tiles:
             return None
-        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
+        if h.n_melds and (c.no_melds or not h.melds_plain):
             return None
-        if not h.melds:
-            mi.n = 0
         held = _held_mask(p)
         s = _suits_of(held)
         if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits:
             return None
-        bi = self._best(p, &mi, held, c, rs, &best, &flat)
+        bi = self._best(p, &h.mi, held, c, rs, &best, &flat)
         if bi < 0:
             return None
         cdef int counts[NCOUNTED]
@@ -938,18 +1050,10 @@ cdef class CompiledTable:
         if nctx > 256:
             raise MahjongError("bad_argument", "at most 256 contexts in one batch")
         cdef void* ctxs[256]
-        cdef int mult_of[CT_FANS]     # the multiplier by value; -1: ``score`` answers None
+        cdef const int* mult_of = self.mult_of
         cdef Py_ssize_t i, n = cb.n
-        cdef int fan
         for i in range(nctx):
             ctxs[i] = <void*> (<CompiledContext?> contexts[i])
-        for fan in range(CT_FANS):
-            if self.multipliers is not None:
-                mult_of[fan] = self.multipliers[fan] if fan < len(self.multipliers) else -1
-            elif self.mult_pow2:
-                mult_of[fan] = 1 << fan if fan <= 30 else -1
-            else:
-                mult_of[fan] = fan
         cdef bytearray status = bytearray(n), row = bytearray(n * sizeof(int))
         cdef bytearray dec = bytearray(n * DEC_ROW)
         cdef uint8_t* st = <uint8_t*> status
@@ -1029,11 +1133,8 @@ cdef class CompiledTable:
     cdef object _detail_object(self, const _DetailRow* d, CompiledContext c, int mult):
         """One distinct row of ``score_batch_detail`` as objects (``score``'s fields)."""
         cdef int fan = d.key.value
-        pays = c.payments[fan]
-        if pays is None:
-            pays = c.payments[fan] = c.pay(fan, mult)
         return (d.key.ctx, self.unit, fan, d.best.raw, mult, self._hits(&d.best, d.key.flat),
-                _SHAPE_OF[d.key.shape], pays)
+                _SHAPE_OF[d.key.shape], c.payment(fan, mult, mult))
 
     def score_wild(self, hand, tile, CompiledContext c):
         """``score`` of a hand holding wild tiles (the context's wild kind; mjcore/_wilds.pxi,
@@ -1100,7 +1201,7 @@ cdef class CompiledTable:
         got = self._score(hand, tile, c)
         cdef Py_ssize_t nm
         if got is not None and c.settle is not None:
-            nm = len((<HandBase> hand).melds)
+            nm = (<HandBase> hand).n_melds
             if nm >= c.settle_melds or nm and (<tuple> (<tuple> (<tuple> got)[5])[0])[0] in \
                     c.settle_mains:
                 return c.settle(got, hand, tile)
@@ -1203,12 +1304,14 @@ cdef class CompiledTable:
 
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value under the policy; 0 when no pattern holds."""
-        cdef uint64_t found = 0, dropped = 0
+        cdef uint64_t found = 0, dropped = 0, rows = self.plain_rows
         cdef int i, n, best = -1, bnet = 0, net, add, j
         cdef const CPat* p
-        for i in range(self.npat):
+        while rows:
+            i = __builtin_ctzll(rows)
+            rows &= rows - 1
             p = &self.pat[i]
-            if not p.flat and _cond(&p.cond, bits, counts):
+            if _cond(&p.cond, bits, counts):
                 found |= (<uint64_t> 1) << i
                 dropped |= p.supersedes
         found &= ~dropped
@@ -1219,24 +1322,29 @@ cdef class CompiledTable:
             return _value_shape_event(self, found, bits, counts, v)
         if self.policy == POL_SUM_TIMES:
             return _value_sum_times(self, found, bits, counts, v)
+        cdef uint64_t f = found   # (each loop walks the rows found, in table order)
         if self.policy == POL_CAPPED_BASE:
-            for i in range(self.npat):
-                if found >> i & 1 and self.pat[i].special and (
-                        best < 0 or self.pat[i].value > self.pat[best].value):
+            while f:
+                i = __builtin_ctzll(f)
+                f &= f - 1
+                if self.pat[i].special and (best < 0 or self.pat[i].value > self.pat[best].value):
                     best = i
             alone = best >= 0
-            if best < 0:
-                for i in range(self.npat):
-                    if found >> i & 1 and (best < 0 or self.pat[i].value > self.pat[best].value):
-                        best = i
+            f = found if best < 0 else 0
+            while f:
+                i = __builtin_ctzll(f)
+                f &= f - 1
+                if best < 0 or self.pat[i].value > self.pat[best].value:
+                    best = i
         else:
-            for i in range(self.npat):
-                if found >> i & 1:
-                    p = &self.pat[i]
-                    net = p.value - p.absorb_n
-                    if best < 0 or net > bnet or (net == bnet and p.value > self.pat[best].value):
-                        best = i
-                        bnet = net
+            while f:
+                i = __builtin_ctzll(f)
+                f &= f - 1
+                p = &self.pat[i]
+                net = p.value - p.absorb_n
+                if best < 0 or net > bnet or (net == bnet and p.value > self.pat[best].value):
+                    best = i
+                    bnet = net
         p = &self.pat[best]
         v.main = best
         v.rank = best
@@ -1272,21 +1380,47 @@ cdef class CompiledTable:
     cdef int _flat(self, uint64_t bits, const int* counts, Valued_* v, bint have) noexcept nogil:
         """A flat pattern that replaces the value: its table position, else -1."""
         cdef int i, cmp
-        for i in range(self.npat):
-            if self.pat[i].flat and _cond(&self.pat[i].cond, bits, counts):
+        cdef uint64_t rows = self.flat_rows
+        while rows:
+            i = __builtin_ctzll(rows)
+            rows &= rows - 1
+            if _cond(&self.pat[i].cond, bits, counts):
                 cmp = v.raw if self.flat_after else v.value
                 if not have or self.pat[i].value >= cmp:
                     return i
         return -1
 
     cdef object _hits(self, const Valued_* v, int flat):
-        cdef int j, n = 0, k = 0
         if flat >= 0:
             return self.alone_hits[flat]
         if self.policy == POL_ADDITIVE:
             return self._hits_additive(v)
         if v.nextra == 0 and v.floors == 0:
             return self.alone_hits[v.main]
+        # a result's hits recur (a main pattern and a few extras): kept per key, not built
+        cdef uint64_t key[2]
+        cdef HitsSlot* slot = NULL
+        if _hits_key(v, key):
+            if self.hits_kept == NULL:
+                self.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
+                if self.hits_kept == NULL:
+                    raise MemoryError()
+            slot = &self.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
+                                    0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
+            if slot.key[0] == key[0] and slot.key[1] == key[1]:
+                return <object> slot.hits
+        out = self._hits_built(v)
+        if slot != NULL:
+            Py_INCREF(out)
+            Py_XDECREF(slot.hits)
+            slot.hits = <PyObject*> out
+            slot.key[0] = key[0]
+            slot.key[1] = key[1]
+        return out
+
+    cdef tuple _hits_built(self, const Valued_* v):
+        """``_hits`` of a reading with extras or floors, as a new tuple."""
+        cdef int j, n = 0, k = 0
         cdef uint32_t f = v.floors
         while f:
             n += 1
@@ -1315,27 +1449,18 @@ cdef class CompiledTable:
         if r.shape != RS_STANDARD:
             return _SHAPE_OF[r.shape]
         cdef int j, nch = 0, npu = 0
+        cdef uint8_t ch[RD_SETS]
+        cdef uint8_t pu[RD_SETS]
         for j in range(r.nsets):
             if r.sets[j].meld == MK_NONE:
                 if r.sets[j].kind == SET_CHOW:
+                    ch[nch] = r.sets[j].tile
                     nch += 1
                 else:
+                    pu[npu] = r.sets[j].tile
                     npu += 1
-        cdef tuple chows = PyTuple_New(nch)
-        cdef tuple pungs = PyTuple_New(npu)
-        nch = npu = 0
-        for j in range(r.nsets):
-            if r.sets[j].meld == MK_NONE:
-                o = <int> r.sets[j].tile
-                Py_INCREF(o)
-                if r.sets[j].kind == SET_CHOW:
-                    PyTuple_SET_ITEM(chows, nch, o)
-                    nch += 1
-                else:
-                    PyTuple_SET_ITEM(pungs, npu, o)
-                    npu += 1
-        PyObject_GC_UnTrack(chows)
-        PyObject_GC_UnTrack(pungs)
+        chows = _tiles_tuple(ch, nch, 0)
+        pungs = _tiles_tuple(pu, npu, 1)
         dec = mj_tuple_of(self.decomposition_type, 3)
         _put(dec, 0, <int> r.pair)
         _put(dec, 1, chows)
@@ -1544,21 +1669,19 @@ cdef class CompiledTable:
         path must answer."""
         cdef int counts[NCOUNTED]
         cdef uint32_t entries[4]
-        cdef SuitSplits splits   # (listed only to build the reading)
         flat[0] = -1
         cdef uint64_t hand = _hand_bits(p, mi, held, counts)
-        cdef int words = _standard_words(p, mi, entries, NULL if r == NULL else &splits)
+        cdef int words = _standard_words(p, mi, entries)
         if words < 0:
             return -2
-        return self._words_in(p, mi, hand | c.bits, counts, words, entries, &splits, c, r,
-                              best, flat)
+        return self._words_in(p, mi, hand | c.bits, counts, words, entries, c, r, best, flat)
 
     cdef int _words_in(self, const Packed* p, const MeldInfo* mi, uint64_t hand, int* counts,
-                       int words, const uint32_t* entries, const SuitSplits* splits,
-                       CompiledContext c, CReading* r, Valued_* best, int* flat) noexcept nogil:
+                       int words, const uint32_t* entries, CompiledContext c, CReading* r,
+                       Valued_* best, int* flat) noexcept nogil:
         """``_best_words`` in context c from the hand's features ``hand`` (c's bits
         included) and counted ones, its standard readings' ``words`` and the suits'
-        ``entries`` (and ``splits``, read when r is not NULL): what two contexts share."""
+        ``entries``: what two contexts share."""
         cdef int scounts[NCOUNTED]
         cdef int* bcounts = scounts
         cdef int chosen[4]
@@ -1588,7 +1711,7 @@ cdef class CompiledTable:
                     w = bw  # (one best word and no reading asked for: no search)
                 else:
                     w = _first_word(mi, entries, tied, chosen)
-                    if w < 0 or (r != NULL and _reading_of_words(mi, splits, chosen, r) < 0):
+                    if w < 0 or (r != NULL and _reading_of_words(p, mi, chosen, r) < 0):
                         return -2
                 if w != bw:
                     self._reading_value(hon | _word_bits(w), scounts, best)
@@ -1632,18 +1755,14 @@ cdef class CompiledTable:
             return None
         cdef HandBase h = <HandBase> hand
         cdef const Packed* p = &h.p
-        cdef MeldInfo mi
+        cdef const MeldInfo* mi = &h.mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ best
-        cdef int bi, flat, s, t, mult, fan
+        cdef int bi, flat, s, t, fan
         cdef uint64_t held
-        if p.cnt[tile] == 0 or p.ncon + 3 * len(h.melds) != self.hand_tiles:
+        if p.cnt[tile] == 0 or p.ncon + 3 * h.n_melds != self.hand_tiles:
             return None
-        if h.melds and (c.no_melds or _meld_info(h.melds, &mi) < 0):
-            return None
-        if not h.melds:
-            mi.n = 0
-        if not c.melds_fit(&mi, len(h.melds)):
+        if h.n_melds and (c.no_melds or not h.melds_plain) or not c.melds_fit(mi, h.n_melds):
             return None
         held = _held_mask(p)
         s = _suits_of(held)
@@ -1651,39 +1770,26 @@ cdef class CompiledTable:
                 c.missing_suit >= 0 and s >> c.missing_suit & 1):
             return None
         if self.policy == POL_ADDITIVE:
-            bi = self._best_additive(p, &mi, held, tile, c, rs, _readings(
-                p, &mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat, -1)
+            bi = self._best_additive(p, mi, held, tile, c, rs, _readings(
+                p, mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat, -1)
         else:
-            bi = self._best(p, &mi, held, c, rs, &best, &flat)
+            bi = self._best(p, mi, held, c, rs, &best, &flat)
         if bi < 0:
             return None
         fan = best.value
-        if fan < 0 or fan >= CT_FANS:
+        if fan < 0 or fan >= CT_FANS or self.mult_of[fan] < 0:
             return None
-        if self.multipliers is not None:
-            if fan >= len(self.multipliers):
-                return None
-            mult = self.multipliers[fan]
-        elif self.mult_pow2:
-            if fan > 30:
-                return None
-            mult = 1 << fan
-        else:
-            mult = fan
-        pays = c.payments[fan]
-        if pays is None:
-            pays = c.payments[fan] = c.pay(fan, mult)
         out = mj_tuple_of(self.result_type, 12)
         _put(out, 0, self.name)
         _put(out, 1, self.unit)
         _put(out, 2, fan)
         _put(out, 3, best.raw)
-        _put(out, 4, mult)
+        _put(out, 4, <object> self.mult_obj[fan])
         _put(out, 5, self._hits(&best, flat))
         _put(out, 6, self._decomposition(&rs[bi]))
         _put(out, 7, _SHAPE_OF[rs[bi].shape])
         _put(out, 8, c.self_drawn)
-        _put(out, 9, pays)
+        _put(out, 9, c.payment(fan, self.mult_of[fan], <object> self.mult_obj[fan]))
         _put(out, 10, "")
         _put(out, 11, -1)
         PyObject_GC_UnTrack(out)  # immutable and acyclic: the collector need not walk it
@@ -1719,13 +1825,11 @@ cdef class CompiledTable:
             b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2, one_kind)
         elif self.by_words:  # the hand's features and reading words found once
             hand = _hand_bits(&x, mi, held, counts)
-            nr = _standard_words(&x, mi, entries, NULL)
+            nr = _standard_words(&x, mi, entries)
             if nr < 0:
                 return -2
-            b1 = self._words_in(&x, mi, hand | c1.bits, counts, nr, entries, NULL, c1, NULL,
-                                v1, f1)
-            b2 = self._words_in(&x, mi, hand | c2.bits, counts, nr, entries, NULL, c2, NULL,
-                                v2, f2)
+            b1 = self._words_in(&x, mi, hand | c1.bits, counts, nr, entries, c1, NULL, v1, f1)
+            b2 = self._words_in(&x, mi, hand | c2.bits, counts, nr, entries, c2, NULL, v2, f2)
         else:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao)
             b1 = self._best_of(&x, mi, held, c1, rs, nr, v1, f1)
@@ -1752,19 +1856,16 @@ cdef class CompiledTable:
             return None
         cdef HandBase h = <HandBase> hand
         cdef const Packed* p = &h.p
-        cdef MeldInfo mi
+        cdef const MeldInfo* mi = &h.mi
         cdef CReading rs[RD_MAX]
         cdef Valued_ vd, vs
         cdef int fd, fs, bd, t, unseen, n = 0, j
         cdef uint32_t unsourced = 0
-        cdef Py_ssize_t nm = len(h.melds)
-        if p.ncon + 3 * nm != self.hand_tiles - 1:
+        if p.ncon + 3 * h.n_melds != self.hand_tiles - 1:
             return None
-        if nm and (discard.no_melds or self_drawn.no_melds or _meld_info(h.melds, &mi) < 0):
+        if h.n_melds and (discard.no_melds or self_drawn.no_melds or not h.melds_plain):
             return None
-        if not nm:
-            mi.n = 0
-        if not discard.melds_fit(&mi, nm) or not self_drawn.melds_fit(&mi, nm):
+        if not discard.melds_fit(mi, h.n_melds) or not self_drawn.melds_fit(mi, h.n_melds):
             return None
         cdef uint64_t held = _held_mask(p)
         if self.no_honours and held & M_HON:
@@ -1790,7 +1891,7 @@ cdef class CompiledTable:
         while mask:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
-            bd = self._values_plus(p, &mi, held, t, discard, self_drawn, rs, &vd, &fd, &vs,
+            bd = self._values_plus(p, mi, held, t, discard, self_drawn, rs, &vd, &fd, &vs,
                                    &fs, one_kind)
             if bd == -2:
                 return None
@@ -1808,8 +1909,9 @@ cdef class CompiledTable:
             _put(w, 5, self._hits(&vd, fd))
             _put(w, 6, self._hits(&vs, fs))
             PyObject_GC_UnTrack(w)
-            if unsourced and (_unsourced_settled(discard, unsourced, nm, (<tuple> w)[5]) or
-                              _unsourced_settled(self_drawn, unsourced, nm, (<tuple> w)[6])):
+            if unsourced and (
+                    _unsourced_settled(discard, unsourced, h.n_melds, (<tuple> w)[5]) or
+                    _unsourced_settled(self_drawn, unsourced, h.n_melds, (<tuple> w)[6])):
                 return None
         if n < len(out):
             out = out[:n]

@@ -739,9 +739,7 @@ cdef object _score_wild(CompiledTable t, object hand, object tile_obj, CompiledC
     dec = _wild_decomposition(t, &wh, drawn, rbits)
     if dec is None:
         return None
-    pays = c.payments[fan]
-    if pays is None:
-        pays = c.payments[fan] = c.pay(fan, mult)
+    pays = c.payment(fan, mult, mult)
     out = mj_tuple_of(t.result_type, 12)
     _put(out, 0, t.name)
     _put(out, 1, t.unit)

@@ -629,3 +629,24 @@ def test_score_batch_refuses_bad_input() -> None:
     assert err.value.code == "bad_argument"
     with pytest.raises(MahjongError):
         t.score_batch(good[:33], bytes([4]), None, c)
+
+
+def test_a_chi_across_suits_is_no_run_for_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chi`` 8m9m1p (a chi with a stand-in, as ``Meld.of`` takes it) is not the run 7-8-9 of
+    ids: the core leaves it to the Python path, and both paths answer the same."""
+    from mjcore.rules.guangdong import scoring as gd
+
+    hand = Hand(Hand.parse("123p456p789p55z").counts, [Meld.of("chi", (7, 8, 9))])
+    with pytest.raises(MahjongError):
+        _c_readings(hand)
+    got = []
+    for pure in (True, False):
+        monkeypatch.setattr(compiled, "PURE", pure)
+        gd.clear_caches()
+        try:
+            got.append(gd.score(hand, 31, True, {"seat_wind": "2z", "round_wind": "1z"},
+                                resolve_options("guangdong")))
+        except MahjongError as exc:
+            got.append((exc.code, str(exc)))
+    assert got[0][0] == "bad_meld"
+    same_result(got[0], got[1])
