@@ -1213,30 +1213,6 @@ cdef class CompiledTable:
                 return c.settle(got, hand, tile)
         return got
 
-    def score_items_memo(self, dict memo, hand, int tile, self_drawn, dict context,
-                         Py_ssize_t limit):
-        """The memoised score for a rule set that keeps its compiled contexts under
-        ``context_key(self_drawn, context)`` (with ``self_drawn`` a bool): the answer in
-        ``memo`` under (hand, tile, compiled context), else the settled score, kept when it
-        is a result; False when no compiled context is kept under that key yet (the rule set
-        parses the context and ``add_context``s it), None when the Python path must
-        answer. TypeError for an unhashable context value."""
-        got = self.contexts.get(context_key(self_drawn, context))
-        if got is None:
-            return False
-        cdef tuple key = (hand, tile, got)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        hit = self._settled(hand, tile, <CompiledContext> got)
-        if hit is None:
-            return None
-        if len(memo) >= limit:
-            memo.clear()
-        PyObject_GC_UnTrack(key)
-        memo[key] = hit
-        return hit
-
     def score_cached(self, hand, tile, key):
         """``score_in``, remembered in the table's own cache (``_memo_get``): the answer for
         this hand (by equality), tile and context key (by identity) when it was asked
@@ -1573,14 +1549,15 @@ cdef class CompiledTable:
 
     cdef int _best_additive(self, const Packed* p, const MeldInfo* mi, uint64_t held, int tile,
                             CompiledContext c, CReading* rs, int nr, Valued_* best,
-                            int* flat) noexcept nogil:
+                            int* flat, int one_kind) noexcept nogil:
         """``_best`` under the additive policy, each reading with each slot of ``tile``; -2
-        also when the best is under ``min_raw`` (the Python path refuses it)."""
+        also when the best is under ``min_raw`` (the Python path refuses it). ``one_kind``:
+        whether the hand less ``tile`` waited on one kind, when the caller knows (-1: not)."""
         cdef int counts[NCOUNTED]
         cdef int i, j, k, bi = -1, f, fl, nslot, slot
         cdef int8_t slots[RD_SETS + 1]
         cdef Valued_ v
-        cdef uint64_t hand, rbits, bits
+        cdef uint64_t hand, rbits, bits, fr
         cdef const CReading* r
         if nr < 0:
             return -2
@@ -1588,7 +1565,8 @@ cdef class CompiledTable:
         if nr == 0:
             return -1
         hand = _hand_bits(p, mi, held, counts) | c.bits
-        if self.one_kind_used and _one_kind_wait(p, mi, tile, self.ligu):
+        if self.one_kind_used and (one_kind > 0 or one_kind < 0 and _one_kind_wait(
+                p, mi, rs, nr, tile, self.ligu)):
             hand |= (<uint64_t> 1) << F_ONE_KIND_WAIT
         counts[C_FLOWER_SETS] = c.flower_sets
         counts[C_SEAT_FLOWERS] = c.seat_flowers
@@ -1603,8 +1581,11 @@ cdef class CompiledTable:
                 if f < 0:
                     return -2
                 fl = -1
-                for k in range(self.npat if self.flat_rows else 0):  # FanTable._flat's
-                    if self.flat_rows >> k & 1 and _cond(&self.pat[k].cond, bits, counts) and (
+                fr = self.flat_rows
+                while fr:  # FanTable._flat's: the first flat row in table order that holds
+                    k = __builtin_ctzll(fr)
+                    fr &= fr - 1
+                    if _cond(&self.pat[k].cond, bits, counts) and (
                             self.flat_alone or not f or self.pat[k].value >= v.value):
                         fl = k
                         break
@@ -1777,7 +1758,7 @@ cdef class CompiledTable:
             return None
         if self.policy == POL_ADDITIVE:
             bi = self._best_additive(p, mi, held, tile, c, rs, _readings(
-                p, mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat)
+                p, mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat, -1)
         else:
             bi = self._best(p, mi, held, c, rs, &best, &flat)
         if bi < 0:
@@ -1803,10 +1784,12 @@ cdef class CompiledTable:
 
     cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, int tile,
                           CompiledContext c1, CompiledContext c2, CReading* rs,
-                          Valued_* v1, int* f1, Valued_* v2, int* f2) noexcept nogil:
+                          Valued_* v1, int* f1, Valued_* v2, int* f2,
+                          int one_kind) noexcept nogil:
         """``_best`` of the hand with one more concealed ``tile`` in two contexts (the readings
         listed once): 0, or -1 when that is no win (or one the rule set refuses), -2 when the
-        Python path must answer."""
+        Python path must answer. ``one_kind``: whether the hand waits on one kind (-1: not
+        known; the additive policy's ``one_kind_wait``)."""
         cdef Packed x = h[0]
         cdef int s = t_suit(tile), nr, b1, b2
         x.cnt[tile] += 1
@@ -1822,8 +1805,8 @@ cdef class CompiledTable:
             return -1
         if self.policy == POL_ADDITIVE:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu)
-            b1 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1)
-            b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2)
+            b1 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1, one_kind)
+            b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2, one_kind)
         elif self.by_words:
             b1 = self._best_words(&x, mi, held, c1, NULL, v1, f1)
             b2 = self._best_words(&x, mi, held, c2, NULL, v2, f2)
@@ -1865,11 +1848,15 @@ cdef class CompiledTable:
             SH_SHISANYAO if self.shisanyao else 0), 0)
         if self.ligu and mi.n == 0:
             mask |= _ligu_waits(p)
+        # every wait is in the mask: whether the hand waits on one kind (``_one_kind_wait``'s
+        # shapes: the standard one, 嚦咕嚦咕)
+        cdef int one_kind = -1 if self.qidui or self.shisanyao else (mask & (mask - 1)) == 0
         out = []
         while mask:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
-            bd = self._values_plus(p, mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs)
+            bd = self._values_plus(p, mi, t, discard, self_drawn, rs, &vd, &fd, &vs, &fs,
+                                   one_kind)
             if bd == -2:
                 return None
             if bd < 0:
@@ -2061,7 +2048,10 @@ cdef class CompiledEntry:
         if self.flags.PURE:
             pass
         elif self.contexts is not None:
-            if context is None:
+            # (a bool self_drawn only: the key's 1 == True, and the rule set refuses the 1)
+            if self_drawn is not True and self_drawn is not False:
+                pass
+            elif context is None:
                 key = self._context_value(self_drawn, _NO_CONTEXT)
             elif type(context) is dict:
                 key = self._context_value(self_drawn, <dict> context)
@@ -2146,19 +2136,24 @@ cdef bint _context_is(self_drawn, dict context, tuple key) noexcept:
     cdef Py_ssize_t n = len(context), pos = 0, i = 0, j
     cdef PyObject* k
     cdef PyObject* v
-    if len(key) != 1 + 3 * n or key[0] != self_drawn:
+    # (each comparison first by identity, as a tuple's: the same str objects are common)
+    if len(key) != 1 + 3 * n or (key[0] is not self_drawn and key[0] != self_drawn):
         return 0
     while PyDict_Next(context, &pos, &k, &v):
-        if key[1 + 2 * n + i] is not type(<object> v) or key[1 + i] != <object> k:
+        kk = key[1 + i]
+        if key[1 + 2 * n + i] is not type(<object> v) or (kk is not <object> k and
+                                                          kk != <object> k):
             return 0
         kv = key[1 + n + i]
         if type(<object> v) is list:
             if type(kv) is not tuple or len(<tuple> kv) != len(<list> v):
                 return 0
             for j in range(len(<list> v)):
-                if (<tuple> kv)[j] != (<list> v)[j]:
+                a = (<tuple> kv)[j]
+                b = (<list> v)[j]
+                if a is not b and a != b:
                     return 0
-        elif kv != <object> v:
+        elif kv is not <object> v and kv != <object> v:
             return 0
         i += 1
     return 1
@@ -2234,9 +2229,46 @@ cdef uint64_t _slot_bits(const CReading* r, int slot, int tile, bint drawn,
     return out
 
 
-cdef bint _one_kind_wait(const Packed* p, const MeldInfo* mi, int tile, bint ligu) noexcept nogil:
+cdef bint _other_wait(const Packed* p, const CReading* rs, int nr, int tile) noexcept nogil:
+    """Whether a reading shows at once that the hand less the winning tile waited on another
+    kind too (so not on one kind: ``_one_kind_wait``'s search is not needed): a two-sided
+    wait's other end, a pung's wait beside the pair's (双碰), a pair's wait beside a run it
+    touches (e.g. 4 beside 123: 1 and 4) — each when not all its copies are held."""
+    cdef int i, j, t2
+    cdef const CReading* r
+    cdef const RSet* s
+    for i in range(nr):
+        r = &rs[i]
+        if r.shape != RS_STANDARD:
+            continue
+        for j in range(r.nsets):
+            s = &r.sets[j]
+            t2 = -1
+            if s.meld != MK_NONE:
+                continue
+            if s.kind != SET_CHOW:
+                if s.tile == tile:
+                    t2 = r.pair
+            elif tile == s.tile and s.tile % 9 <= 5:
+                t2 = s.tile + 3
+            elif tile == s.tile + 2 and s.tile % 9 >= 1:
+                t2 = s.tile - 1
+            elif r.pair == tile and tile < 27 and (
+                    (s.tile == tile + 1 and tile % 9 <= 5) or (
+                        s.tile + 3 == tile and tile % 9 >= 3)):
+                t2 = tile + 3 if s.tile == tile + 1 else s.tile
+            if t2 >= 0 and not (p.four >> t2 & 1):
+                return 1
+    return 0
+
+
+cdef bint _one_kind_wait(const Packed* p, const MeldInfo* mi, const CReading* rs, int nr,
+                         int tile, bint ligu) noexcept nogil:
     """Whether the hand less the winning tile waited on one kind only (standard wins, and
-    嚦咕嚦咕 when ``ligu``; never a kind of which all four copies are held)."""
+    嚦咕嚦咕 when ``ligu``; never a kind of which all four copies are held); ``rs``: the
+    hand's ``nr`` readings, which often show a second wait without the search."""
+    if _other_wait(p, rs, nr, tile):
+        return 0
     cdef Packed x = p[0]
     cdef int s = t_suit(tile)
     x.cnt[tile] -= 1
@@ -2348,7 +2380,7 @@ def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint dr
     if n < 0:
         raise MahjongError("internal", "too many readings")
     hand_bits = _hand_bits(&h.p, &mi, _held_mask(&h.p), counts)
-    if _one_kind_wait(&h.p, &mi, tile, ligu):
+    if _one_kind_wait(&h.p, &mi, rs, n, tile, ligu):
         hand_bits |= (<uint64_t> 1) << F_ONE_KIND_WAIT
     out = []
     for i in range(n):

@@ -183,9 +183,11 @@ def view_tile(value: int | str | None, what: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class HandStart:
-    """Optional first event: who is dealer (default 0)."""
+    """Optional first event: who is dealer (default 0) and, for a rule set that counts 連莊
+    (Taiwan), how many times in a row the dealer has already kept the deal (None: not told)."""
 
     dealer: int = 0
+    dealer_streak: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -702,6 +702,8 @@ def ledger_pb(ledger: Any) -> pb2.SettleResponse:
         winner_seats=list(ledger.winners),
         notes=list(ledger.notes),
     )
+    if ledger.next_dealer_streak is not None:
+        out.next_dealer_streak = ledger.next_dealer_streak
     for p in ledger.payments:
         out.payments.add(
             from_seat=p.from_seat,

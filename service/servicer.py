@@ -17,6 +17,7 @@ from google.protobuf.message import DecodeError
 
 from mjcore import Hand, MahjongError
 from mjcore._core import DETAIL_DEC_WIDTH
+from mjcore.rules.common.settlement import MAX_DEALER_STREAK
 
 from . import _wire
 from . import convert as cv
@@ -361,9 +362,13 @@ class MahjongRulesServicer:
             ruleset, options = self._ruleset_and_options(request)
             if request.dealer_seat > 3:
                 raise FieldError("dealer_seat", "bad_event", f"seat {request.dealer_seat} is not in 0..3")
+            streak = request.dealer_streak if request.HasField("dealer_streak") else None
+            if streak is not None and streak > MAX_DEALER_STREAK:
+                raise FieldError("dealer_streak", "bad_event",
+                                 f"dealer_streak {streak} is not in 0..{MAX_DEALER_STREAK}")
             events = cv.events_of(request.events, ruleset)
             _check_deadline(context, 0)
-            ledger = ruleset.engine.settle(events, options, request.dealer_seat)
+            ledger = ruleset.engine.settle(events, options, request.dealer_seat, streak)
         except (FieldError, MahjongError) as e:
             # the engine names an event by its index; a win's context or hand it refuses
             # without one belongs to the log as a whole

@@ -169,7 +169,10 @@ def settle(
     ruleset: str,
     preset: str | None = None,
     dealer: int | None = None,
+    dealer_streak: int | None = None,
 ) -> Ledger:
-    """The ledger of a whole hand from its event log (kongs, wins, the end)."""
+    """The ledger of a whole hand from its event log (kongs, wins, the end). ``dealer`` and
+    ``dealer_streak`` (the dealer's 連莊 count, Taiwan) are the hand's; a ``HandStart`` event
+    may give them instead."""
     rs = get_ruleset(ruleset)
-    return rs.engine.settle(events, rs.resolver.resolve(options, preset), dealer)
+    return rs.engine.settle(events, rs.resolver.resolve(options, preset), dealer, dealer_streak)

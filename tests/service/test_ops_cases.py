@@ -119,3 +119,33 @@ def test_settle_notes_are_filled(stub: pb2_grpc.MahjongRulesStub) -> None:
     )
     assert r.winner_seats == [0] and r.next_dealer_seat == 0
     assert any("連莊" in n for n in r.notes), r.notes
+
+
+def test_settle_dealer_streak_in_and_out(stub: pb2_grpc.MahjongRulesStub) -> None:
+    """taiwan.md §2: the deal kept, the streak grows by one. SettleResponse.next_dealer_streak
+    gives the next hand's (TW-06, the dealer's self-draw on a streak of 1 in its context: 2);
+    SettleRequest.dealer_streak gives the streak at the hand's start (2: D = 5 instead of 3 on
+    each payment, next 3), and must agree with a win's context; past the bound it names its
+    field. Other rule sets leave the reply's field unset."""
+    case = next(c for c in CASES if c["id"] == "TW-06")
+    item = _item(case)
+    win = pb2.WinEvent(seat=0, hand=item.hand, win_tile=item.win_tile, self_drawn=True, context=item.context)
+    req = pb2.SettleRequest(ruleset="taiwan", events=[pb2.Event(win=win)], dealer_seat=0)
+    plain = stub.Settle(req, timeout=10)
+    assert plain.HasField("next_dealer_streak") and plain.next_dealer_streak == 2
+    for bad, field in ((2, "events[0].win"), (10_001, "dealer_streak")):  # (the context says 1)
+        req.dealer_streak = bad
+        with pytest.raises(grpc.RpcError) as err:
+            stub.Settle(req, timeout=10)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        details = decode_details(err.value)
+        assert details is not None and details[:2] == ("bad_event", field), details
+    req.events[0].win.context.taiwan.ClearField("dealer_streak")
+    req.dealer_streak = 2
+    r = stub.Settle(req, timeout=10)
+    assert r.next_dealer_streak == 3
+    assert [p.amount - q.amount for p, q in zip(r.payments, plain.payments, strict=True)] == [20] * 3
+    win = pb2.WinEvent(seat=1, hand=hand("123m456m789m234p55p"), win_tile=tile("5p"),
+                       discarder_seat=0)
+    sc = pb2.SettleRequest(ruleset="sichuan", events=[pb2.Event(win=win)], dealer_streak=4)
+    assert not stub.Settle(sc, timeout=10).HasField("next_dealer_streak")

@@ -112,10 +112,13 @@ class Payment:
 
 @dataclass(frozen=True, slots=True)
 class Ledger:
-    """The whole hand's money: every payment, per-seat totals (sum zero), next dealer."""
+    """The whole hand's money: every payment, per-seat totals (sum zero), next dealer;
+    ``next_dealer_streak`` is the next hand's dealer streak (連莊 count) where the rule set
+    tracks one (Taiwan), else None."""
 
     payments: tuple[Payment, ...]
     totals: tuple[int, ...]
     next_dealer: int
     winners: tuple[int, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    next_dealer_streak: int | None = None

@@ -78,13 +78,15 @@ class Engine:
     ``valued_waits(hand, context, options, visible) -> tuple[ValuedWait, ...]``;
     ``validate_move(state, move, options) -> MoveCheck``;
     ``legal_moves(state, options) -> tuple[Move, ...]``;
-    ``settle(events, options, dealer) -> Ledger``."""
+    ``settle(events, options, dealer, dealer_streak) -> Ledger`` (``dealer_streak``: the
+    dealer's 連莊 count at the hand's start, for a rule set that tracks one; the others
+    ignore it)."""
 
     score: Callable[[Any, Any, bool, Mapping[str, object] | None, Any], ScoreResult]
     valued_waits: Callable[[Any, Mapping[str, object] | None, Any, Any], tuple[ValuedWait, ...]]
     validate_move: Callable[[Any, Any, Any], MoveCheck]
     legal_moves: Callable[[Any, Any], tuple[Any, ...]]
-    settle: Callable[[Any, Any, int | None], Ledger]
+    settle: Callable[[Any, Any, int | None, int | None], Ledger]
 
 
 class BatchScorer(NamedTuple):

@@ -26,6 +26,10 @@ def check_log(events: object) -> list[object]:
     return log
 
 
+MAX_DEALER_STREAK = 10_000
+"""The largest dealer streak (連莊 count) a settlement takes (a win context's bound too)."""
+
+
 def event_seat(value: object, what: str) -> int:
     if type(value) is int and 0 <= value < 4:
         return value
@@ -33,7 +37,7 @@ def event_seat(value: object, what: str) -> int:
 
 
 def ledger(payments: list[Payment], next_dealer: int, winners: list[int],
-           notes: tuple[str, ...] = ()) -> Ledger:
+           notes: tuple[str, ...] = (), next_dealer_streak: int | None = None) -> Ledger:
     """The ledger of ``payments``: per-seat totals, which always sum to zero."""
     totals = [0, 0, 0, 0]
     for p in payments:
@@ -43,4 +47,5 @@ def ledger(payments: list[Payment], next_dealer: int, winners: list[int],
         totals[p.to_seat] += p.amount
     if sum(totals):  # pragma: no cover - every payment moves points between two seats
         raise MahjongError("internal", "settlement is not zero-sum")
-    return Ledger(tuple(payments), tuple(totals), next_dealer, tuple(winners), notes)
+    return Ledger(tuple(payments), tuple(totals), next_dealer, tuple(winners), notes,
+                  next_dealer_streak)

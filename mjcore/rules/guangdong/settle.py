@@ -44,7 +44,8 @@ def _group_key(ev: Win) -> tuple[int, int, int | None] | None:
         return None
 
 
-def settle(events: Iterable[object], o: GuangdongOptions, dealer: int | None = None) -> Ledger:
+def settle(events: Iterable[object], o: GuangdongOptions, dealer: int | None = None,
+           dealer_streak: int | None = None) -> Ledger:
     """The whole hand's ledger. Wins on one discard (the same discarder, tile and ``discard``,
     in consecutive events) are one 一炮多响: each is scored with ``winners_on_discard`` set to
     their number and paid by the discarder. The dealer stays when it wins, else the deal

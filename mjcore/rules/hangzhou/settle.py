@@ -39,7 +39,8 @@ def _agree(ctx: dict[str, object], key: str, value: str, i: int) -> None:
         raise _bad(f"event {i}: the context's {key} {ctx[key]!r:.20} is not the log's {value!r}")
 
 
-def settle(events: Iterable[object], o: HangzhouOptions, dealer: int | None = None) -> Ledger:
+def settle(events: Iterable[object], o: HangzhouOptions, dealer: int | None = None,
+           dealer_streak: int | None = None) -> Ledger:
     """The hand's ledger. The dealer (``HandStart`` or ``dealer``) keeps the deal when he wins
     or nobody wins (decision: 荒庄 keeps the dealer); else the deal passes to his 下家."""
     log = check_log(events)

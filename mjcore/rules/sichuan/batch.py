@@ -22,6 +22,8 @@ def batch_scorer(o: SichuanOptions) -> BatchScorer | None:
             c = _parse_context(mapping, self_drawn)
         except MahjongError:  # ``score`` says what is wrong, hand by hand
             return None
+        if c.kong_feeder >= 0:  # checked against each hand's melds (``_check_feeder``)
+            return None
         return t.context(c) or _compiled_context(t, c, o)
 
     return BatchScorer(t, context)

@@ -343,6 +343,10 @@ def _check_view(state: object) -> TableView:
         raise MahjongError("bad_state", f"guoshui_fan must be a fan, got {part.guoshui_fan!r:.40}")
     if type(part.has_won) is not bool:
         raise MahjongError("bad_state", "has_won must be true or false")
+    if state.kong_feeder is not None and state.after_kong and \
+            not any(m.kind == "gang" for m in state.hand.melds):  # decision 22
+        raise MahjongError("bad_state", "kong_feeder names who fed a 直杠, but the hand holds "
+                           "no gang: meld")
     return state
 
 

@@ -373,6 +373,14 @@ def _parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> _C
                 discarder, active, feeder, any(flags.values()))
 
 
+def _check_feeder(h: Hand) -> None:
+    """点杠花's feeder fed a 直杠 (§4.3): a context naming one for a hand without a ``gang:``
+    meld contradicts it (docs/rulesets/sichuan.md decision 22)."""
+    if not any(m.kind == "gang" for m in h.melds):
+        raise MahjongError("bad_context", "kong_feeder (点杠花) names who fed a 直杠, but the "
+                           "hand holds no gang: meld")
+
+
 # --------------------------------------------------------------------------- scoring
 
 _HITS: dict[tuple[str, int], PatternHit] = {}
@@ -577,6 +585,8 @@ def _score(
                 _CONTEXTS.clear()
             _CONTEXTS[ctx_key] = known
         ctx = known
+    if ctx.kong_feeder >= 0:
+        _check_feeder(h)
     result = None
     if not compiled.PURE:  # (``_score_compiled``, inlined: this is the hot path)
         t = _TABLES.get(o) or _compiled_table(o)
@@ -667,6 +677,8 @@ def _valued_waits(
     if context:
         dctx = _parse_context({k: v for k, v in context.items() if k not in _SELF_ONLY}, False)
         sctx = _parse_context({k: v for k, v in context.items() if k not in _DISCARD_ONLY}, True)
+        if sctx.kong_feeder >= 0:
+            _check_feeder(h)
     else:
         dctx = _DEFAULT_CTX[False]
         sctx = _DEFAULT_CTX[True]

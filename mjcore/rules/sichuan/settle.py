@@ -81,7 +81,8 @@ def _robbed(ev: object, seat: int, tile: int) -> bool:
             and _tile(ev.tile) == tile)
 
 
-def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = None) -> Ledger:
+def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = None,
+           dealer_streak: int | None = None) -> Ledger:
     """The whole hand's ledger from its event log (see docs/rulesets/sichuan.md §Settlement)."""
     log = check_log(events)
     pays: list[Payment] = []
@@ -168,6 +169,11 @@ def settle(events: Iterable[object], o: SichuanOptions, dealer: int | None = Non
             ctx["winner"] = seat
             ctx["active_seats"] = tuple(sorted(win_active))
             if ev.kong_feeder is not None:
+                before = log[i - 1] if i else None  # the winner's kong just logged must be
+                if (isinstance(before, Kong) and before.seat == seat     # the 直杠 it fed
+                        and _kong_feeder(before, seat) != ev.kong_feeder):
+                    raise _bad(f"event {i}: kong_feeder {ev.kong_feeder!r:.20} disagrees with "
+                               f"the kong just logged (event {i - 1})")
                 ctx["kong_feeder"] = ev.kong_feeder
             elif ev.self_drawn and ctx.get("after_kong") and i:  # 点杠花: the kong just made
                 fed_by = _kong_feeder(log[i - 1], seat)           # names its feeder (§4.3)

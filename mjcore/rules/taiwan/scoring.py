@@ -5,7 +5,8 @@ form of §9 step 8 (the worked cases' ``expected``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from mjcore._core import context_key, wait_mask
@@ -38,7 +39,8 @@ from mjcore.tiles import FLOWERS, MAX_TEXT, SET_MELDS, tile_to_text
 NAME = "taiwan"
 HAND_TILES = 17
 RELATIVE = ("self", "right", "across", "left")  # seat (winner + k) % 4 is RELATIVE[k]
-_CACHE_LIMIT = 20_000
+_CACHE_LIMIT = 20_000  # the Python path's readings memo
+_CONTEXT_LIMIT = 4096  # parsed contexts remembered (numbers, keys, compiled wait pairs)
 _SHAPES = ("standard",)
 
 CONTEXT_KEYS: tuple[ContextKey, ...] = (
@@ -441,9 +443,6 @@ def payments(tai: int, c: TwContext, o: TaiwanOptions) -> tuple[tuple[int, int, 
                  for p in payers)
 
 
-_RESULTS: dict[tuple[Any, ...], ScoreResult] = {}
-
-
 def _evaluate(hand: Hand, tile: int, c: TwContext, o: TaiwanOptions) -> ScoreResult:
     if c.flower_win is not None:  # §9 step 2
         spec = TABLE.pattern(c.flower_win)
@@ -464,17 +463,6 @@ def _evaluate(hand: Hand, tile: int, c: TwContext, o: TaiwanOptions) -> ScoreRes
     tai = raw if o.cap_tai is None else min(raw, o.cap_tai)
     return ScoreResult(NAME, "tai", tai, raw, 1, hits, dec, shape, c.self_drawn,
                        payments(tai, c, o))
-
-
-def _key(hand: object, win_tile: object, self_drawn: object, context: Any,
-         o: TaiwanOptions) -> tuple[Any, ...] | None:
-    try:
-        items = () if not context else tuple((k, v, type(v)) for k, v in context.items())
-        key = (hand, win_tile, type(win_tile), self_drawn, type(self_drawn), o, items)
-        hash(key)
-    except (TypeError, AttributeError):
-        return None
-    return key
 
 
 def check_input(hand: object, win_tile: object, context: object,
@@ -555,60 +543,81 @@ def context_features(c: TwContext, o: TaiwanOptions) -> list[str]:
     return names
 
 
-def _compiled_context(t: compiled.CompiledTable, c: TwContext,
-                      o: TaiwanOptions) -> compiled.CompiledContext:
-    """The context ``c`` compiled, kept in ``t`` under ``c`` itself."""
-    return t.add_context(c, compiled.CompiledContext(
+def _new_context(c: TwContext, o: TaiwanOptions) -> compiled.CompiledContext:
+    """The context ``c`` compiled (a new object)."""
+    return compiled.CompiledContext(
         compiled.context_bits(TABLE, context_features(c, o)), c.self_drawn,
         lambda tai, mult: payments(tai, c, o), seat_wind=c.seat_wind - 27,
         round_wind=c.round_wind - 27, no_melds=c.first_turn is not None, plain_melds=True,
-        flower_sets=len(_full_sets(c)), seat_flowers=_zhenghua(None, c, o)))  # type: ignore[arg-type]
+        flower_sets=len(_full_sets(c)), seat_flowers=_zhenghua(None, c, o))  # type: ignore[arg-type]
+
+
+def _compiled_context(t: compiled.CompiledTable, c: TwContext,
+                      o: TaiwanOptions) -> compiled.CompiledContext:
+    """The context ``c`` compiled, kept in ``t`` under its number (``_cid``)."""
+    cid = _cid(c)
+    got = t.context(cid)
+    if got is not None:
+        return got
+    return t.add_context(cid, _new_context(c, o))
 
 
 def _hand_free(c: TwContext) -> bool:
     """Whether the context's checks against the hand are all the core's (the winning tile
-    held; no melds on a first-turn win), so that it may be found again by its raw items."""
+    held; no melds on a first-turn win), so that a call may be answered by its raw items."""
     return c.flower_win is None and c.ting is None and c.replacement_after in (None, "flower")
 
 
-def score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
-          context: Mapping[str, object] | None, o: TaiwanOptions) -> ScoreResult:
-    """Score one win (see ``mjcore.rules.score``); memoised per input."""
-    ckey: tuple[object, ...] | None = None
-    if type(context) is dict and (self_drawn is True or self_drawn is False) and (
-            not compiled.PURE):
-        # the common call in one core call: the compiled context kept under the context's
-        # key, memo look-up, compiled score, memo entry
-        t = _TABLES.get(o) or _compiled_table(o)
-        try:
-            if type(hand) is Hand and type(win_tile) is int:
-                got = t.score_items_memo(_RESULTS, hand, win_tile, self_drawn, context,
-                                         _CACHE_LIMIT)
-                if got:
-                    return got  # type: ignore[no-any-return]
-            ckey = context_key(self_drawn, context)
-            hash(ckey)
-        except (TypeError, OverflowError):  # an unhashable value, a huge tile: see below
-            ckey = None
-    key = _key(hand, win_tile, self_drawn, context, o)
-    hit = _RESULTS.get(key) if key is not None else None
-    if hit is not None:
-        return hit
+# Each parsed context's number: the key of its compiled context in every options' table
+# (an int: cheap to find), never reused for another context.
+_IDS: dict[TwContext, int] = {}
+_NEXT_ID = itertools.count()
+# context_key(self_drawn, context) of a dict context whose checks are all the core's -> its
+# parsed context's number: what ``_ENTRY`` reads to answer a call from the table's cache
+# (kept by ``_ENTRY.remember_context``, which bounds it)
+_CIDS: dict[tuple[object, ...], int] = {}
+
+
+def _cid(c: TwContext) -> int:
+    """The number of the parsed context ``c``."""
+    cid = _IDS.get(c)
+    if cid is None:
+        if len(_IDS) >= _CONTEXT_LIMIT:
+            _IDS.clear()
+        cid = _IDS[c] = next(_NEXT_ID)
+    return cid
+
+
+def _general_score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
+                   context: Mapping[str, object] | None, o: TaiwanOptions) -> ScoreResult:
+    """``score``'s every call ``_ENTRY`` does not answer from the compiled table's cache: the
+    checks of §1 and §13 in Python, then the core (a first ask leaves its fingerprint in the
+    table's cache, a second is kept), else (a refusal, a flower win, ``MJ_PURE_SCORING``)
+    the Python path."""
     h, tile, c = analyse(hand, win_tile, self_drawn, context, o)
-    result = None
-    if not compiled.PURE and c.flower_win is None:
-        t = _TABLES.get(o) or _compiled_table(o)
-        cc = t.context(c) or _compiled_context(t, c, o)
-        if ckey is not None and _hand_free(c):
-            t.add_context(ckey, cc)
-        result = t.score(h, tile, cc)
-    if result is None:
-        result = _evaluate(h, tile, c, o)
-    if key is not None:
-        if len(_RESULTS) >= _CACHE_LIMIT:
-            _RESULTS.clear()
-        _RESULTS[key] = result
-    return result
+    if compiled.PURE or c.flower_win is not None:
+        return _evaluate(h, tile, c, o)
+    t = _TABLES.get(o) or _compiled_table(o)
+    cid = _cid(c)
+    _compiled_context(t, c, o)
+    if type(context) is dict and _hand_free(c):
+        try:
+            _ENTRY.remember_context(context_key(self_drawn, context), cid)
+        except TypeError:  # an unhashable value the checks took (a set of flowers): not kept
+            pass
+    result = t.score_cached(h, tile, cid)
+    return _evaluate(h, tile, c, o) if result is None else result
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
+                                _general_score, None, compiled, contexts=_CIDS)
+# A ``Hand`` and a tile id in a dict context seen before (one the core checks against the
+# hand by itself) is answered in one core call (the options' compiled table, the context's
+# number and the table's cache); every other call by ``_general_score``.
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, TaiwanOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one win (see ``mjcore.rules.score``); a repeated question is answered from the
+compiled table's cache."""
 
 
 def report(hand: Hand | str, *, win_tile: int | str, self_drawn: bool = False,
@@ -650,7 +659,16 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Taiw
     """Every winning tile of a 16-tile hand (§6) with its 台 on a discard and self-drawn. A
     wait that cannot win one way (``min_tai``) shows -1 and no patterns for that way."""
     if type(hand) is Hand and type(context) is dict and not compiled.PURE:
-        got = _compiled_waits(hand, context, o, visible)
+        try:  # the common call: a context seen before, its pair of compiled contexts kept
+            pair = _WAIT_CONTEXTS.get((o, context_key(False, context)))
+        except TypeError:  # an unhashable value: the Python path's
+            pair = ()
+        if pair:
+            table = _TABLES.get(o) or _compiled_table(o)
+            got = table.valued_waits_cached(hand, pair[0], pair[1]) if visible is None else (
+                table.valued_waits(hand, pair[0], pair[1], visible_counts(visible)))
+        else:
+            got = None if pair is not None else _compiled_waits(hand, context, o, visible)
         if got is not None:
             return got
     h = parse_hand(hand, size=HAND_TILES - 1)
@@ -689,40 +707,36 @@ def _wait_contexts(ctx: Mapping[str, object]) -> tuple[dict[str, object], dict[s
     return discard_ctx, {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
 
 
-# (options, the context's items and their types) -> the compiled (discard, self-drawn) pair
+# (options, context_key(False, context)) of a context whose checks are all the core's -> the
+# compiled (discard, self-drawn) pair of a wait question; the discard one is the pair's own
+# (the table's cache keeps a wait list under it: never two pairs for one discard context)
 _WAIT_CONTEXTS: dict[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = {}
 
 
 def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
                     visible: object) -> tuple[ValuedWait, ...] | None:
-    """``valued_waits`` in one core call, in the two contexts compiled once (kept under the
-    context's items when no check of theirs depends on the hand); None when the Python
-    path must answer: a refusal, a flower win, a value under ``min_tai``, a hand past the
-    core's bounds."""
+    """``valued_waits`` of a context not seen before in one core call, in the two contexts
+    compiled (kept when no check of theirs depends on the hand); None when the Python path
+    must answer: a refusal, a flower win, a value under ``min_tai``, a hand past the core's
+    bounds."""
     t = _TABLES.get(o) or _compiled_table(o)
-    try:
-        key = (o, *context.items(), *map(type, context.values()))
-        pair = _WAIT_CONTEXTS.get(key)
-    except TypeError:
+    mask = wait_kinds(parse_hand(h, size=HAND_TILES - 1), o)  # (refusals: Python's)
+    if not mask:
         return None
-    if pair is None:
-        mask = wait_kinds(parse_hand(h, size=HAND_TILES - 1), o)  # (refusals: Python's)
-        if not mask:
-            return None
-        first = (mask & -mask).bit_length() - 1
-        full = plus_tile(h, first)
-        try:
-            parsed = [analyse(full, first, sd, cx, o)[2]
-                      for sd, cx in zip((False, True), _wait_contexts(context), strict=True)]
-        except MahjongError:
-            return None
-        if any(c.flower_win is not None for c in parsed):
-            return None
-        pair = tuple(t.context(c) or _compiled_context(t, c, o) for c in parsed)
-        if all(_hand_free(c) for c in parsed):
-            if len(_WAIT_CONTEXTS) >= 4096:
-                _WAIT_CONTEXTS.clear()
-            _WAIT_CONTEXTS[key] = pair
+    first = (mask & -mask).bit_length() - 1
+    full = plus_tile(h, first)
+    try:
+        parsed = [analyse(full, first, sd, cx, o)[2]
+                  for sd, cx in zip((False, True), _wait_contexts(context), strict=True)]
+    except MahjongError:
+        return None
+    if any(c.flower_win is not None for c in parsed):
+        return None
+    pair = (_new_context(parsed[0], o), _compiled_context(t, parsed[1], o))
+    if all(_hand_free(c) for c in parsed):
+        if len(_WAIT_CONTEXTS) >= _CONTEXT_LIMIT:
+            _WAIT_CONTEXTS.clear()
+        _WAIT_CONTEXTS[o, context_key(False, context)] = pair
     vis = None if visible is None else visible_counts(visible)
     return t.valued_waits(h, pair[0], pair[1], vis)
 
@@ -732,8 +746,10 @@ def clear_caches() -> None:
     from mjcore.rules.common.inputs import clear_caches as clear_inputs
 
     clear_inputs()
-    _READINGS.clear()
-    _RESULTS.clear()
+    _ENTRY.forget_contexts()
+    for memo in (_READINGS, _IDS, _WAIT_CONTEXTS):
+        memo.clear()
+    compiled.CompiledTable.clear_cache()
 
 
 __all__ = ["CONTEXT_KEYS", "NAME", "analyse", "check_input", "clear_caches", "dealer_tai", "parse_flowers",

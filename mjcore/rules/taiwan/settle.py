@@ -1,7 +1,8 @@
 """Taiwan settlement (taiwan.md §2, §10): the ledger of a hand from its event log. Only wins
 are paid (no kong money, no 包); each payment names the win event that caused it. The deal
 stays with a dealer who wins or, with ``draw_keeps_dealer``, a drawn hand (連莊); otherwise it
-passes to the dealer's 下家."""
+passes to the dealer's 下家. The ledger reports the next hand's dealer streak too (§2: one more
+when the deal is kept, else 0)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from mjcore.errors import MahjongError
 from mjcore.rules.common.results import Ledger, Payment
 from mjcore.rules.common.ruleset import Described
-from mjcore.rules.common.settlement import bad_event, check_log, event_seat, ledger
+from mjcore.rules.common.settlement import MAX_DEALER_STREAK, bad_event, check_log, event_seat, ledger
 from mjcore.rules.taiwan.options import TaiwanOptions
 from mjcore.rules.taiwan.scoring import RELATIVE, score, tile_of
 from mjcore.table import HandStart, Kong, WallEmpty, Win
@@ -22,9 +23,16 @@ LEDGER_REASONS: tuple[Described, ...] = (
 )
 
 
-def _context(ev: Win, i: int, dealer: int) -> dict[str, object]:
-    """The win's scoring context with the seats the log knows: the winner, and the dealer and
-    discarder seen from the winner (a context naming other ones is refused)."""
+def _streak(value: object, what: str) -> int:
+    if type(value) is int and 0 <= value <= MAX_DEALER_STREAK:
+        return value
+    raise bad_event(f"{what} must be an integer 0-{MAX_DEALER_STREAK}, got {value!r:.40}")
+
+
+def _context(ev: Win, i: int, dealer: int, streak: int | None) -> dict[str, object]:
+    """The win's scoring context with what the log knows: the winner, the dealer and
+    discarder seen from the winner, and the dealer streak when given (a context naming other
+    ones is refused)."""
     ctx = ev.context
     try:
         out: dict[str, object] = dict(ctx if isinstance(ctx, Mapping) else ctx)
@@ -38,6 +46,8 @@ def _context(ev: Win, i: int, dealer: int) -> dict[str, object]:
         known["discarder"] = RELATIVE[(discarder - ev.seat) % 4]
     elif ev.discarder is not None:
         raise bad_event(f"event {i}: a self-drawn win has no discarder")
+    if streak is not None:
+        known["dealer_streak"] = streak
     for key, value in known.items():
         if out.get(key, value) != value:
             raise bad_event(f"event {i}: context {key}={out[key]!r:.20} disagrees with the log "
@@ -57,10 +67,14 @@ def _robbed_before(log: list[object], i: int, ev: Win) -> bool:
             and tile_of(k.tile, "kong tile") == tile_of(ev.win_tile, "win_tile"))
 
 
-def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None) -> Ledger:
-    """The whole hand's ledger from its event log."""
+def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None,
+           dealer_streak: int | None = None) -> Ledger:
+    """The whole hand's ledger from its event log. The dealer streak at the hand's start comes
+    from ``dealer_streak`` or the ``HandStart``, else from the first win's context (each win's
+    context must agree with it), else it is 0."""
     log = check_log(events)
     the_dealer = 0 if dealer is None else event_seat(dealer, "dealer")
+    streak = None if dealer_streak is None else _streak(dealer_streak, "dealer_streak")
     pays: list[Payment] = []
     winners: list[int] = []
     ended = False
@@ -70,6 +84,8 @@ def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None
             if i:
                 raise bad_event("HandStart must be the first event")
             the_dealer = event_seat(ev.dealer, "dealer")
+            if ev.dealer_streak is not None:
+                streak = _streak(ev.dealer_streak, "dealer_streak")
             continue
         if ended and not (isinstance(ev, Win) and not ev.self_drawn and o.multi_ron == "all"
                           and last_discard == (ev.discarder, tile_of(ev.win_tile, "win_tile"),
@@ -83,7 +99,7 @@ def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None
             seat = event_seat(ev.seat, f"event {i} winner")
             if seat in winners:
                 raise bad_event(f"event {i}: seat {seat} has already won")
-            ctx = _context(ev, i, the_dealer)
+            ctx = _context(ev, i, the_dealer, streak)
             if not ev.self_drawn and _robbed_before(log, i, ev):  # 搶槓 (§4.6): the log
                 ctx.setdefault("qiang_gang", True)                    # shows the robbed bugang
             try:
@@ -91,6 +107,8 @@ def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None
             except MahjongError as exc:
                 raise MahjongError(exc.code, f"event {i}: {exc.message}") from None
             pays.extend(Payment(f, t, amount, "win", i) for f, t, amount in result.payments)
+            if streak is None:  # the first win's context tells it
+                streak = _streak(ctx.get("dealer_streak", 0), f"event {i} dealer_streak")
             winners.append(seat)
             ended = True
             last_discard = None if ev.self_drawn else (ev.discarder,
@@ -105,7 +123,7 @@ def settle(events: Iterable[object], o: TaiwanOptions, dealer: int | None = None
     keeps = the_dealer in winners or (not winners and o.draw_keeps_dealer)
     next_dealer = the_dealer if keeps else (the_dealer + 1) % 4
     notes = ("連莊: the dealer keeps the deal",) if keeps else ()
-    return ledger(pays, next_dealer, winners, notes)
+    return ledger(pays, next_dealer, winners, notes, (streak or 0) + 1 if keeps else 0)
 
 
 __all__ = ["LEDGER_REASONS", "settle"]

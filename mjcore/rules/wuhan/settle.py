@@ -37,7 +37,8 @@ def _context(ctx: object) -> dict[str, object]:
         raise MahjongError("bad_context", "a win's context must be key/value pairs") from None
 
 
-def settle(events: Iterable[object], o: WuhanOptions, dealer: int | None = None) -> Ledger:
+def settle(events: Iterable[object], o: WuhanOptions, dealer: int | None = None,
+           dealer_streak: int | None = None) -> Ledger:
     """The hand's ledger: the win's payments (each naming its event), zero-sum; the winner
     deals next, a draw keeps the dealer."""
     log = check_log(events)

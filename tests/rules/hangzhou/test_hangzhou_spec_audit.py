@@ -235,3 +235,18 @@ def test_settle_refuses_a_context_that_contradicts_its_event() -> None:
             settle([HandStart(dealer=0), Win(seat=1, hand=PINGHU, win_tile="5s", discarder=0,
                                              context={**ctx, **extra})])
         assert err.value.code == "bad_event", extra
+
+
+def test_piao_count_is_at_most_the_wilds_discarded() -> None:
+    """§5: each 飘 discards a wild and the player stays in 爆头 (one wild still held), so "with
+    four wilds at most three 飘 are possible": a `piao_count` above 3, or one that with the
+    wilds still held makes more than four wilds, is an inconsistent context (§1, §7:
+    bad_context), whatever `piao_max` (which only limits how many double, §10)."""
+    assert spec(BAOTOU, "7p", True, {"piao_count": 3})["patterns"] == [["san_caipiao", 4]]
+    assert spec(BAOTOU, "7p", True, {"piao_count": 3}, piao_max=1)["patterns"] == [["caipiao", 2]]
+    two_held = "123m456p789s11z5z5z7p"  # 11z + a wild is the fourth set, 7p pairs the other
+    assert spec(two_held, "7p", True, {"piao_count": 2})["patterns"] == [["shuang_caipiao", 3]]
+    assert code(two_held, "7p", True, {"piao_count": 3}, baiban()) == "bad_context"
+    for n in (4, 5, 100):
+        assert code(BAOTOU, "7p", True, {"piao_count": n}, baiban()) == "bad_context"
+        assert code(BAOTOU, "7p", True, {"piao_count": n}, baiban(piao_max=1)) == "bad_context"

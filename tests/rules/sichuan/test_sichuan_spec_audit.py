@@ -3,9 +3,12 @@ specification: each test cites the section it checks."""
 
 from __future__ import annotations
 
-from sichuan_api import TableView, legal_moves, score, settle, validate_move
+import pytest
+from sichuan_api import TableView, legal_moves, resolve_options, score, settle, validate_move, valued_waits
 
-from mjcore.rules.sichuan import DingQue, SichuanView
+from mjcore import Hand
+from mjcore.errors import MahjongError
+from mjcore.rules.sichuan import RULESET, DingQue, SichuanView
 from mjcore.table import HandStart, Kong, Move, WallEmpty, Win
 
 
@@ -73,3 +76,79 @@ def test_robbing_a_logged_bugang_is_qiangganghu() -> None:
                Win(0, ready + "4p", "4p", discarder=1, context={"robbing_kong": True}),
                Win(2, ready + "4p", "4p", discarder=1, context={"robbing_kong": True})]
     assert settle(flagged).payments == settle(log).payments
+
+
+def test_kong_feeder_needs_a_zhigang_in_the_hand() -> None:
+    """§4.3 点杠花 is "杠上花 after a `gang` (直杠) fed by another seat": a context naming the
+    feeder of a hand holding no `gang:` meld (its replacement followed an angang or a bugang,
+    or no kong at all) contradicts the hand: bad_context (decision 22 of
+    docs/rulesets/sichuan.md), on score, valued_waits and the service's bulk path alike (a
+    table view saying so is bad_state); with the 直杠 the feeder alone pays."""
+    ctx = {"after_kong": True, "kong_feeder": 2}
+    r = score("123m456m789m11p gang:6666p", win_tile="1p", self_drawn=True, context=ctx)
+    assert r.payments == ((2, 0, 4),)
+    for hand in ("123m456m789m11p angang:6666p", "123m456m789m11p bugang:6666p",
+                 "123m456m789m666p11p"):
+        with pytest.raises(MahjongError) as err:
+            score(hand, win_tile="1p", self_drawn=True, context=ctx)
+        assert err.value.code == "bad_context", hand
+    with pytest.raises(MahjongError) as err:
+        valued_waits("123m456m789m1p angang:6666p", context=ctx)
+    assert err.value.code == "bad_context"
+    assert valued_waits("123m456m789m1p gang:6666p", context=ctx)[0].tile == "1p"
+    # a table view saying so is malformed (bad_state); with the 直杠 the hu is legal
+    view = TableView(seat=1, hand="123m456m789m11p angang:6666p", phase="turn",
+                     missing_suit="s", drawn_tile=9, after_kong=True, kong_feeder=2)
+    with pytest.raises(MahjongError) as err:
+        validate_move(view, Move("hu", (9,)))
+    assert err.value.code == "bad_state"
+    assert validate_move(view.replace(hand=Hand.parse("123m456m789m11p gang:6666p")),
+                         Move("hu", (9,))).ok
+    scorer = RULESET.batch_scorer(resolve_options("sichuan"))  # (None: MJ_PURE_SCORING)
+    if scorer is not None:
+        assert scorer.context(ctx, True) is None  # each hand scored by ``score``
+        assert scorer.context({"after_kong": True}, True) is not None
+
+
+def test_a_named_feeder_must_agree_with_the_logged_kong() -> None:
+    """§4.3 and §5.1: a Win naming a `kong_feeder` right after the winner's own kong in the
+    log must name the seat that fed that 直杠; after an angang there is no feeder (bad_event)."""
+    base = [*[DingQue(s, "s") for s in range(4)]]
+    win = Win(1, "123m456m789m11p gang:6666p", "1p", self_drawn=True,
+              context={"after_kong": True}, kong_feeder=3)
+    with pytest.raises(MahjongError) as err:
+        settle([*base, Kong(1, "gang", 15, fed_by=2), win])
+    assert err.value.code == "bad_event"
+    with pytest.raises(MahjongError) as err:
+        settle([*base, Kong(1, "angang", 15), win])
+    assert err.value.code == "bad_event"
+    ok = settle([*base, Kong(1, "gang", 15, fed_by=3), win]).payments
+    assert [(p.from_seat, p.amount, p.reason) for p in ok] == [(3, 1, "gang"), (3, 4, "win")]
+
+
+def test_tianhu_against_an_equal_qinglongqidui() -> None:
+    """§4.1: 天胡 (5) is flat and 清龙七对 (5, its one 根 absorbed) ties it; the spec's tie
+    rule ("the higher pattern is reported") does not separate two 5-fan patterns, so the
+    engine reports 天胡/地胡, which "replaces the hand pattern" (case SC-018) — decision 23 of
+    docs/rulesets/sichuan.md. The payment is the same either way. A better ordinary total
+    (a second 根, or 自摸加番 that a flat 天胡 does not take) keeps the ordinary reading
+    (decision 1); in points (§8) 天胡 8 and 清七对 8 tie and 天胡, the higher row of the fan
+    table, is reported, while 清龙七对 9 beats it."""
+    quad = "11112233445566m"
+    r = score(quad, win_tile="6m", self_drawn=True, context={"heavenly": True})
+    assert ([(p.id, p.fan) for p in r.patterns], r.amount) == ([("tianhu", 5)], 33)
+    plain = score(quad, win_tile="6m", self_drawn=True)
+    assert ([(p.id, p.fan) for p in plain.patterns], plain.amount) == ([("qinglongqidui", 5)], 33)
+    r = score(quad, win_tile="6m", self_drawn=True, context={"earthly": True, "winner": 1})
+    assert [p.id for p in r.patterns] == ["dihu"]
+    r = score(quad, win_tile="6m", self_drawn=True, context={"heavenly": True},
+              options={"zimo_bonus": "fan"})
+    assert [(p.id, p.fan) for p in r.patterns] == [("qinglongqidui", 5), ("zimo", 1)]
+    r = score("11112222334455m", win_tile="5m", self_drawn=True, context={"heavenly": True})
+    assert [(p.id, p.fan) for p in r.patterns] == [("qinglongqidui", 5), ("gen", 1)]
+    pts = {"preset": "chengdu_points"}
+    r = score("11223344556677m", win_tile="7m", self_drawn=True, context={"heavenly": True},
+              options=pts)
+    assert [(p.id, p.fan) for p in r.patterns] == [("tianhu", 8)]
+    r = score(quad, win_tile="6m", self_drawn=True, context={"heavenly": True}, options=pts)
+    assert [(p.id, p.fan) for p in r.patterns] == [("qinglongqidui", 9)]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from taiwan_api import BASE, DISCARD, ids, report, resolve_options, score, tai, valued_waits
 
-from mjcore import MahjongError, describe_ruleset
+from mjcore import Hand, MahjongError, describe_ruleset
 
 PINGHU = "123m456m789m234p567p99s"  # §14: 門清 1 + 平胡 2 on 4p from across
 
@@ -362,17 +362,26 @@ def test_description_and_presets() -> None:
 
 
 def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcore.rules.common import compiled
     from mjcore.rules.taiwan import scoring
 
     monkeypatch.setattr(scoring, "_CACHE_LIMIT", 5)
-    scoring.clear_caches()
-    for seat in range(1, 5):
-        for dealer in ("self", "left", "across", "right"):
-            for tile in ("1p", "4p"):
-                hand = "123m456m789m23p567p99s" + tile
-                score(hand, win_tile=tile, self_drawn=True,
-                      context={**BASE, "seat_wind": f"{seat}z", "dealer": dealer})
-    assert len(scoring._RESULTS) <= 5 and len(scoring._READINGS) <= 5
+    monkeypatch.setattr(scoring, "_CONTEXT_LIMIT", 5)
+    for pure in (False, True):  # (the Python path keeps readings, the compiled one contexts)
+        monkeypatch.setattr(compiled, "PURE", pure)
+        scoring.clear_caches()
+        for seat in range(1, 5):
+            for dealer in ("self", "left", "across", "right"):
+                for tile in ("1p", "4p"):
+                    hand = "123m456m789m23p567p99s" + tile
+                    score(hand, win_tile=tile, self_drawn=True,
+                          context={**BASE, "seat_wind": f"{seat}z", "dealer": dealer})
+                    valued_waits(Hand.parse("123m456m789m23p567p99s"),
+                                 context={**BASE, "seat_wind": f"{seat}z", "dealer": dealer})
+        assert len(scoring._READINGS) <= 5
+        assert len(scoring._IDS) <= 5
+        assert len(scoring._WAIT_CONTEXTS) <= 5
+        assert pure or len(scoring._CIDS) > 0  # (the compiled path did keep some)
     scoring.clear_caches()
 
 

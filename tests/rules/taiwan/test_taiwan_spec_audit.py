@@ -75,3 +75,40 @@ def test_claim_priority() -> None:
     assert resolve_claims(1, {2: chi, 3: gang}) == ((3, gang),)
     assert resolve_claims(1, {2: chi, 0: peng}) == ((0, peng),)
     assert resolve_claims(1, {2: chi, 3: Move("pass")}) == ((2, chi),)
+
+
+def test_settle_reports_the_next_dealer_streak() -> None:
+    """§2 Dealer: "a dealer who wins or a hand that ends drawn keeps the deal, and the streak
+    grows by one … Otherwise the deal passes to the dealer's 下家 with a streak of 0" — the
+    ledger reports both (`next_dealer`, `next_dealer_streak`). The streak at the start comes
+    from `dealer_streak` / `HandStart`, else the first win's context (§13, default 0); a win's
+    context that disagrees with the given one is bad_event."""
+    from taiwan_api import settle
+
+    from mjcore.table import HandStart, WallEmpty, Win
+
+    ctx = {"seat_wind": "1z", "round_wind": "1z"}
+    hand = "123m456m789m234p567p99s"
+    dealer_wins = [HandStart(2, dealer_streak=2), Win(2, hand, "4p", discarder=1, context=ctx)]
+    led = settle(dealer_wins)
+    assert (led.next_dealer, led.next_dealer_streak) == (2, 3)
+    # D = 1 + 2 + 2 (§8) on the dealer's win: 30 + (3 + 5) × 10
+    assert [p.amount for p in led.payments] == [110]
+    by_context = [Win(2, hand, "4p", discarder=1, context={**ctx, "dealer_streak": 2})]
+    told = settle(by_context, dealer=2)
+    assert ([p.amount for p in told.payments], told.next_dealer_streak) == ([110], 3)
+    given = settle([Win(2, hand, "4p", discarder=1, context=ctx)], dealer=2, dealer_streak=2)
+    assert ([p.amount for p in given.payments], given.next_dealer_streak) == ([110], 3)
+    other = settle([HandStart(2, dealer_streak=2),
+                    Win(1, hand, "4p", discarder=0, context={**ctx, "seat_wind": "4z"})])
+    assert (other.next_dealer, other.next_dealer_streak) == (3, 0)
+    drawn = [HandStart(2, dealer_streak=1), WallEmpty((None, None, None, None))]
+    assert (settle(drawn).next_dealer, settle(drawn).next_dealer_streak) == (2, 2)
+    assert settle(drawn[1:], dealer=2).next_dealer_streak == 1  # not told: 0, kept
+    passes = settle(drawn, {"draw_keeps_dealer": False})
+    assert (passes.next_dealer, passes.next_dealer_streak) == (3, 0)
+    for log, streak in (([HandStart(2, dealer_streak=1), *by_context], None),
+                        (by_context, -1), (by_context, 10_001), (by_context, True)):
+        with pytest.raises(MahjongError) as err:
+            settle(log, dealer=2, dealer_streak=streak)
+        assert err.value.code == "bad_event", (log, streak)
