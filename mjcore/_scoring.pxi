@@ -417,7 +417,7 @@ cdef uint64_t _honour_bits(const Packed* p, const MeldInfo* mi, int seat_wind,
 
 
 from cpython.ref cimport PyObject, Py_DECREF, Py_XDECREF
-from cpython.dict cimport PyDict_Next
+from cpython.dict cimport PyDict_GetItemWithError, PyDict_Next
 from cpython.object cimport Py_TYPE
 from libc.stdint cimport uintptr_t
 
@@ -2052,10 +2052,10 @@ cdef class CompiledEntry:
     equal). Without ``make_wait_contexts`` only ``score`` is served (the rule set's own
     ``valued_waits`` answers its waits)."""
 
-    cdef dict tables        # the rule set's compiled tables by options object
+    cdef object tables      # the rule set's compiled tables by options object (a dict)
     cdef object make_table  # options -> its CompiledTable (kept in ``tables``), or None
     cdef object on_discard, on_self_draw  # the context keys of a context-free score
-    cdef dict wait_contexts  # options -> the (discard, self-drawn) contexts of a wait question
+    cdef object wait_contexts  # options -> the (discard, self-drawn) contexts of a wait question
     cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
     cdef readonly object general_score, general_waits
     cdef object flags       # the module whose PURE forces the Python path
@@ -2065,8 +2065,10 @@ cdef class CompiledEntry:
     cdef uint64_t ctx_print[CTX_SLOTS]
     cdef list ctx_keys, ctx_values
 
-    def __init__(self, dict tables, make_table, on_discard, on_self_draw, dict wait_contexts,
+    def __init__(self, tables, make_table, on_discard, on_self_draw, wait_contexts,
                  make_wait_contexts, general_score, general_waits, flags, dict contexts=None):
+        if not isinstance(tables, dict) or not isinstance(wait_contexts, dict):
+            raise TypeError("tables and wait_contexts are dicts (a Memo is one)")
         self.tables = tables
         self.make_table = make_table
         self.on_discard = on_discard
@@ -2117,7 +2119,7 @@ cdef class CompiledEntry:
     cdef CompiledTable _table(self, options):
         """The options' table; None when ``make_table`` gives none (options only the rule
         set's own path scores)."""
-        t = self.tables.get(options)
+        t = _dict_get(self.tables, options)
         if t is None:
             t = self.make_table(options)
         return None if t is None else <CompiledTable?> t
@@ -2156,7 +2158,7 @@ cdef class CompiledEntry:
                 t = self._table(options)
                 if t is None:
                     return self.general_waits(hand, context, options, visible)
-                pair = self.wait_contexts.get(options)
+                pair = _dict_get(self.wait_contexts, options)
                 if pair is None:
                     pair = self.make_wait_contexts(t, options)
                 got = t._valued_waits_cached(hand, (<tuple?> pair)[0], (<tuple> pair)[1])
@@ -2175,6 +2177,13 @@ cdef class CompiledEntry:
                         if got is not None:
                             return got
         return self.general_waits(hand, context, options, visible)
+
+
+cdef inline object _dict_get(object d, key):
+    """``d.get(key)`` for a dict or a dict subclass that keeps dict's look-up (``Memo``), in
+    C (Cython's own ``.get`` is C only for an exact dict)."""
+    cdef PyObject* got = PyDict_GetItemWithError(d, key)
+    return None if got == NULL else <object> got
 
 
 cdef enum:

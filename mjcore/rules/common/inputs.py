@@ -11,11 +11,12 @@ from collections.abc import Iterable, Sequence
 from mjcore._core import HandBase
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
+from mjcore.rules.common.memo import Memo
 from mjcore.tiles import MAX_TEXT, parse_tiles, tile_id
 from mjcore.tiles import tile_to_text as tile_text
 
 _CACHE_LIMIT = 50_000
-_PARSED: dict[str, Hand] = {}
+_PARSED: Memo[str, Hand] = Memo(_CACHE_LIMIT)
 
 
 def hand_of(hand: object) -> Hand:
@@ -26,9 +27,7 @@ def hand_of(hand: object) -> Hand:
         parsed = _PARSED.get(hand)
         if parsed is None:
             parsed = Hand.parse(hand)
-            if len(_PARSED) >= _CACHE_LIMIT:
-                _PARSED.clear()
-            _PARSED[hand] = parsed
+            _PARSED.keep(hand, parsed)
         return parsed
     raise MahjongError("bad_notation", f"expected a Hand or hand text, got {type(hand).__name__}")
 

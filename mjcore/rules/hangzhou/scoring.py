@@ -28,6 +28,7 @@ from mjcore.hand import Decomposition, Hand
 from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
+from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.results import ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import Valued, best_reading
@@ -58,7 +59,7 @@ class Physical(NamedTuple):
     melds: tuple[tuple[str, tuple[int, ...]], ...]
 
 
-_PARSED: dict[object, Physical] = {}
+_PARSED: Memo[object, Physical] = Memo(_CACHE_LIMIT)
 
 
 def physical(hand: object) -> Physical:
@@ -117,9 +118,7 @@ def physical(hand: object) -> Physical:
 
 
 def _keep(hand: object, out: Physical) -> None:
-    if len(_PARSED) >= _CACHE_LIMIT:
-        _PARSED.clear()
-    _PARSED[hand] = out
+    _PARSED.keep(hand, out)
 
 
 def next_kind(t: int) -> int:
@@ -373,9 +372,7 @@ def analyse(r: Roles, drawn: int, o: HangzhouOptions) -> tuple[tuple[Reading, ..
             singles = [k for k, n in enumerate(nat) if n & 1]
             _qidui_readings(Hand(counts), nat, singles, drawn, held, o, base, selfs)
     out = (tuple(sorted(base)), tuple(sorted(base | selfs)))
-    if len(_ANALYSES) >= _CACHE_LIMIT:
-        _ANALYSES.clear()
-    _ANALYSES[key] = out
+    _ANALYSES.keep(key, out)
     return out
 
 
@@ -407,8 +404,8 @@ def _qidui_readings(hand: Hand, nat: list[int], singles: list[int], drawn: int,
                 selfs.add(Reading("qidui", _qidui_groups(tuple(pairs), nat, hw), True))
 
 
-_ANALYSES: dict[object, tuple[tuple[Reading, ...], tuple[Reading, ...]]] = {}
-_VALUES: dict[object, tuple[Valued, Reading]] = {}
+_ANALYSES: Memo[object, tuple[tuple[Reading, ...], tuple[Reading, ...]]] = Memo(_CACHE_LIMIT)
+_VALUES: Memo[object, tuple[Valued, Reading]] = Memo(_CACHE_LIMIT)
 
 
 def best(readings: tuple[Reading, ...], facts: WinFacts, o: HangzhouOptions) -> tuple[Valued,
@@ -425,9 +422,7 @@ def best(readings: tuple[Reading, ...], facts: WinFacts, o: HangzhouOptions) -> 
             values.append((v, r))
     chosen = best_reading(values)
     assert chosen is not None  # every reading has a shape pattern
-    if len(_VALUES) >= _CACHE_LIMIT:
-        _VALUES.clear()
-    _VALUES[key] = chosen
+    _VALUES.keep(key, chosen)
     return chosen
 
 
@@ -491,8 +486,8 @@ def liable(c: Ctx, o: HangzhouOptions) -> int:
     return max(over)[2] if over else -1
 
 
-_RESULTS: dict[object, ScoreResult] = {}
-_CONTEXTS: dict[object, Ctx] = {}  # (self-drawn, options, context key) -> parsed context
+_RESULTS: Memo[object, ScoreResult] = Memo(_CACHE_LIMIT)
+_CONTEXTS: Memo[object, Ctx] = Memo(4096)  # (self-drawn, options, context key) -> parsed context
 
 
 def _general_score(hand: object, win_tile: int | str, self_drawn: bool,
@@ -526,14 +521,10 @@ def _general_score(hand: object, win_tile: int | str, self_drawn: bool,
     if c is None:
         c = parse_context(context, bool(self_drawn), o)  # raises for a bad context: not kept
         if ckey is not None:
-            if len(_CONTEXTS) >= 4096:
-                _CONTEXTS.clear()
-            _CONTEXTS[ckey] = c
+            _CONTEXTS.keep(ckey, c)
     result = _score(p, win_tile, bool(self_drawn), c, o)
     if key_ is not None:
-        if len(_RESULTS) >= _CACHE_LIMIT:
-            _RESULTS.clear()
-        _RESULTS[key_] = result
+        _RESULTS.keep(key_, result)
     return result
 
 
@@ -603,7 +594,7 @@ def _payments(c: Ctx, self_drawn: bool, mult: int, o: HangzhouOptions,
 # (every refusal, melds holding a wild). ``MJ_PURE_SCORING=1``: the Python path only.
 
 _UNSET: Any = object()
-_TABLES: dict[HangzhouOptions, compiled.CompiledTable | None] = {}
+_TABLES: Memo[HangzhouOptions, compiled.CompiledTable | None] = Memo(4096)
 
 
 def _compiled_table(o: HangzhouOptions) -> compiled.CompiledTable | None:
@@ -611,9 +602,7 @@ def _compiled_table(o: HangzhouOptions) -> compiled.CompiledTable | None:
     if not (o.wild_copy_limit or o.haohua_with_wild or o.qidui_baotou):
         t = compiled.compile_table(TABLE, o, name=NAME, unit="fan", qidui=True,
                                    wild_pair_sets_wild=o.baotou_wilds_in_sets)
-    if len(_TABLES) >= 4096:
-        _TABLES.clear()
-    _TABLES[o] = t
+    _TABLES.keep(o, t)
     return t
 
 
@@ -663,7 +652,7 @@ def _context_of(c: Ctx, self_drawn: bool, o: HangzhouOptions) -> compiled.Compil
         counts=(facts.piao, 2 + facts.piao))
 
 
-_WAIT_CONTEXTS: dict[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = {}
+_WAIT_CONTEXTS: Memo[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = Memo(4096)
 
 
 def _wait_contexts(c: Ctx, o: HangzhouOptions) -> tuple[compiled.CompiledContext, ...]:
@@ -674,9 +663,7 @@ def _wait_contexts(c: Ctx, o: HangzhouOptions) -> tuple[compiled.CompiledContext
     if got is None:
         plain = compiled.CompiledContext(0, False, None, wild=c.wild, proxy=BAIBAN)
         got = (plain, _context_of(c._replace(winner=0), True, o))
-        if len(_WAIT_CONTEXTS) >= 4096:
-            _WAIT_CONTEXTS.clear()
-        _WAIT_CONTEXTS[key] = got
+        _WAIT_CONTEXTS.keep(key, got)
     return got
 
 
@@ -733,7 +720,7 @@ def clear_caches() -> None:
 
 # --------------------------------------------------------------------------- waits
 
-_WAITS: dict[object, tuple[ValuedWait, ...]] = {}
+_WAITS: Memo[object, tuple[ValuedWait, ...]] = Memo(_CACHE_LIMIT)
 _SELF_ONLY = ("gang_kai", "piao_count", "piao_on_gang")
 _DISCARD_ONLY = ("discarder", "passed_win_tiles", "piao_lock")
 
@@ -788,9 +775,7 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
             fast = table.valued_waits_wild(hand, cd, cs, vis)
             if fast is not None:
                 if key is not None:
-                    if len(_WAITS) >= _CACHE_LIMIT:
-                        _WAITS.clear()
-                    _WAITS[key] = fast
+                    _WAITS.keep(key, fast)
                 return fast  # type: ignore[no-any-return]
     held = list(p.counts)
     for _, tiles in p.melds:
@@ -815,9 +800,7 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
                               max(0, 4 - held[t] - vis[t]), dv.hits if dv else (), sv.hits))
     result = tuple(out)
     if key is not None:
-        if len(_WAITS) >= _CACHE_LIMIT:
-            _WAITS.clear()
-        _WAITS[key] = result
+        _WAITS.keep(key, result)
     return result
 
 

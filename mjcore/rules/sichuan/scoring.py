@@ -35,6 +35,7 @@ from mjcore.rules.common.inputs import plus_tile as _plus
 from mjcore.rules.common.inputs import tile_id as _tile
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
+from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.common.table import PatternSpec
@@ -100,8 +101,8 @@ class _Ctx(NamedTuple):
     flagged: bool  # any of the six context flags is set
 
 
-_SHARED: dict[int, _Analysis] = {}
-_MELD_INFO: dict[Any, int] = {}
+_SHARED: Memo[int, _Analysis] = Memo(_CACHE_LIMIT)
+_MELD_INFO: Memo[Any, int] = Memo(_CACHE_LIMIT)
 # bits above the profile's: every meld a pung/kong, every meld holds a 1 or 9, menqing; then
 # the number of melds
 _M_PUNG, _M_YJ, _M_MENQING, _M_COUNT = 1 << 20, 1 << 21, 1 << 22, 23
@@ -124,9 +125,7 @@ def _meld_bits(melds: tuple[Any, ...]) -> int:
                     bits &= ~_M_YJ
             elif m.tiles[0] % 9 not in (0, 8):
                 bits &= ~_M_YJ
-            if len(_MELD_INFO) > _CACHE_LIMIT:
-                _MELD_INFO.clear()
-            _MELD_INFO[m] = bits
+            _MELD_INFO.keep(m, bits)
         out &= bits | ~_NO_MELDS
     return out
 
@@ -165,9 +164,7 @@ def _shared(profile: int, melds: tuple[Any, ...]) -> _Analysis:
         {},
         {},
     )
-    if len(_SHARED) > _CACHE_LIMIT:
-        _SHARED.clear()
-    _SHARED[key] = a
+    _SHARED.keep(key, a)
     return a
 
 
@@ -543,8 +540,8 @@ def _score_compiled(h: Hand, tile: int, c: _Ctx, o: SichuanOptions) -> ScoreResu
     return _evaluate(h, tile, c, o) if result is None else result
 
 
-_RESULTS: dict[tuple[object, ...], ScoreResult] = {}
-_CONTEXTS: dict[tuple[object, ...], _Ctx] = {}  # (self-drawn, *context key) -> parsed context
+_RESULTS: Memo[tuple[object, ...], ScoreResult] = Memo(_CACHE_LIMIT)
+_CONTEXTS: Memo[tuple[object, ...], _Ctx] = Memo(4096)  # (self-drawn, *context key) -> parsed context
 
 
 def _score(
@@ -581,9 +578,7 @@ def _score(
         known = _CONTEXTS.get(ctx_key)
         if known is None:
             known = _parse_context(context, self_drawn)  # raises for a bad context: not kept
-            if len(_CONTEXTS) >= 4096:
-                _CONTEXTS.clear()
-            _CONTEXTS[ctx_key] = known
+            _CONTEXTS.keep(ctx_key, known)
         ctx = known
     if ctx.kong_feeder >= 0:
         _check_feeder(h)
@@ -597,10 +592,8 @@ def _score(
     if result is None:
         result = _evaluate(h, tile, ctx, o)
     if key is not None:
-        if len(_RESULTS) > _CACHE_LIMIT:
-            _RESULTS.clear()
         # memo key and answer are immutable and acyclic: kept out of the cycle collector
-        _RESULTS[_untrack(key)] = _untrack(result)
+        _RESULTS.keep(_untrack(key), _untrack(result))
     return result
 
 
@@ -627,10 +620,10 @@ _SELF_ONLY = frozenset(("after_kong", "heavenly", "earthly", "kong_feeder"))
 _DISCARD_ONLY = frozenset(("after_kong_discard", "robbing_kong", "discarder"))
 
 
-_WAITS: dict[tuple[object, ...], tuple[ValuedWait, ...]] = {}
+_WAITS: Memo[tuple[object, ...], tuple[ValuedWait, ...]] = Memo(_CACHE_LIMIT)
 _NO_VISIBLE = (0,) * 34
 # per options: the compiled (discard, self-drawn) contexts of a context-free wait question
-_WAIT_CONTEXTS: dict[SichuanOptions, tuple[compiled.CompiledContext, compiled.CompiledContext]] = {}
+_WAIT_CONTEXTS: Memo[SichuanOptions, tuple[compiled.CompiledContext, compiled.CompiledContext]] = Memo(4096)
 
 
 def _default_wait_contexts(table: compiled.CompiledTable, o: SichuanOptions,
@@ -638,9 +631,7 @@ def _default_wait_contexts(table: compiled.CompiledTable, o: SichuanOptions,
     pair = (table.context(_DEFAULT_CTX[False]) or
             _compiled_context(table, _DEFAULT_CTX[False], o),
             table.context(_DEFAULT_CTX[True]) or _compiled_context(table, _DEFAULT_CTX[True], o))
-    if len(_WAIT_CONTEXTS) >= 4096:
-        _WAIT_CONTEXTS.clear()
-    _WAIT_CONTEXTS[o] = pair
+    _WAIT_CONTEXTS.keep(o, pair)
     return pair
 
 
@@ -721,10 +712,8 @@ def _valued_waits(
                                                   unseen if unseen > 0 else 0, rd[3], rs[3]))))
     result = tuple(out) if got is None else got
     if key is not None:
-        if len(_WAITS) > _CACHE_LIMIT:
-            _WAITS.clear()
         # memo key and answer are immutable and acyclic: kept out of the cycle collector
-        _WAITS[_untrack(key)] = _untrack(result)
+        _WAITS.keep(_untrack(key), _untrack(result))
     return result
 
 

@@ -14,6 +14,7 @@ from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import minus_tile, plus_tile, visible_counts
+from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.readings import (
     Reading,
     TileSet,
@@ -381,7 +382,7 @@ def wait_kinds(hand16: Hand, o: TaiwanOptions) -> int:
     return mask
 
 
-_READINGS: dict[tuple[Hand, int, bool], tuple[TwReading, ...]] = {}
+_READINGS: Memo[tuple[Hand, int, bool], tuple[TwReading, ...]] = Memo(_CACHE_LIMIT)
 
 
 def tw_readings(hand: Hand, win_tile: int, o: TaiwanOptions) -> tuple[TwReading, ...]:
@@ -400,9 +401,7 @@ def tw_readings(hand: Hand, win_tile: int, o: TaiwanOptions) -> tuple[TwReading,
                     win_tile)
         out.append(reading(r, 0 if win_tile == pung else -1, waits))
     result = tuple(out)
-    if len(_READINGS) >= _CACHE_LIMIT:
-        _READINGS.clear()
-    _READINGS[key] = result
+    _READINGS.keep(key, result)
     return result
 
 
@@ -509,7 +508,7 @@ def analyse(hand: object, win_tile: object, self_drawn: object,
 # The table run by the core from its ``when`` data (``_core.CompiledTable``, the additive
 # policy); ``MJ_PURE_SCORING=1`` keeps everything on the Python path above, its twin.
 
-_TABLES: dict[TaiwanOptions, compiled.CompiledTable] = {}
+_TABLES: Memo[TaiwanOptions, compiled.CompiledTable] = Memo(4096)
 _ONES = (1,) * 64  # the multiplier of every value: 台 are paid one by one (§10)
 
 
@@ -517,9 +516,7 @@ def _compiled_table(o: TaiwanOptions) -> compiled.CompiledTable:
     t = compiled.compile_table(TABLE, o, name=NAME, unit="tai", hand_tiles=HAND_TILES,
                                qidui=False, ligu=o.ligu, min_raw=o.min_tai, multipliers=_ONES)
     assert t is not None  # every row of the table has its ``when``
-    if len(_TABLES) >= 4096:
-        _TABLES.clear()
-    _TABLES[o] = t
+    _TABLES.keep(o, t)
     return t
 
 
@@ -710,7 +707,7 @@ def _wait_contexts(ctx: Mapping[str, object]) -> tuple[dict[str, object], dict[s
 # (options, context_key(False, context)) of a context whose checks are all the core's -> the
 # compiled (discard, self-drawn) pair of a wait question; the discard one is the pair's own
 # (the table's cache keeps a wait list under it: never two pairs for one discard context)
-_WAIT_CONTEXTS: dict[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = {}
+_WAIT_CONTEXTS: Memo[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = Memo(_CONTEXT_LIMIT)
 
 
 def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
@@ -734,9 +731,7 @@ def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
         return None
     pair = (_new_context(parsed[0], o), _compiled_context(t, parsed[1], o))
     if all(_hand_free(c) for c in parsed):
-        if len(_WAIT_CONTEXTS) >= _CONTEXT_LIMIT:
-            _WAIT_CONTEXTS.clear()
-        _WAIT_CONTEXTS[o, context_key(False, context)] = pair
+        _WAIT_CONTEXTS.keep((o, context_key(False, context)), pair)
     vis = None if visible is None else visible_counts(visible)
     return t.valued_waits(h, pair[0], pair[1], vis)
 

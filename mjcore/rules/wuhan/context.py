@@ -11,6 +11,7 @@ from mjcore.errors import MahjongError
 from mjcore.hand import Hand, Meld
 from mjcore.rules.common.inputs import hand_of, tile_id
 from mjcore.rules.common.inputs import tile_text as _text
+from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.ruleset import ContextKey
 from mjcore.rules.wuhan.options import WuhanOptions
 
@@ -209,7 +210,7 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool,
     return Context(laizi, winner, discarder, robbed, gsh, haidi, meld_from, tuple(payers))
 
 
-_CONTEXTS: dict[tuple[object, ...], Context] = {}
+_CONTEXTS: Memo[tuple[object, ...], Context] = Memo(4096)
 
 
 def clear_contexts() -> None:
@@ -226,9 +227,7 @@ def cached_context(context: Mapping[str, object] | None, sd: bool, o: WuhanOptio
     hit = _CONTEXTS.get(key)
     if hit is None:
         hit = parse_context(context, sd, o)
-        if len(_CONTEXTS) >= 4096:
-            _CONTEXTS.clear()
-        _CONTEXTS[key] = hit
+        _CONTEXTS.keep(key, hit)
     return hit
 
 

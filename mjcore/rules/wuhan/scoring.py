@@ -18,6 +18,7 @@ from mjcore.rules.common import compiled
 from mjcore.rules.common.inputs import clear_caches as clear_inputs
 from mjcore.rules.common.inputs import plus_tile, tile_id, visible_counts
 from mjcore.rules.common.inputs import tile_text as _text
+from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.patterns import all_258, all_pungs, is_258, qingyise, ziyise
 from mjcore.rules.common.readings import Reading, concealed_decomposition, readings
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
@@ -76,7 +77,7 @@ class WuhanResult(ScoreResult):
 
 # --------------------------------------------------------------------------- readings
 
-_SHAPES: dict[tuple[object, ...], tuple[tuple[Shape, Any], ...]] = {}
+_SHAPES: Memo[tuple[object, ...], tuple[tuple[Shape, Any], ...]] = Memo(_CACHE_LIMIT)
 
 
 _NO_YISE = (False, False, False)
@@ -169,9 +170,7 @@ def shapes(core: Hand, laizi: int, o: WuhanOptions) -> tuple[tuple[Shape, Any], 
         for s in _shapeless(core, laizi):
             out.setdefault(s, None)
     result = tuple(out.items())
-    if len(_SHAPES) >= _CACHE_LIMIT:
-        _SHAPES.clear()
-    _SHAPES[key] = result
+    _SHAPES.keep(key, result)
     return result
 
 
@@ -186,7 +185,7 @@ class _Value(NamedTuple):
     ids: frozenset[str]
 
 
-_VALUED: dict[tuple[Shape, Ctx, WuhanOptions], _Value | None] = {}
+_VALUED: Memo[tuple[Shape, Ctx, WuhanOptions], _Value | None] = Memo(_CACHE_LIMIT)
 
 
 def _valued(s: Shape, c: Ctx, o: WuhanOptions) -> _Value | None:
@@ -203,9 +202,7 @@ def _valued(s: Shape, c: Ctx, o: WuhanOptions) -> _Value | None:
         # 硬 before 软, then more 大胡, then the 大胡 earlier in §5 (docs: ties)
         out = _Value((v.value, not s.wilds, len(dahu), tuple(-i for i in dahu)), v.hits,
                      h_base, v.value // h_base, frozenset(h.id for h in base))
-    if len(_VALUED) >= _CACHE_LIMIT:
-        _VALUED.clear()
-    _VALUED[key] = out
+    _VALUED.keep(key, out)
     return out
 
 
@@ -237,7 +234,7 @@ def _count(n: int) -> str:
 
 # --------------------------------------------------------------------------- scoring
 
-_RESULTS: dict[tuple[object, ...], ScoreResult] = {}
+_RESULTS: Memo[tuple[object, ...], ScoreResult] = Memo(_CACHE_LIMIT)
 
 
 
@@ -270,9 +267,7 @@ def _general_score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
         key, frozen = None, NO_KEY
     result = _score(hand, win_tile, bool(self_drawn), context, o, frozen)
     if key is not None:
-        if len(_RESULTS) >= _CACHE_LIMIT:
-            _RESULTS.clear()
-        _RESULTS[key] = result
+        _RESULTS.keep(key, result)
     return result
 
 
@@ -286,7 +281,7 @@ class _MeldInfo(NamedTuple):
     factor: int  # F(winner)
 
 
-_MELD_INFO: dict[tuple[object, ...], _MeldInfo] = {}
+_MELD_INFO: Memo[tuple[object, ...], _MeldInfo] = Memo(_CACHE_LIMIT)
 
 
 def _meld_info(melds: tuple[Meld, ...], laizi: int, o: WuhanOptions) -> _MeldInfo:
@@ -298,9 +293,7 @@ def _meld_info(melds: tuple[Meld, ...], laizi: int, o: WuhanOptions) -> _MeldInf
         mi = _MeldInfo(sets, any(m.kind in OPENING for m in melds),
                        len(sets) == 4 and all(m.kind in OPENING for m in sets),
                        any(m.kind in _KONGS for m in melds), doublings(melds, o))
-        if len(_MELD_INFO) >= _CACHE_LIMIT:
-            _MELD_INFO.clear()
-        _MELD_INFO[key] = mi
+        _MELD_INFO.keep(key, mi)
     return mi
 
 
@@ -375,9 +368,7 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
     paid = _PAID.get(pay_key)
     if paid is None:
         paid = _payments(c, sd, h_base, w, v.ids, o)
-        if len(_PAID) >= _CACHE_LIMIT:
-            _PAID.clear()
-        _PAID[pay_key] = paid
+        _PAID.keep(pay_key, paid)
     payments, liable, liable_seat = paid
     return WuhanResult(NAME, "points", h_base * w, h_base * w, w, v.hits,
                        _decomposition(r, s.shape), s.shape, sd, payments, liable, liable_seat)
@@ -391,7 +382,7 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
 # hands past its bounds). ``MJ_PURE_SCORING=1``: the Python path only.
 
 _UNSET: Any = object()
-_TABLES: dict[WuhanOptions, compiled.CompiledTable | None] = {}
+_TABLES: Memo[WuhanOptions, compiled.CompiledTable | None] = Memo(4096)
 _DOUBLINGS = {"gang": 2, "bugang": 2, "pizigang": 2, "angang": 4, "laizigang": 4}
 
 
@@ -404,9 +395,7 @@ def _compiled_table(o: WuhanOptions) -> compiled.CompiledTable | None:
             open_kinds=tuple(OPENING), no_kinds=tuple(o.pizi_kinds), must_open=o.must_open,
             one_tile_melds={"pizigang": "no_kinds", "laizigang": "wild"},
             tie_patterns=tuple(DAHU_ORDER), result_type=WuhanResult)
-    if len(_TABLES) >= 4096:
-        _TABLES.clear()
-    _TABLES[o] = t
+    _TABLES.keep(o, t)
     return t
 
 
@@ -475,7 +464,7 @@ def _is_dahu(h: PatternHit, o: WuhanOptions) -> bool:
 
 
 _Paid = tuple[tuple[tuple[int, int, int], ...], str, int]
-_PAID: dict[tuple[object, ...], _Paid] = {}
+_PAID: Memo[tuple[object, ...], _Paid] = Memo(_CACHE_LIMIT)
 
 
 def _payments(c: Context, sd: bool, h_base: int, w: int, ids: frozenset[str],
@@ -535,7 +524,7 @@ def clear_caches() -> None:
 
 _SELF_ONLY = ("gang_shang_hua", "hai_di")
 _DISCARD_ONLY = ("discarder", "robbed")
-_WAITS: dict[tuple[object, ...], tuple[ValuedWait, ...]] = {}
+_WAITS: Memo[tuple[object, ...], tuple[ValuedWait, ...]] = Memo(_CACHE_LIMIT)
 
 
 def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: WuhanOptions,
@@ -587,9 +576,7 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
                 fast = table.valued_waits_placed(h, cd, cs, vis)
                 if fast is not None:
                     if key is not None:
-                        if len(_WAITS) >= _CACHE_LIMIT:
-                            _WAITS.clear()
-                        _WAITS[key] = fast
+                        _WAITS.keep(key, fast)
                     return fast  # type: ignore[no-any-return]
     shapes_ = ("standard", "qidui") if o.qidui else ("standard",)
     naturals = list(h.counts)
@@ -627,7 +614,5 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
                               s.patterns if s else ()))
     result = tuple(out)
     if key is not None:
-        if len(_WAITS) >= _CACHE_LIMIT:
-            _WAITS.clear()
-        _WAITS[key] = result
+        _WAITS.keep(key, result)
     return result

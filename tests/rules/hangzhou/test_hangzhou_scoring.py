@@ -337,7 +337,9 @@ def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     them past the limit."""
     from mjcore.rules.hangzhou import scoring
 
-    monkeypatch.setattr(scoring, "_CACHE_LIMIT", 8)
+    memos = (scoring._PARSED, scoring._ANALYSES, scoring._RESULTS)
+    for memo in memos:
+        monkeypatch.setattr(memo, "limit", 8)
     scoring.clear_caches()
     for suit in "mps":
         for k in range(1, 10):  # 27 distinct 爆头 wins
@@ -345,5 +347,4 @@ def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
                   options=baiban())
     # the Python path's memos; the compiled path keeps answers only in the compiled tables'
     # cache, of fixed size (MJ_PURE_SCORING decides which path runs)
-    memos = (scoring._PARSED, scoring._ANALYSES, scoring._RESULTS)
     assert all(len(memo) <= 8 for memo in memos) and any(memos) == compiled.PURE

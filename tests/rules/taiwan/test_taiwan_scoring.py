@@ -365,7 +365,8 @@ def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     from mjcore.rules.common import compiled
     from mjcore.rules.taiwan import scoring
 
-    monkeypatch.setattr(scoring, "_CACHE_LIMIT", 5)
+    for memo in (scoring._READINGS, scoring._WAIT_CONTEXTS):
+        monkeypatch.setattr(memo, "limit", 5)
     monkeypatch.setattr(scoring, "_CONTEXT_LIMIT", 5)
     for pure in (False, True):  # (the Python path keeps readings, the compiled one contexts)
         monkeypatch.setattr(compiled, "PURE", pure)
