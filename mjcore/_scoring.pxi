@@ -1946,7 +1946,7 @@ cdef inline bint _unsourced_settled(CompiledContext c, uint32_t melds, Py_ssize_
     """Whether ``score_in`` would settle a win with ``hits`` in context c (``_settled``) on
     a hand some of whose ``melds`` (bit i: meld i) have no source named in c."""
     return c.settle is not None and (melds & ~c.named) != 0 and (
-        nm >= c.settle_melds or (<tuple> hits[0])[0] in c.settle_mains)
+        nm >= c.settle_melds or len(hits) and (<tuple> hits[0])[0] in c.settle_mains)
 
 
 cdef int _value_shape_event(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
