@@ -27,6 +27,7 @@ from mjcore.rules.common.inputs import plus_tile as _plus
 from mjcore.rules.common.inputs import tile_id as _tile
 from mjcore.rules.common.inputs import tile_text as _text
 from mjcore.rules.common.inputs import visible_counts as _visible_counts
+from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.readings import Reading, concealed_decomposition, readings
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 from mjcore.rules.common.table import Valued, best_reading
@@ -75,7 +76,7 @@ def _check_count(h: Hand, want: int) -> None:
 # Per-meld bits (a small table entry per distinct meld)
 _M_CHI, _M_PUNG, _M_KONG, _M_GANG, _M_ANGANG, _M_BUGANG, _M_YAOJIU = 1, 2, 4, 8, 16, 32, 64
 _M_HON = 7  # bits 7-13: the honour kind of an honour pung/kong
-_MELD_BITS: dict[Meld, int] = {}
+_MELD_BITS: Memo[Meld, int] = Memo(_CACHE_LIMIT)
 
 
 def _meld_bits(m: Meld) -> int:
@@ -97,9 +98,7 @@ def _meld_bits(m: Meld) -> int:
                 bits |= _M_YAOJIU
             if t >= 27:
                 bits |= 1 << (_M_HON + t - 27)
-        if len(_MELD_BITS) >= _CACHE_LIMIT:
-            _MELD_BITS.clear()
-        _MELD_BITS[m] = bits
+        _MELD_BITS.keep(m, bits)
     return bits
 
 
@@ -306,7 +305,7 @@ def _claim(raw: int, hits: tuple[PatternHit, ...], o: GuangdongOptions) -> int:
 # data): readings, features, patterns, extras, floors, the best reading and its decomposition.
 # The payments and liabilities stay here. ``MJ_PURE_SCORING=1``: the Python path only.
 
-_TABLES: dict[GuangdongOptions, compiled.CompiledTable] = {}
+_TABLES: Memo[GuangdongOptions, compiled.CompiledTable] = Memo(4096)
 _FACT_FLAGS = ("self_drawn", "zimo", "qiang_gang", "gang_shang_kai_hua", "gang_fed",
                "hai_di_lao_yue")
 
@@ -315,9 +314,7 @@ def _compiled_table(o: GuangdongOptions) -> compiled.CompiledTable:
     t = compiled.compile_table(TABLE, o, name=NAME, unit="fan", qidui=o.qidui, shisanyao=True,
                                multipliers=tuple(o.base_points * p for p in o.fan_points))
     assert t is not None  # every row of the table has its ``when``
-    if len(_TABLES) >= 4096:
-        _TABLES.clear()
-    _TABLES[o] = t
+    _TABLES.keep(o, t)
     return t
 
 
@@ -547,17 +544,15 @@ def _score_python(h: Hand, tile: int, c: Ctx, o: GuangdongOptions) -> ScoreResul
 
 
 _new = tuple.__new__
-_RESULTS: dict[tuple[object, ...], ScoreResult] = {}
-_PAYMENTS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_RESULTS: Memo[tuple[object, ...], ScoreResult] = Memo(_CACHE_LIMIT)
+_PAYMENTS: Memo[int, tuple[tuple[int, int, int], ...]] = Memo(4096)
 
 
 def _payments_of(key: int, payers: tuple[int, ...], to: int, amount: int,
                  ) -> tuple[tuple[int, int, int], ...]:
-    got = _PAYMENTS[key] = _untrack(tuple(_untrack((s, to, amount)) for s in payers))
-    if len(_PAYMENTS) > 4096:
-        _PAYMENTS.clear()
-        _PAYMENTS[key] = got
-    return got
+    return _PAYMENTS.keep(key, _untrack(tuple(_untrack((s, to, amount)) for s in payers)))
+
+
 _CONTEXTS: dict[tuple[object, ...], Ctx] = {}
 # the same keys (of dict contexts and of none) -> the parsed context's ``cid``: what
 # ``_ENTRY`` reads to answer a call from the compiled table's cache
@@ -629,10 +624,8 @@ def _general_score(
 
 def _keep(key: tuple[object, ...], result: ScoreResult) -> ScoreResult:
     """``result`` kept in the results memo under ``key``."""
-    if len(_RESULTS) >= _CACHE_LIMIT:
-        _RESULTS.clear()
     # memo key and answer are immutable and acyclic: kept out of the cycle collector
-    _RESULTS[_untrack(key)] = _untrack(result)
+    _RESULTS.keep(_untrack(key), _untrack(result))
     return result
 
 
@@ -687,7 +680,7 @@ def clear_caches() -> None:
 
 _SELF_ONLY = frozenset(("gang_shang_kai_hua", "gang_fed_by", "hai_di_lao_yue", "tianhe", "dihe"))
 _DISCARD_ONLY = frozenset(("discarder", "qiang_gang", "robbed", "winners_on_discard", "renhe"))
-_WAITS: dict[tuple[object, ...], tuple[ValuedWait, ...]] = {}
+_WAITS: Memo[tuple[object, ...], tuple[ValuedWait, ...]] = Memo(_CACHE_LIMIT)
 _NO_VISIBLE = (0,) * 34
 
 
@@ -747,9 +740,7 @@ def _general_waits(
         if got is None:
             got = _python_waits(h, ctx, o, vis)
     if key is not None:
-        if len(_WAITS) >= _CACHE_LIMIT:
-            _WAITS.clear()
-        _WAITS[_untrack(key)] = _untrack(got)
+        _WAITS.keep(_untrack(key), _untrack(got))
     return got
 
 
@@ -764,7 +755,7 @@ def _split_context(ctx: dict[str, object]) -> tuple[dict[str, object], dict[str,
 
 # a waits context (its memo key part) -> its parsed (discard, self-drawn) pair, or () when the
 # Python path must answer: a context that is wrong (its errors come from ``score``)
-_WAIT_PAIRS: dict[tuple[object, ...], tuple[Ctx, Ctx] | tuple[()]] = {}
+_WAIT_PAIRS: Memo[tuple[object, ...], tuple[Ctx, Ctx] | tuple[()]] = Memo(4096)
 
 
 def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx] | tuple[()]:
@@ -774,9 +765,7 @@ def _wait_pair(ck: tuple[object, ...], ctx: dict[str, object]) -> tuple[Ctx, Ctx
         pair = (parse_context(discard_ctx, False), parse_context(self_ctx, True))
     except MahjongError:
         pair = ()
-    if len(_WAIT_PAIRS) >= 4096:
-        _WAIT_PAIRS.clear()
-    _WAIT_PAIRS[ck] = pair
+    _WAIT_PAIRS.keep(ck, pair)
     return pair
 
 
