@@ -1,10 +1,13 @@
-"""What the compiled-scoring tests share: the core's feature bits of a set of names, and the
-check that the compiled path's answer is the Python path's, value and types alike."""
+"""What the compiled-scoring tests share: the core's feature bits of a set of names, a worked
+case's options, and the check that the compiled path's answer is the Python path's, value and
+types alike."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from mjcore import MahjongError
+from mjcore.rules import resolve_options
 from mjcore.rules.common import compiled
 
 
@@ -15,6 +18,17 @@ def feature_flags(names: set[str]) -> int:
         if name in names:
             out |= 1 << i
     return out
+
+
+def case_options(ruleset: str, case: dict[str, Any]) -> Any:
+    """A worked case's resolved options (its ``preset`` among them); None for a case whose
+    options are refused (no scoring path runs)."""
+    options = dict(case["options"])
+    preset = options.pop("preset", None)
+    try:
+        return resolve_options(ruleset, options or None, preset)
+    except MahjongError:
+        return None
 
 
 def same_result(a: Any, b: Any) -> None:

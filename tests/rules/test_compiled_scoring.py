@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compiled_twins import feature_flags, same_result
+from compiled_twins import case_options, feature_flags, same_result
 
 from mjcore import Hand, MahjongError, Meld
 from mjcore._core import _c_readings
@@ -158,11 +158,8 @@ def _both(hand: Any, win: Any, self_drawn: bool, context: dict[str, Any] | None,
 @pytest.mark.parametrize("case", [json.loads(x) for x in CASES.read_text("utf-8").splitlines()
                                   if x.strip()], ids=lambda c: c["id"])
 def test_sichuan_cases_on_both_paths(case: dict[str, Any]) -> None:
-    options = dict(case["options"])
-    preset = options.pop("preset", None)
-    try:
-        o = resolve_options("sichuan", options or None, preset)
-    except MahjongError:
+    o = case_options("sichuan", case)
+    if o is None:
         return  # an options error: no scoring path runs
     a, b = _both(case["hand"], case["win_tile"], case["self_drawn"], case["context"] or None, o)
     same_result(a, b)
@@ -382,11 +379,8 @@ def test_guangdong_cases_on_both_paths(case: dict[str, Any],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     from mjcore.rules.guangdong import scoring as gd
 
-    options = dict(case["options"])
-    preset = options.pop("preset", None)
-    try:
-        o = resolve_options("guangdong", options or None, preset)
-    except MahjongError:
+    o = case_options("guangdong", case)
+    if o is None:
         return  # an options error: no scoring path runs
     got = []
     for pure in (True, False):
@@ -474,10 +468,10 @@ def test_guangdong_case_waits_on_both_paths(case: dict[str, Any],
     paths, however often asked."""
     from mjcore.rules.guangdong import scoring as gd
 
-    options = dict(case["options"])
-    preset = options.pop("preset", None)
+    o = case_options("guangdong", case)
     try:
-        o = resolve_options("guangdong", options or None, preset)
+        if o is None:
+            return  # an options error: no scoring path runs
         hand = gd.hand_of(case["hand"])
     except MahjongError:
         return  # an options or hand error: no scoring path runs

@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from compiled_twins import feature_flags, same_result
+from compiled_twins import case_options, feature_flags, same_result
 
 from mjcore import Hand, MahjongError, Meld
 from mjcore._core import _c_placed_readings, _c_wild_readings
@@ -93,24 +94,27 @@ def hangzhou_hand(rng: random.Random) -> tuple[Any, int, int, bool]:
         return "".join(text(t) for t in sorted(physical)), tile, wild, flip
 
 
-def _roles(hand: Any, wild: int) -> hz.Roles:
-    return hz.roles(hz.physical(hand), wild, resolve_options("hangzhou"))
+def _hangzhou_wins(rng: random.Random, n: int,
+                   ) -> Iterator[tuple[Any, Any, int, hz.Roles, int, list[int]]]:
+    """Of ``n`` random Hangzhou wins, each the rules take: (hand, winning tile, wild kind, its
+    roles, the drawn tile's kind as the roles see it, the natural counts without 白板)."""
+    o = resolve_options("hangzhou")
+    for _ in range(n):
+        hand, tile, wild, _ = hangzhou_hand(rng)
+        try:
+            r = hz.roles(hz.physical(hand), wild, o)
+        except MahjongError:
+            continue
+        naturals = list(r.counts)
+        naturals[BAIBAN] = 0
+        yield hand, tile, wild, r, BAIBAN if tile == wild else hz.natural(tile, wild), naturals
 
 
 def test_hangzhou_wild_readings_and_features_are_the_python_ones() -> None:
     o = resolve_options("hangzhou")
-    rng = random.Random(31)
     seen = set()
-    for _ in range(N):
-        hand, tile, wild, _ = hangzhou_hand(rng)
-        try:
-            r = _roles(hand, wild)
-        except MahjongError:
-            continue
-        drawn = BAIBAN if tile == wild else hz.natural(tile, wild)
+    for hand, tile, wild, r, drawn, naturals in _hangzhou_wins(random.Random(31), N):
         on_discard, on_self = hz.analyse(r, drawn, o)
-        naturals = list(r.counts)
-        naturals[BAIBAN] = 0
         for sd, py in ((False, on_discard), (True, on_self)):
             c = _c_wild_readings(hand, tile, wild, BAIBAN, sd)
             assert c is not None and len(c) == len(py), (hand, tile, wild, sd)
@@ -130,17 +134,8 @@ def test_hangzhou_conditions_are_the_predicates_row_by_row() -> None:
     """Every row's ``when``/``times`` against its predicate, on every reading and context."""
     table = hz_table.TABLE
     options = [resolve_options("hangzhou"), resolve_options("hangzhou", {"piao_max": 1})]
-    rng = random.Random(32)
     checked = 0
-    for _ in range(N // 4):
-        hand, tile, wild, _ = hangzhou_hand(rng)
-        try:
-            r = _roles(hand, wild)
-        except MahjongError:
-            continue
-        drawn = BAIBAN if tile == wild else hz.natural(tile, wild)
-        naturals = list(r.counts)
-        naturals[BAIBAN] = 0
+    for _hand, _tile, _wild, r, drawn, naturals in _hangzhou_wins(random.Random(32), N // 4):
         for x in hz.analyse(r, drawn, options[0])[1]:
             names, counts = compiled.wild_features_of(x.shape, x.baotou, naturals, r.melds)
             for facts in _FACTS:
@@ -177,11 +172,8 @@ def _both(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any) -> list[Any]:
                                   if x.strip()], ids=lambda c: c["id"])
 def test_hangzhou_cases_on_both_paths(case: dict[str, Any],
                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    options = dict(case["options"])
-    preset = options.pop("preset", None)
-    try:
-        o = resolve_options("hangzhou", options or None, preset)
-    except MahjongError:
+    o = case_options("hangzhou", case)
+    if o is None:
         return  # an options error: no scoring path runs
     a, b = _both(monkeypatch, hz.score, case["hand"], case["win_tile"], case["self_drawn"],
                  case["context"] or None, o)

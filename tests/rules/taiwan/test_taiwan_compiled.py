@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compiled_twins import case_options, feature_flags, same_result
 
 from mjcore import Hand, MahjongError, Meld
 from mjcore._core import _c_win_features
@@ -75,14 +76,6 @@ def taiwan_hand(rng: random.Random) -> tuple[Hand, int]:
 _KINDS = {0: "chow", 1: "pung", 2: "kong"}
 
 
-def _flags(names: set[str]) -> int:
-    out = 0
-    for i, name in enumerate(compiled.FEATURES):
-        if name in names:
-            out |= 1 << i
-    return out
-
-
 def test_c_win_readings_and_features_are_the_python_ones() -> None:
     rng = random.Random(31)
     ligu_o = resolve_options("taiwan", {"ligu": True})
@@ -97,7 +90,7 @@ def test_c_win_readings_and_features_are_the_python_ones() -> None:
             assert (shape, slot) == (tr.r.shape, tr.slot), hand
             names, count = compiled.features_of(tr.r, seat, rnd, slot=tr.slot,
                                                 self_drawn=drawn, waits=tr.waits)
-            assert bits == _flags(names), (hand, win, tr)
+            assert bits == feature_flags(names), (hand, win, tr)
             assert counts == tuple(count[n] for n in compiled.COUNTED), (hand, win, tr)
             checked += 1
             ligu += shape == "ligu"
@@ -182,23 +175,12 @@ def _answers(hand: Any, win: Any, sd: Any, ctx: Any, o: Any,
     return got
 
 
-def _same(a: Any, b: Any) -> None:
-    assert a == b
-    if hasattr(a, "decomposition"):  # "ligu" is a str, a decomposition a tuple: both kinds
-        assert type(a.decomposition) is type(b.decomposition)
-        assert [type(h) for h in a.patterns] == [type(h) for h in b.patterns]
-        assert type(a) is type(b)
-
-
 @pytest.mark.parametrize("case", [json.loads(x) for x in CASES.read_text("utf-8").splitlines()
                                   if x.strip()], ids=lambda c: c["id"])
 def test_taiwan_cases_on_both_paths(case: dict[str, Any],
                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    options = dict(case["options"])
-    preset = options.pop("preset", None)
-    try:
-        o = resolve_options("taiwan", options or None, preset)
-    except MahjongError:
+    o = case_options("taiwan", case)
+    if o is None:
         return  # an options error: no scoring path runs
     hands: list[Any] = [case["hand"]]
     try:  # the same as a Hand: the call the core answers from its memo of contexts
@@ -208,7 +190,7 @@ def test_taiwan_cases_on_both_paths(case: dict[str, Any],
     for hand in hands:
         a, b = _answers(hand, case["win_tile"], case["self_drawn"], case["context"], o,
                         monkeypatch)
-        _same(a, b)
+        same_result(a, b)
 
 
 def test_taiwan_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -244,12 +226,12 @@ def test_taiwan_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
         sd, ctx = rng.choice(contexts)
         o = rng.choice(_OPTIONS)
         a, b = _answers(hand, win, sd, ctx, o, monkeypatch)
-        _same(a, b)
+        same_result(a, b)
         if hasattr(a, "value"):  # the core answered it itself, not by falling back
             answered += 1
             t = tw._TABLES.get(o) or tw._compiled_table(o)
             c = tw.analyse(hand, win, sd, ctx, o)[2]
-            _same(a, t.score(hand, win, t.context(c) or tw._compiled_context(t, c, o)))
+            same_result(a, t.score(hand, win, t.context(c) or tw._compiled_context(t, c, o)))
     assert answered > N // 3
 
 
