@@ -292,3 +292,16 @@ def test_win_slots() -> None:
     r = readings(Hand.parse("123m456m789m234p99s chi:234p"), 12)[0]
     (i,) = win_slots(r)  # the concealed 234p, never the chi
     assert r.sets[i].tile == 10 and not r.sets[i].meld and r.sets[0].meld == "chi"
+
+
+def test_memo_forgets_everything_when_full() -> None:
+    from mjcore.rules.common.memo import Memo
+
+    memo: Memo[int, str] = Memo(3)
+    assert [memo.keep(k, str(k)) for k in range(3)] == ["0", "1", "2"]
+    assert dict(memo) == {0: "0", 1: "1", 2: "2"}
+    assert memo.keep(3, "3") == "3"  # the fourth: the three before are forgotten first
+    assert dict(memo) == {3: "3"}
+    for k in range(100):
+        memo.keep(k, "x")
+        assert len(memo) <= 3

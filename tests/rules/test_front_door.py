@@ -161,3 +161,38 @@ def test_the_context_slot_match_is_the_memo_key_equality() -> None:
                 assert fa == fb
             checked += 1
     assert checked > 2000
+
+
+def test_a_registration_routes_the_front_door_to_its_engine() -> None:
+    """``register`` replaces a rule set of the same name, and ``score`` / ``valued_waits``
+    without options then call the new engine's functions (any callable, not only a compiled
+    entry), with the new rule set's default options; the old one back, its answers again."""
+    import dataclasses
+
+    from mjcore.rules import get_ruleset, register
+    from mjcore.rules.common.ruleset import Engine
+
+    old = get_ruleset("sichuan")
+    calls: list[tuple[object, ...]] = []
+
+    def fake_score(*args: object) -> str:
+        calls.append(args)
+        return "scored"
+
+    def fake_waits(*args: object) -> tuple[()]:
+        calls.append(args)
+        return ()
+
+    new = dataclasses.replace(old, engine=Engine(fake_score, fake_waits, old.engine.validate_move,
+                                                 old.engine.legal_moves, old.engine.settle))
+    hand = Hand.parse("11223344556677m")
+    expected = score(hand, win_tile="7m", ruleset="sichuan", self_drawn=True)
+    register(new)
+    try:
+        assert score(hand, win_tile="7m", ruleset="sichuan", self_drawn=True) == "scored"
+        assert valued_waits(hand, ruleset="sichuan") == ()
+        assert calls == [(hand, "7m", True, None, new.resolver.default),
+                         (hand, None, new.resolver.default, None)]
+    finally:
+        register(old)
+    assert score(hand, win_tile="7m", ruleset="sichuan", self_drawn=True) == expected
