@@ -567,7 +567,7 @@ def _hand_free(c: TwContext) -> bool:
 
 # Each parsed context's number: the key of its compiled context in every options' table
 # (an int: cheap to find), never reused for another context.
-_IDS: dict[TwContext, int] = {}
+_IDS: Memo[TwContext, int] = Memo(_CONTEXT_LIMIT)
 _NEXT_ID = itertools.count()
 # context_key(self_drawn, context) of a dict context whose checks are all the core's -> its
 # parsed context's number: what ``_ENTRY`` reads to answer a call from the table's cache
@@ -578,11 +578,7 @@ _CIDS: dict[tuple[object, ...], int] = {}
 def _cid(c: TwContext) -> int:
     """The number of the parsed context ``c``."""
     cid = _IDS.get(c)
-    if cid is None:
-        if len(_IDS) >= _CONTEXT_LIMIT:
-            _IDS.clear()
-        cid = _IDS[c] = next(_NEXT_ID)
-    return cid
+    return _IDS.keep(c, next(_NEXT_ID)) if cid is None else cid
 
 
 def _general_score(hand: Hand | str, win_tile: int | str, self_drawn: bool,

@@ -365,9 +365,8 @@ def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     from mjcore.rules.common import compiled
     from mjcore.rules.taiwan import scoring
 
-    for memo in (scoring._READINGS, scoring._WAIT_CONTEXTS):
+    for memo in (scoring._READINGS, scoring._WAIT_CONTEXTS, scoring._IDS):
         monkeypatch.setattr(memo, "limit", 5)
-    monkeypatch.setattr(scoring, "_CONTEXT_LIMIT", 5)
     for pure in (False, True):  # (the Python path keeps readings, the compiled one contexts)
         monkeypatch.setattr(compiled, "PURE", pure)
         scoring.clear_caches()
