@@ -783,15 +783,13 @@ def _serve(ctx: dict[str, object], pair: tuple[Ctx, Ctx], o: GuangdongOptions) -
     assert contexts is not None
     served = contexts.get(wk)
     if served is None:
-        served = {}
+        served = Memo(64)  # (options objects: few, but bounded)
         _ENTRY.remember_context(wk, served)
     elif o in served:
         return
-    if len(served) >= 64:  # (options objects: few, but bounded)
-        served.clear()
     t = _TABLES.get(o) or _compiled_table(o)
-    served[o] = (t.context(d.cid) or _compiled_context(t, d, o),
-                 t.context(s.cid) or _compiled_context(t, s, o))
+    served.keep(o, (t.context(d.cid) or _compiled_context(t, d, o),
+                    t.context(s.cid) or _compiled_context(t, s, o)))
 
 
 def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,
