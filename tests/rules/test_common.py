@@ -305,3 +305,18 @@ def test_memo_forgets_everything_when_full() -> None:
     for k in range(100):
         memo.keep(k, "x")
         assert len(memo) <= 3
+
+
+def test_the_options_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolved options of distinct inputs, and a table's enabled rows by options object,
+    never outgrow their Memo (keys come from input)."""
+    from mjcore.rules import get_ruleset
+    from mjcore.rules.sichuan.table import TABLE
+
+    resolver = get_ruleset("sichuan").resolver
+    monkeypatch.setattr(resolver._memo, "limit", 5)
+    monkeypatch.setattr(TABLE._active, "limit", 5)
+    for base in range(1, 40):
+        o = resolver.resolve({"base": base})
+        TABLE.active(o)
+        assert len(resolver._memo) <= 5 and len(TABLE._active) <= 5

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from mjcore.errors import MahjongError
+from mjcore.rules.common.memo import Memo
 
 OptionValue = int | bool | str | tuple[int, ...] | Fraction | None
 """The type of one option value."""
@@ -222,7 +223,7 @@ class OptionResolver:
                 if cls.spec(key, ruleset).validate(value) != value:
                     raise ValueError(f"preset {name}: {key}={value!r} is not canonical")
         self.default: Options = cls(**cls.defaults())
-        self._memo: dict[Any, Options] = {}
+        self._memo: Memo[Any, Options] = Memo(self.LIMIT)
 
     def resolve(self, options: Mapping[str, object] | None = None,
                 preset: str | None = None) -> Options:
@@ -260,7 +261,5 @@ class OptionResolver:
             values[name] = self.cls.spec(name, self.ruleset).validate(value)
         resolved = self.cls(**values)
         if key is not None:
-            if len(self._memo) >= self.LIMIT:
-                self._memo.clear()
-            self._memo[key] = resolved
+            self._memo.keep(key, resolved)
         return resolved

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.results import PatternHit
 
 POLICIES: dict[str, str] = {
@@ -254,8 +255,8 @@ class FanTable:
     # the rule set's counted context features (a count per win context, e.g. Hangzhou's 飘)
     context_counts: tuple[str, ...] = ()
     # per options object: (ordinary, flat) enabled patterns with their table positions
-    _active: dict[Any, tuple[tuple[tuple[int, PatternSpec], ...], ...]] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
+    _active: Memo[Any, tuple[tuple[tuple[int, PatternSpec], ...], ...]] = field(
+        default_factory=lambda: Memo(4096), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ids = [p.id for p in self.patterns]
@@ -284,9 +285,7 @@ class FanTable:
             got = (tuple((i, p) for i, p in on if not p.is_flat(options)),
                    tuple((i, p) for i, p in on if p.is_flat(options)))
             try:
-                if len(self._active) >= 4096:
-                    self._active.clear()
-                self._active[options] = got
+                self._active.keep(options, got)
             except TypeError:
                 pass
         return got
