@@ -4,7 +4,10 @@ types alike."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from mjcore import MahjongError
 from mjcore.rules import resolve_options
@@ -29,6 +32,21 @@ def case_options(ruleset: str, case: dict[str, Any]) -> Any:
         return resolve_options(ruleset, options or None, preset)
     except MahjongError:
         return None
+
+
+def both_paths(monkeypatch: pytest.MonkeyPatch, clear_caches: Callable[[], object],
+               ask: Callable[..., Any], *args: Any) -> list[Any]:
+    """[Python path, compiled path] answers of ``ask(*args)``, every memo cleared before each:
+    a result, or the error's (code, text)."""
+    out = []
+    for pure in (True, False):
+        monkeypatch.setattr(compiled, "PURE", pure)
+        clear_caches()
+        try:
+            out.append(ask(*args))
+        except MahjongError as exc:
+            out.append((exc.code, str(exc)))
+    return out
 
 
 def same_result(a: Any, b: Any) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compiled_twins import case_options, feature_flags, same_result
+from compiled_twins import both_paths, case_options, feature_flags, same_result
 
 from mjcore import Hand, MahjongError, Meld
 from mjcore._core import _c_readings
@@ -241,14 +241,7 @@ def test_sichuan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> 
         o = rng.choice(opts)
         ctx = rng.choice(contexts)
         visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
-        got = []
-        for pure in (True, False):
-            monkeypatch.setattr(compiled, "PURE", pure)
-            sichuan.clear_caches()
-            try:
-                got.append(sichuan.valued_waits(ready, ctx, o, visible))
-            except MahjongError as exc:
-                got.append((exc.code, str(exc)))
+        got = both_paths(monkeypatch, sichuan.clear_caches, sichuan.valued_waits, ready, ctx, o, visible)
         assert got[0] == got[1], (ready, ctx)
         asked += 1
         answered += bool(got[0]) and not isinstance(got[0][0], str)
@@ -382,15 +375,8 @@ def test_guangdong_cases_on_both_paths(case: dict[str, Any],
     o = case_options("guangdong", case)
     if o is None:
         return  # an options error: no scoring path runs
-    got = []
-    for pure in (True, False):
-        monkeypatch.setattr(compiled, "PURE", pure)
-        gd.clear_caches()
-        try:
-            got.append(gd.score(case["hand"], case["win_tile"], case["self_drawn"],
-                                case["context"] or None, o))
-        except MahjongError as exc:
-            got.append((exc.code, str(exc)))
+    got = both_paths(monkeypatch, gd.clear_caches, gd.score,
+                     case["hand"], case["win_tile"], case["self_drawn"], case["context"] or None, o)
     same_result(got[0], got[1])
 
 
@@ -425,14 +411,7 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
                 ctx.pop("discarder", None)
                 ctx.pop("winners_on_discard", None)
         o = rng.choice(opts)
-        got = []
-        for pure in (True, False):
-            monkeypatch.setattr(compiled, "PURE", pure)
-            gd.clear_caches()
-            try:
-                got.append(gd.score(hand, win, sd, ctx, o))
-            except MahjongError as exc:
-                got.append((exc.code, str(exc)))
+        got = both_paths(monkeypatch, gd.clear_caches, gd.score, hand, win, sd, ctx, o)
         same_result(got[0], got[1])
         answered += hasattr(got[0], "value")
         liable += bool(getattr(got[0], "liable", ""))
@@ -633,14 +612,7 @@ def test_a_chi_across_suits_is_no_run_for_the_core(monkeypatch: pytest.MonkeyPat
     hand = Hand(Hand.parse("123p456p789p55z").counts, [Meld.of("chi", (7, 8, 9))])
     with pytest.raises(MahjongError):
         _c_readings(hand)
-    got = []
-    for pure in (True, False):
-        monkeypatch.setattr(compiled, "PURE", pure)
-        gd.clear_caches()
-        try:
-            got.append(gd.score(hand, 31, True, {"seat_wind": "2z", "round_wind": "1z"},
-                                resolve_options("guangdong")))
-        except MahjongError as exc:
-            got.append((exc.code, str(exc)))
+    got = both_paths(monkeypatch, gd.clear_caches, gd.score,
+                     hand, 31, True, {"seat_wind": "2z", "round_wind": "1z"}, resolve_options("guangdong"))
     assert got[0][0] == "bad_meld"
     same_result(got[0], got[1])

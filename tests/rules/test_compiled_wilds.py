@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compiled_twins import case_options, feature_flags, same_result
+from compiled_twins import both_paths, case_options, feature_flags, same_result
 
 from mjcore import Hand, MahjongError, Meld
 from mjcore._core import _c_placed_readings, _c_wild_readings
@@ -157,15 +157,7 @@ def test_hangzhou_conditions_are_the_predicates_row_by_row() -> None:
 
 def _both(monkeypatch: pytest.MonkeyPatch, fn: Any, *args: Any) -> list[Any]:
     """(Python path, compiled path) answers, every memo cleared: a result or (code, text)."""
-    out = []
-    for pure in (True, False):
-        monkeypatch.setattr(compiled, "PURE", pure)
-        hz.clear_caches()
-        try:
-            out.append(fn(*args))
-        except MahjongError as exc:
-            out.append((exc.code, str(exc)))
-    return out
+    return both_paths(monkeypatch, hz.clear_caches, fn, *args)
 
 
 @pytest.mark.parametrize("case", [json.loads(x) for x in CASES.read_text("utf-8").splitlines()
@@ -301,14 +293,7 @@ def test_wuhan_meld_from_on_both_paths(melds: str, meld_from: list[str | None], 
     hand = Hand.parse(f"234s88s {melds}")
     for sd, extra in ((True, {}), (False, {"discarder": "left"})):
         ctx = {"laizi": "9p", "meld_from": meld_from, **extra}
-        got = []
-        for pure in (True, False):
-            monkeypatch.setattr(compiled, "PURE", pure)
-            wh.clear_caches()
-            try:
-                got.append(wh.score(hand, 25, sd, ctx, o))
-            except MahjongError as exc:
-                got.append((exc.code, str(exc)))
+        got = both_paths(monkeypatch, wh.clear_caches, wh.score, hand, 25, sd, ctx, o)
         same_result(got[0], got[1])
         if code is None:
             assert hasattr(got[1], "value") and not wh._RESULTS  # the core answered
@@ -500,15 +485,8 @@ def test_wuhan_cases_on_both_paths(case: dict[str, Any],
     except MahjongError:
         return
     for hand in (case["hand"], _parsed(case["hand"])):
-        got = []
-        for pure in (True, False):
-            monkeypatch.setattr(compiled, "PURE", pure)
-            wh.clear_caches()
-            try:
-                got.append(wh.score(hand, case["win_tile"], case["self_drawn"],
-                                    case["context"], o))
-            except MahjongError as exc:
-                got.append((exc.code, str(exc)))
+        got = both_paths(monkeypatch, wh.clear_caches, wh.score,
+                         hand, case["win_tile"], case["self_drawn"], case["context"], o)
         same_result(got[0], got[1])
 
 
@@ -555,16 +533,9 @@ def test_wuhan_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
         if rng.random() < 0.05:
             ctx["meld_from"] = ["left"] * sum(m.is_set for m in hand.melds)
         o = resolve_options("wuhan", rng.choice(_WH_OPTIONS))
-        got = []
-        for pure in (True, False):
-            monkeypatch.setattr(compiled, "PURE", pure)
-            wh.clear_caches()
-            try:
-                got.append(wh.score(hand, tile, sd, ctx, o))
-            except MahjongError as exc:
-                got.append((exc.code, str(exc)))
-            if not pure:  # the compiled path answered (the Python path keeps its answers)
-                compiled_answers += hasattr(got[1], "value") and not wh._RESULTS
+        got = both_paths(monkeypatch, wh.clear_caches, wh.score, hand, tile, sd, ctx, o)
+        # the compiled path answered (it ran last; the Python path keeps its answers)
+        compiled_answers += hasattr(got[1], "value") and not wh._RESULTS
         same_result(got[0], got[1])
         answered += hasattr(got[0], "value")
     assert answered > N // 3
@@ -588,14 +559,7 @@ def test_wuhan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> No
         o = resolve_options("wuhan", rng.choice(_WH_OPTIONS))
         ctx = {"laizi": text(laizi), **rng.choice(contexts)}
         visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
-        got = []
-        for pure in (True, False):
-            monkeypatch.setattr(compiled, "PURE", pure)
-            wh.clear_caches()
-            try:
-                got.append(wh.valued_waits(ready, ctx, o, visible))
-            except MahjongError as exc:
-                got.append((exc.code, str(exc)))
+        got = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx, o, visible)
         assert got[0] == got[1], (ready, ctx)
         answered += bool(got[0]) and not isinstance(got[0][0], str)
     assert answered > N // 100

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compiled_twins import case_options, feature_flags, same_result
+from compiled_twins import both_paths, case_options, feature_flags, same_result
 
 from mjcore import Hand, MahjongError, Meld
 from mjcore._core import _c_win_features
@@ -164,15 +164,7 @@ def test_taiwan_conditions_are_the_predicates_row_by_row() -> None:
 def _answers(hand: Any, win: Any, sd: Any, ctx: Any, o: Any,
              monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """(Python path, compiled path) answers: a ScoreResult or the error's (code, text)."""
-    got = []
-    for pure in (True, False):
-        monkeypatch.setattr(compiled, "PURE", pure)
-        tw.clear_caches()
-        try:
-            got.append(tw.score(hand, win, sd, ctx, o))
-        except MahjongError as exc:
-            got.append((exc.code, str(exc)))
-    return got
+    return both_paths(monkeypatch, tw.clear_caches, tw.score, hand, win, sd, ctx, o)
 
 
 @pytest.mark.parametrize("case", [json.loads(x) for x in CASES.read_text("utf-8").splitlines()
@@ -259,14 +251,7 @@ def test_taiwan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> N
         ready = minus_tile(hand, win)
         ctx = rng.choice(contexts)
         o = rng.choice(_OPTIONS)
-        got = []
-        for pure in (True, False):
-            monkeypatch.setattr(compiled, "PURE", pure)
-            tw.clear_caches()
-            try:
-                got.append(tw.valued_waits(ready, ctx, o))
-            except MahjongError as exc:
-                got.append((exc.code, str(exc)))
+        got = both_paths(monkeypatch, tw.clear_caches, tw.valued_waits, ready, ctx, o)
         assert got[0] == got[1], (ready, ctx)
         if got[0] and isinstance(got[0][0], ValuedWait) and not o.min_tai:  # the core answers
             core = tw._compiled_waits(ready, ctx, o, None)
