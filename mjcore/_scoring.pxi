@@ -58,6 +58,7 @@ cdef enum:
     CT_FLOORS = 16
     CT_TIMES = 9         # an extra's hit objects for 0..8 times; more: the Python path
     CT_FANS = 64         # payments kept per context, by value
+    CT_LIABILITIES = 4   # a context's liabilities (``CompiledContext.liable_meld``)
     # policies
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
@@ -480,6 +481,15 @@ cdef class CompiledContext:
     cdef object settle       # settle(result, hand, tile) -> result, or None
     cdef int settle_melds    # a hand with at least this many melds is settled,
     cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
+    # a self-drawn win's liability for a meld's feeder (``liable_meld``), by rule: the main
+    # pattern ids it needs (() for any), the tiles whose melds count, how many must, its id
+    cdef int nliab
+    cdef tuple liab_mains, liab_ids
+    cdef uint64_t liab_tiles[CT_LIABILITIES]
+    cdef int liab_melds[CT_LIABILITIES]
+    cdef tuple feeders       # the seat that fed meld i (None: not named), or None
+    cdef object winner       # the winner's seat, and how many payments the liable one pays
+    cdef int liable_pays
     # wild hands (``score_wild``): the wild kind, the kind whose tiles play as its natural kind
     # (its slot then holds the wilds; -1: none), wilds known to be out of the hand, tiles
     # never won on a discard here, features some reading must hold, whether the context
@@ -499,7 +509,8 @@ cdef class CompiledContext:
                  int seat_flowers=0, int wild=-1, int proxy=-1,
                  int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
-                 bint python_only=False, bint sources_complete=False):
+                 bint python_only=False, bint sources_complete=False,
+                 tuple liabilities=(), tuple feeders=None, int winner=-1, int liable_pays=1):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
@@ -509,7 +520,10 @@ cdef class CompiledContext:
         pattern in ``settle_mains``. (``score`` and the batches give the table's result as
         it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
         names. ``sources_complete``: with ``meld_sources``, a meld not named must be an
-        angang too (else the hand is handed back)."""
+        angang too (else the hand is handed back). ``liabilities``: ((main pattern ids or
+        (), tile mask, melds, liability id), ...), of which the one whose melds came
+        earliest (the first on a tie) makes the feeder (``feeders``) of its last meld pay
+        ``liable_pays`` times the multiplier to ``winner`` alone (``_liable``)."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.drawn = self_drawn
@@ -539,6 +553,17 @@ cdef class CompiledContext:
         self.liable = liable
         self.liable_seat = liable_seat
         self.paid = {}
+        if len(liabilities) > CT_LIABILITIES:
+            raise ValueError(f"at most {CT_LIABILITIES} liabilities")
+        self.nliab = len(liabilities)
+        self.liab_mains = tuple(tuple(x[0]) for x in liabilities)
+        self.liab_ids = tuple(x[3] for x in liabilities)
+        for i, x in enumerate(liabilities):
+            self.liab_tiles[i] = x[1]
+            self.liab_melds[i] = x[2]
+        self.feeders = feeders
+        self.winner = winner
+        self.liable_pays = liable_pays
         for i in range(NCTXCOUNTED):
             self.ctx_counts[i] = counts[i] if i < len(counts) else 0
 
@@ -557,6 +582,29 @@ cdef class CompiledContext:
         Py_INCREF(x)
         self.pays[fan] = <PyObject*> x
         return x
+
+    cdef int liable_meld(self, const MeldInfo* mi, tuple hits, int* rule):
+        """The meld whose feeder is liable for a win with ``hits`` (``liabilities``: the
+        rule whose counted melds are all exposed and complete earliest, the first on a tie;
+        its position in ``rule``), else -1."""
+        cdef int k, j, n, last, best = -1
+        cdef bint concealed
+        main = (<tuple> hits[0])[0] if len(hits) else None
+        for k in range(self.nliab):
+            if len(<tuple> self.liab_mains[k]) and main not in <tuple> self.liab_mains[k]:
+                continue
+            n = 0
+            last = -1
+            concealed = 0
+            for j in range(mi.n):
+                if self.liab_tiles[k] >> mi.sets[j].tile & 1:
+                    n += 1
+                    last = j
+                    concealed |= mi.sets[j].meld == MK_ANGANG
+            if n == self.liab_melds[k] and not concealed and (best < 0 or last < best):
+                best = last
+                rule[0] = k
+        return best
 
     cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
@@ -1201,9 +1249,11 @@ cdef class CompiledTable:
         return self._settled(hand, tile, c)
 
     cdef object _settled(self, hand, int tile, CompiledContext c):
-        """``score``, settled by the context's ``settle``."""
+        """``score`` with the context's liability (``_liable``), settled by its ``settle``."""
         got = self._score(hand, tile, c)
         cdef Py_ssize_t nm
+        if got is not None and c.nliab and (<HandBase> hand).n_melds:
+            got = _liable(self, <HandBase> hand, c, <tuple> got)
         if got is not None and c.settle is not None:
             nm = (<HandBase> hand).n_melds
             if nm >= c.settle_melds or nm and (<tuple> (<tuple> (<tuple> got)[5])[0])[0] in \
@@ -1915,8 +1965,8 @@ cdef class CompiledTable:
             _put(w, 6, self._hits(&vs, fs))
             PyObject_GC_UnTrack(w)
             if unsourced and (
-                    _unsourced_settled(discard, unsourced, h.n_melds, (<tuple> w)[5]) or
-                    _unsourced_settled(self_drawn, unsourced, h.n_melds, (<tuple> w)[6])):
+                    _unsourced_settled(discard, mi, unsourced, h.n_melds, (<tuple> w)[5]) or
+                    _unsourced_settled(self_drawn, mi, unsourced, h.n_melds, (<tuple> w)[6])):
                 return None
         if n < len(out):
             out = out[:n]
@@ -1946,12 +1996,45 @@ cdef void _fetch_words(const Packed* p, uint64_t waits) noexcept nogil:
             __builtin_prefetch(&hon_rwords[p.key[3] + P5[t - 27]])
 
 
-cdef inline bint _unsourced_settled(CompiledContext c, uint32_t melds, Py_ssize_t nm,
-                                    tuple hits):
+cdef inline bint _unsourced_settled(CompiledContext c, const MeldInfo* mi, uint32_t melds,
+                                    Py_ssize_t nm, tuple hits):
     """Whether ``score_in`` would settle a win with ``hits`` in context c (``_settled``) on
-    a hand some of whose ``melds`` (bit i: meld i) have no source named in c."""
-    return c.settle is not None and (melds & ~c.named) != 0 and (
+    a hand some of whose ``melds`` (bit i: meld i) have no source named in c, or make a meld
+    with no source named liable."""
+    cdef int rule, j
+    if not (melds & ~c.named):
+        return 0
+    if c.nliab:
+        j = c.liable_meld(mi, hits, &rule)
+        if j >= 0 and not (c.named >> j & 1):
+            return 1
+    return c.settle is not None and (
         nm >= c.settle_melds or len(hits) and (<tuple> hits[0])[0] in c.settle_mains)
+
+
+cdef object _liable(CompiledTable t, HandBase h, CompiledContext c, tuple got):
+    """A self-drawn result ``got`` with the liability its melds make (``liable_meld``): the
+    feeder pays ``liable_pays`` times the multiplier alone; None when that meld's feeder is
+    not named (the rule set says what is wrong)."""
+    cdef int k, rule = 0
+    cdef int j = c.liable_meld(&h.mi, <tuple> got[5], &rule)
+    if j < 0:
+        return got
+    seat = None if c.feeders is None or j >= len(c.feeders) else c.feeders[j]
+    if seat is None:
+        return None
+    pay = (seat, c.winner, c.liable_pays * got[4])
+    PyObject_GC_UnTrack(pay)
+    payments = (pay,)
+    PyObject_GC_UnTrack(payments)
+    out = mj_tuple_of(t.result_type, 12)
+    for k in range(9):
+        _put(out, k, got[k])
+    _put(out, 9, payments)
+    _put(out, 10, c.liab_ids[rule])
+    _put(out, 11, seat)
+    PyObject_GC_UnTrack(out)
+    return out
 
 
 cdef int _value_shape_event(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
