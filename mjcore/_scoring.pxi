@@ -1829,6 +1829,8 @@ cdef class CompiledTable:
         cdef uint64_t held
         if p.cnt[tile] == 0 or p.ncon + 3 * h.n_melds != self.hand_tiles:
             return None
+        if self.by_words:
+            _fetch_words(p, 0)
         if h.n_melds and (c.no_melds or not h.melds_plain) or not c.melds_fit(mi, h.n_melds):
             return None
         held = _held_mask(p)
@@ -2236,8 +2238,9 @@ cdef class CompiledEntry:
     cdef object _score(self, hand, win_tile, self_drawn, context, options):
         cdef CompiledTable t
         key = None
-        if isinstance(hand, HandBase):  # (its packed counts and melds are read next: fetched
-            __builtin_prefetch(&(<HandBase> hand).p)  # while the context is)
+        cdef bint packed = isinstance(hand, HandBase)
+        if packed:  # (its packed counts and melds are read soon: fetched while the context is)
+            __builtin_prefetch(&(<HandBase> hand).p)
             __builtin_prefetch(&(<HandBase> hand).mi)
         if self._pure():
             pass
@@ -2251,6 +2254,8 @@ cdef class CompiledEntry:
         elif context is None:
             key = self.on_self_draw if self_drawn else self.on_discard
         if key is not None:
+            if packed:  # (and its reading words, while the memo is asked)
+                _fetch_words(&(<HandBase> hand).p, 0)
             t = self._table(options)
             got = None if t is None else t._score_cached(hand, win_tile, key)
             if got:  # (False: the table's contexts were cleared; the rule set adds them)
