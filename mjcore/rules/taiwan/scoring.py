@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from mjcore._core import context_key, wait_mask
 from mjcore.errors import MahjongError
@@ -570,9 +570,10 @@ def _hand_free(c: TwContext) -> bool:
 _IDS: Memo[TwContext, int] = Memo(_CONTEXT_LIMIT)
 _NEXT_ID = itertools.count()
 # context_key(self_drawn, context) of a dict context whose checks are all the core's -> its
-# parsed context's number: what ``_ENTRY`` reads to answer a call from the table's cache
-# (kept by ``_ENTRY.remember_context``, which bounds it)
-_CIDS: dict[tuple[object, ...], int] = {}
+# parsed context's number; context_key(None, context) of a waits context served -> its
+# compiled (discard, self-drawn) pair by options (``_serve``): what ``_ENTRY`` reads to
+# answer a call from the table's cache (kept by ``_ENTRY.remember_context``, which bounds it)
+_CIDS: dict[tuple[object, ...], object] = {}
 
 
 def _cid(c: TwContext) -> int:
@@ -600,17 +601,6 @@ def _general_score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
             pass
     result = t.score_cached(h, tile, cid)
     return _evaluate(h, tile, c, o) if result is None else result
-
-
-_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, None, compiled, contexts=_CIDS)
-# A ``Hand`` and a tile id in a dict context seen before (one the core checks against the
-# hand by itself) is answered in one core call (the options' compiled table, the context's
-# number and the table's cache); every other call by ``_general_score``.
-score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, TaiwanOptions],
-                ScoreResult] = _ENTRY.score
-"""Score one win (see ``mjcore.rules.score``); a repeated question is answered from the
-compiled table's cache."""
 
 
 def report(hand: Hand | str, *, win_tile: int | str, self_drawn: bool = False,
@@ -647,21 +637,13 @@ _SELF_ONLY = frozenset(("gang_shang_kai_hua", "replacement_after", "hai_di_lao_y
 _DISCARD_ONLY = frozenset(("qiang_gang", "he_di_lao_yu", "renhu", "discarder", "flower_win"))
 
 
-def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: TaiwanOptions,
-                 visible: object = None) -> tuple[ValuedWait, ...]:
-    """Every winning tile of a 16-tile hand (§6) with its 台 on a discard and self-drawn. A
-    wait that cannot win one way (``min_tai``) shows -1 and no patterns for that way."""
+def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: TaiwanOptions,
+                   visible: object = None) -> tuple[ValuedWait, ...]:
+    """``valued_waits``'s every call ``_ENTRY`` does not answer from the compiled table's
+    cache: a ``Hand`` in a dict context in one core call (``_compiled_waits``), else (a
+    refusal, a flower win, a value under ``min_tai``, ``MJ_PURE_SCORING``) the Python path."""
     if type(hand) is Hand and type(context) is dict and not compiled.PURE:
-        try:  # the common call: a context seen before, its pair of compiled contexts kept
-            pair = _WAIT_CONTEXTS.get((o, context_key(False, context)))
-        except TypeError:  # an unhashable value: the Python path's
-            pair = ()
-        if pair:
-            table = _TABLES.get(o) or _compiled_table(o)
-            got = table.valued_waits_cached(hand, pair[0], pair[1]) if visible is None else (
-                table.valued_waits(hand, pair[0], pair[1], visible_counts(visible)))
-        else:
-            got = None if pair is not None else _compiled_waits(hand, context, o, visible)
+        got = _compiled_waits(hand, context, o, visible)
         if got is not None:
             return got
     h = parse_hand(hand, size=HAND_TILES - 1)
@@ -700,36 +682,69 @@ def _wait_contexts(ctx: Mapping[str, object]) -> tuple[dict[str, object], dict[s
     return discard_ctx, {k: v for k, v in ctx.items() if k not in _DISCARD_ONLY}
 
 
-# (options, context_key(False, context)) of a context whose checks are all the core's -> the
-# compiled (discard, self-drawn) pair of a wait question; the discard one is the pair's own
-# (the table's cache keeps a wait list under it: never two pairs for one discard context)
-_WAIT_CONTEXTS: Memo[tuple[object, ...], tuple[compiled.CompiledContext, ...]] = Memo(_CONTEXT_LIMIT)
+_Pair = tuple[compiled.CompiledContext, compiled.CompiledContext]  # (discard, self-drawn)
 
 
 def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
                     visible: object) -> tuple[ValuedWait, ...] | None:
-    """``valued_waits`` of a context not seen before in one core call, in the two contexts
-    compiled (kept when no check of theirs depends on the hand); None when the Python path
-    must answer: a refusal, a flower win, a value under ``min_tai``, a hand past the core's
-    bounds."""
+    """``valued_waits`` in one core call, in the context's two compiled contexts (served by
+    ``_ENTRY`` when no check of theirs depends on the hand: ``_serve``); None when the
+    Python path must answer: a refusal, a flower win, a value under ``min_tai``, a hand past
+    the core's bounds."""
     t = _TABLES.get(o) or _compiled_table(o)
-    mask = wait_kinds(parse_hand(h, size=HAND_TILES - 1), o)  # (refusals: Python's)
-    if not mask:
-        return None
-    first = (mask & -mask).bit_length() - 1
-    full = plus_tile(h, first)
     try:
-        parsed = [analyse(full, first, sd, cx, o)[2]
-                  for sd, cx in zip((False, True), _wait_contexts(context), strict=True)]
-    except MahjongError:
+        wk = context_key(None, context)
+    except TypeError:  # an unhashable value: the Python path's
         return None
-    if any(c.flower_win is not None for c in parsed):
-        return None
-    pair = (_new_context(parsed[0], o), _compiled_context(t, parsed[1], o))
-    if all(_hand_free(c) for c in parsed):
-        _WAIT_CONTEXTS.keep((o, context_key(False, context)), pair)
-    vis = None if visible is None else visible_counts(visible)
-    return t.valued_waits(h, pair[0], pair[1], vis)
+    served = cast("Memo[TaiwanOptions, _Pair] | None", _CIDS.get(wk))
+    pair = None if served is None else served.get(o)
+    if pair is None:
+        mask = wait_kinds(parse_hand(h, size=HAND_TILES - 1), o)  # (refusals: Python's)
+        if not mask:
+            return None
+        first = (mask & -mask).bit_length() - 1
+        full = plus_tile(h, first)
+        try:
+            parsed = [analyse(full, first, sd, cx, o)[2]
+                      for sd, cx in zip((False, True), _wait_contexts(context), strict=True)]
+        except MahjongError:
+            return None
+        if any(c.flower_win is not None for c in parsed):
+            return None
+        # the discard context is the pair's own: the table's cache keeps a wait list under
+        # it, so it never comes with another self-drawn one
+        pair = (_new_context(parsed[0], o), _compiled_context(t, parsed[1], o))
+        if all(_hand_free(c) for c in parsed):
+            _serve(wk, served, o, pair)
+    if visible is None:
+        return t.valued_waits_cached(h, pair[0], pair[1])
+    return t.valued_waits(h, pair[0], pair[1], visible_counts(visible))
+
+
+def _serve(wk: tuple[object, ...], served: Memo[TaiwanOptions, _Pair] | None, o: TaiwanOptions,
+           pair: _Pair) -> None:
+    """Keep ``pair`` as the waits context ``wk``'s (``context_key(None, context)``) under
+    ``o`` in ``_ENTRY``'s contexts, where the entry answers its next calls in C."""
+    if served is None:
+        served = Memo(64)  # (options objects: few, but bounded)
+        _ENTRY.remember_context(wk, served)
+    served.keep(o, pair)
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
+                                _general_score, _general_waits, compiled, contexts=_CIDS)
+# A ``Hand`` and a tile id in a dict context seen before (one the core checks against the
+# hand by itself) is answered in one core call (the options' compiled table, the context's
+# number and the table's cache), and so are a ``Hand``'s waits with nothing visible in a dict
+# context served (``_serve``); every other call by ``_general_score`` and ``_general_waits``.
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, TaiwanOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one win (see ``mjcore.rules.score``); a repeated question is answered from the
+compiled table's cache."""
+valued_waits: Callable[[Hand | str, Mapping[str, object] | None, TaiwanOptions, object],
+                       tuple[ValuedWait, ...]] = _ENTRY.valued_waits
+"""Every winning tile of a 16-tile hand (§6) with its 台 on a discard and self-drawn. A wait
+that cannot win one way (``min_tai``) shows -1 and no patterns for that way."""
 
 
 def clear_caches() -> None:
@@ -738,7 +753,7 @@ def clear_caches() -> None:
 
     clear_inputs()
     _ENTRY.forget_contexts()
-    for memo in (_READINGS, _IDS, _WAIT_CONTEXTS):
+    for memo in (_READINGS, _IDS):
         memo.clear()
     compiled.CompiledTable.clear_cache()
 

@@ -365,7 +365,7 @@ def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     from mjcore.rules.common import compiled
     from mjcore.rules.taiwan import scoring
 
-    for memo in (scoring._READINGS, scoring._WAIT_CONTEXTS, scoring._IDS):
+    for memo in (scoring._READINGS, scoring._IDS):
         monkeypatch.setattr(memo, "limit", 5)
     for pure in (False, True):  # (the Python path keeps readings, the compiled one contexts)
         monkeypatch.setattr(compiled, "PURE", pure)
@@ -380,7 +380,6 @@ def test_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
                                  context={**BASE, "seat_wind": f"{seat}z", "dealer": dealer})
         assert len(scoring._READINGS) <= 5
         assert len(scoring._IDS) <= 5
-        assert len(scoring._WAIT_CONTEXTS) <= 5
         assert pure or len(scoring._CIDS) > 0  # (the compiled path did keep some)
     scoring.clear_caches()
 
