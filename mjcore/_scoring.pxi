@@ -1620,61 +1620,88 @@ cdef class CompiledTable:
 
     cdef int _best_additive(self, const Packed* p, const MeldInfo* mi, uint64_t held, int tile,
                             CompiledContext c, CReading* rs, int nr, Valued_* best,
-                            int* flat, int one_kind) noexcept nogil:
+                            int* flat, int one_kind, CompiledContext c2=None,
+                            Valued_* best2=NULL) noexcept nogil:
         """``_best`` under the additive policy, each reading with each slot of ``tile``; -2
         also when the best is under ``min_raw`` (the Python path refuses it). ``one_kind``:
-        whether the hand less ``tile`` waited on one kind, when the caller knows (-1: not)."""
+        whether the hand less ``tile`` waited on one kind, when the caller knows (-1: not).
+        With ``c2``, also the best in c2 (in ``best2``: a waits question's two contexts share
+        the readings, slots and their features, so each is found once); -2 when either is."""
         cdef int counts[NCOUNTED]
-        cdef int i, j, k, bi = -1, f, fl, nslot, slot
+        cdef int i, j, bi = -1, bi2 = -1, nslot, slot, cp
         cdef int8_t slots[RD_SETS + 1]
-        cdef Valued_ v
-        cdef uint64_t hand, rbits, bits, fr
+        cdef uint64_t hand, rbits, bits
         cdef const CReading* r
+        cdef bint pung_slot
         if nr < 0:
             return -2
         flat[0] = -1
         if nr == 0:
             return -1
-        hand = _hand_bits(p, mi, held, counts) | c.bits
+        if c2 is not None and (c2.seat_wind != c.seat_wind or c2.round_wind != c.round_wind):
+            bi = self._best_additive(p, mi, held, tile, c, rs, nr, best, flat, one_kind)
+            bi2 = self._best_additive(p, mi, held, tile, c2, rs, nr, best2, flat, one_kind)
+            return -2 if bi == -2 or bi2 == -2 else bi
+        hand = _hand_bits(p, mi, held, counts)
         if self.one_kind_used and (one_kind > 0 or one_kind < 0 and _one_kind_wait(
                 p, mi, rs, nr, tile, self.ligu)):
             hand |= (<uint64_t> 1) << F_ONE_KIND_WAIT
-        counts[C_FLOWER_SETS] = c.flower_sets
-        counts[C_SEAT_FLOWERS] = c.seat_flowers
         for i in range(nr):
             r = &rs[i]
             rbits = hand | _reading_bits(r, c.seat_wind, c.round_wind, counts)
             nslot = _win_slots(r, tile, slots)
             for j in range(nslot):
                 slot = slots[j]
-                bits = rbits | _slot_bits(r, slot, tile, c.drawn, counts)
-                f = self._value_additive(bits, counts, &v)
-                if f < 0:
+                # (drawn: every concealed pung; a discard's pung slot is not concealed)
+                bits = rbits | _slot_bits(r, slot, tile, True, counts)
+                cp = counts[C_CONCEALED_PUNGS]
+                pung_slot = slot >= 0 and r.sets[slot].kind != SET_CHOW
+                counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c.drawn)
+                counts[C_FLOWER_SETS] = c.flower_sets
+                counts[C_SEAT_FLOWERS] = c.seat_flowers
+                if self._weigh_additive(bits | c.bits, counts, best, &bi, i) < 0:
                     return -2
-                fl = -1
-                fr = self.flat_rows
-                while fr:  # FanTable._flat's: the first flat row in table order that holds
-                    k = __builtin_ctzll(fr)
-                    fr &= fr - 1
-                    if _cond(&self.pat[k].cond, bits, counts) and (
-                            self.flat_alone or not f or self.pat[k].value >= v.value):
-                        fl = k
-                        break
-                if fl >= 0:  # the flat pattern alone
-                    v.raw = v.mainval = self.pat[fl].value
-                    v.value = v.raw if self.cap < 0 or v.raw <= self.cap else self.cap
-                    v.main = v.rank = fl
-                    v.found = (<uint64_t> 1) << fl
-                    v.found_n[fl] = 1
-                elif not f:  # a win all the same, worth nothing
-                    v.value = v.main = v.rank = v.mainval = 0
-                if bi < 0 or v.raw > best.raw or (v.raw == best.raw and
-                                                  _listed_first(v.found, best.found)):
-                    bi = i
-                    best[0] = v
-        if bi >= 0 and best.raw < self.min_raw:
+                if c2 is not None:
+                    counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c2.drawn)
+                    counts[C_FLOWER_SETS] = c2.flower_sets
+                    counts[C_SEAT_FLOWERS] = c2.seat_flowers
+                    if self._weigh_additive(bits | c2.bits, counts, best2, &bi2, i) < 0:
+                        return -2
+        if bi >= 0 and best.raw < self.min_raw or bi2 >= 0 and best2.raw < self.min_raw:
             return -2
         return bi
+
+    cdef int _weigh_additive(self, uint64_t bits, const int* counts, Valued_* best,
+                             int* bi, int i) noexcept nogil:
+        """One (reading ``i``, slot) with its features: its value (a flat row that holds
+        alone, else the sum), kept in ``best`` (``bi`` = i) when it is the best so far; -1
+        past CT_TIMES."""
+        cdef Valued_ v
+        cdef int k, fl = -1
+        cdef int f = self._value_additive(bits, counts, &v)
+        cdef uint64_t fr = self.flat_rows
+        if f < 0:
+            return -1
+        while fr:  # FanTable._flat's: the first flat row in table order that holds
+            k = __builtin_ctzll(fr)
+            fr &= fr - 1
+            if _cond(&self.pat[k].cond, bits, counts) and (
+                    self.flat_alone or not f or self.pat[k].value >= v.value):
+                fl = k
+                break
+        if fl >= 0:  # the flat pattern alone
+            v.raw = v.mainval = self.pat[fl].value
+            v.value = v.raw if self.cap < 0 or v.raw <= self.cap else self.cap
+            v.main = v.rank = fl
+            v.found = (<uint64_t> 1) << fl
+            v.found_n[fl] = 1
+        elif not f:  # a win all the same, worth nothing
+            v.value = v.main = v.rank = v.mainval = 0
+        if bi[0] < 0 or v.raw > best.raw or (v.raw == best.raw and
+                                             _listed_first(v.found, best.found)):
+            bi[0] = i
+            best[0] = v
+        return 0
 
     cdef object _hits_additive(self, const Valued_* v):
         cdef uint64_t f = v.found
@@ -1890,8 +1917,9 @@ cdef class CompiledTable:
             return -1
         if self.policy == POL_ADDITIVE:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu)
-            b1 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1, one_kind)
-            b2 = self._best_additive(&x, mi, held, tile, c2, rs, nr, v2, f2, one_kind)
+            b1 = b2 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1, one_kind,
+                                          c2, v2)
+            f2[0] = f1[0]
         elif self.by_words:  # the hand's features and reading words found once
             hand = _hand_bits(&x, mi, held, counts)
             nr = _standard_words(&x, mi, entries)
