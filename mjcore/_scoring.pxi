@@ -1704,9 +1704,35 @@ cdef class CompiledTable:
         return 0
 
     cdef object _hits_additive(self, const Valued_* v):
+        """The hit tuple of the patterns ``v`` lists (each with its count): the same few
+        recur from hand to hand, so each is kept in ``hits_kept`` by what decides it (the
+        rows listed and, for up to 16, their counts) rather than built per answer."""
         cdef uint64_t f = v.found
+        cdef uint64_t key[2]
         cdef int i, k = 0
-        cdef tuple out = PyTuple_New(__builtin_popcountll(f))
+        cdef HitsSlot* slot = NULL
+        key[0] = f
+        key[1] = 0
+        while f:
+            i = __builtin_ctzll(f)
+            f &= f - 1
+            if k < 16:  # (each count is under CT_TIMES: 4 bits)
+                key[1] |= (<uint64_t> v.found_n[i]) << (4 * k)
+            k += 1
+        if k == 0:
+            return ()
+        if k <= 16:
+            if self.hits_kept == NULL:
+                self.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
+                if self.hits_kept == NULL:
+                    raise MemoryError()
+            slot = &self.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
+                                    0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
+            if slot.key[0] == key[0] and slot.key[1] == key[1]:
+                return <object> slot.hits
+        cdef tuple out = PyTuple_New(k)
+        f = v.found
+        k = 0
         while f:
             i = __builtin_ctzll(f)
             f &= f - 1
@@ -1715,7 +1741,14 @@ cdef class CompiledTable:
             PyTuple_SET_ITEM(out, k, o)
             k += 1
         PyObject_GC_UnTrack(out)
+        if slot != NULL:  # (an additive table's keys: its ``_hits`` keeps no other kind)
+            Py_INCREF(out)
+            Py_XDECREF(slot.hits)
+            slot.hits = <PyObject*> out
+            slot.key[0] = key[0]
+            slot.key[1] = key[1]
         return out
+
     cdef int _reading_value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value (``_value``), a flat pattern that replaces it included: 1, 0
         when no pattern holds, -2 when the Python path must answer."""
