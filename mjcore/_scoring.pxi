@@ -170,14 +170,16 @@ cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept
         if not (bits & c.any_on[j]) and not (~bits & c.any_off[j]):
             return 0
     for j in range(2):
-        if c.cnt[j] >= 0:
-            v = counts[c.cnt[j]]
-            if c.ge[j] == 2:
-                if v > c.k[j]:
-                    return 0
-            elif v < c.k[j] or (not c.ge[j] and v != c.k[j]):
-                return 0
+        if c.cnt[j] >= 0 and not _count_term(c, j, counts[c.cnt[j]]):
+            return 0
     return 1
+
+
+cdef inline bint _count_term(const Cond* c, int j, int v) noexcept nogil:
+    """Whether the count v meets the condition's counted term j."""
+    if c.ge[j] == 2:
+        return v <= c.k[j]
+    return v >= c.k[j] and (c.ge[j] or v == c.k[j])
 
 
 cdef inline bint _term(int t) noexcept nogil:
@@ -807,6 +809,19 @@ cdef class CompiledTable:
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
     cdef HitsSlot* hits_kept     # HITS_SLOTS hit tuples of several patterns (NULL until used)
+    # the additive policy's ordinary rows by their plain terms, read 4 feature bits at a time
+    # (``_row_nibbles``): nib_ok[n][x], the rows whose terms on bits 4n..4n+3 hold when those
+    # bits are x; only the nibbles some row names (nib_used) are read
+    cdef uint64_t nib_ok[16][16]
+    cdef uint16_t nib_used
+    # ... and by their counted terms: cnt_ok[c][v], the rows whose terms on counted feature c
+    # hold when it is v (0-15); cnt_rows[c] the rows naming c (cnt_used: some row does)
+    cdef uint64_t cnt_ok[NCOUNTED][16]
+    cdef uint64_t cnt_rows[NCOUNTED]
+    cdef uint16_t cnt_used
+    cdef uint64_t rows_more      # rows with either-or terms (``_cond`` for those)
+    cdef uint64_t rows_superseding
+    cdef bint nib_ready
     def __dealloc__(self):
         _memo_drop(<void*> self)
         cdef int i
@@ -1578,20 +1593,87 @@ cdef class CompiledTable:
     # a pung completed by a discard is not concealed and the wait's shape counts. Ties go to
     # the reading whose listed patterns come first in table order.
 
-    cdef int _value_additive(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
-        """One (reading, slot)'s sum; 0 when no pattern holds (``found`` empty), -1 past
-        CT_TIMES."""
-        cdef uint64_t found = 0, dropped = 0, f = self.plain_rows
-        cdef int i, n
-        cdef bint exempt = 0
-        cdef const CPat* p
+    cdef void _row_nibbles(self) noexcept nogil:
+        """Fill ``nib_ok``, ``cnt_ok`` and the masks beside them from the ordinary rows'
+        conditions."""
+        cdef int n, x, i, j, c
+        cdef uint64_t f, on, off, bit
+        self.nib_used = self.cnt_used = 0
+        self.rows_more = self.rows_superseding = 0
+        for n in range(16):
+            for x in range(16):
+                self.nib_ok[n][x] = self.plain_rows
+        for c in range(NCOUNTED):
+            self.cnt_rows[c] = 0
+            for x in range(16):
+                self.cnt_ok[c][x] = self.plain_rows
+        f = self.plain_rows
         while f:
             i = __builtin_ctzll(f)
             f &= f - 1
-            p = &self.pat[i]
-            if _cond(&p.cond, bits, counts):
-                found |= (<uint64_t> 1) << i
-                dropped |= p.supersedes
+            bit = (<uint64_t> 1) << i
+            if self.pat[i].cond.nany:
+                self.rows_more |= bit
+            for j in range(2):
+                c = self.pat[i].cond.cnt[j]
+                if c < 0:
+                    continue
+                if c >= NCOUNTED:  # (a counted context feature: ``_cond`` reads it)
+                    self.rows_more |= bit
+                    continue
+                self.cnt_used |= 1 << c
+                self.cnt_rows[c] |= bit
+                for x in range(16):
+                    if not _count_term(&self.pat[i].cond, j, x):
+                        self.cnt_ok[c][x] &= ~bit
+            if self.pat[i].supersedes:
+                self.rows_superseding |= (<uint64_t> 1) << i
+            for n in range(16):
+                on = self.pat[i].cond.on >> (4 * n) & 15
+                off = self.pat[i].cond.off >> (4 * n) & 15
+                if not (on | off):
+                    continue
+                self.nib_used |= 1 << n
+                for x in range(16):
+                    if (x & on) != on or x & off:
+                        self.nib_ok[n][x] &= ~((<uint64_t> 1) << i)
+        self.nib_ready = 1
+
+    cdef int _value_additive(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
+        """One (reading, slot)'s sum; 0 when no pattern holds (``found`` empty), -1 past
+        CT_TIMES."""
+        cdef uint64_t found = self.plain_rows, dropped = 0, f, more
+        cdef int i, n
+        cdef bint exempt = 0
+        cdef uint32_t u
+        if not self.nib_ready:
+            self._row_nibbles()
+        more = self.rows_more
+        u = self.nib_used
+        while u:  # the rows whose plain terms hold
+            n = __builtin_ctzll(u)
+            u &= u - 1
+            found &= self.nib_ok[n][bits >> (4 * n) & 15]
+        u = self.cnt_used
+        while u:  # ... and their counted terms
+            n = __builtin_ctzll(u)
+            u &= u - 1
+            i = counts[n]
+            if 0 <= i < 16:
+                found &= self.cnt_ok[n][i]
+            else:  # (past the table: the rows that count it are checked in full)
+                more |= self.cnt_rows[n]
+        f = found & more
+        while f:  # ... and the rest of their terms
+            i = __builtin_ctzll(f)
+            f &= f - 1
+            if not _cond(&self.pat[i].cond, bits, counts):
+                found &= ~((<uint64_t> 1) << i)
+        f = found & self.rows_superseding
+        while f:
+            i = __builtin_ctzll(f)
+            f &= f - 1
+            dropped |= self.pat[i].supersedes
         found &= ~dropped
         v.raw = 0
         f = found
