@@ -1639,12 +1639,11 @@ cdef class CompiledTable:
                         self.nib_ok[n][x] &= ~((<uint64_t> 1) << i)
         self.nib_ready = 1
 
-    cdef int _value_additive(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
-        """One (reading, slot)'s sum; 0 when no pattern holds (``found`` empty), -1 past
-        CT_TIMES."""
-        cdef uint64_t found = self.plain_rows, dropped = 0, f, more
+    cdef uint64_t _rows_holding(self, uint64_t bits, const int* counts) noexcept nogil:
+        """The ordinary rows whose condition holds (``_cond`` of each, by ``_row_nibbles``'
+        tables)."""
+        cdef uint64_t found = self.plain_rows, f, more
         cdef int i, n
-        cdef bint exempt = 0
         cdef uint32_t u
         if not self.nib_ready:
             self._row_nibbles()
@@ -1669,6 +1668,28 @@ cdef class CompiledTable:
             f &= f - 1
             if not _cond(&self.pat[i].cond, bits, counts):
                 found &= ~((<uint64_t> 1) << i)
+        return found
+
+    def rows_holding(self, uint64_t bits, counts):
+        """The ordinary rows whose condition holds on the features ``bits`` and the counted
+        ``counts`` (NCOUNTED of them), as a mask by table position, twice: by the tables the
+        additive policy reads (``_rows_holding``) and by ``_cond`` row by row. For tests."""
+        cdef int c[NCOUNTED]
+        cdef int i
+        cdef uint64_t each = 0
+        for i in range(NCOUNTED):
+            c[i] = counts[i]
+        for i in range(self.npat):
+            if self.plain_rows >> i & 1 and _cond(&self.pat[i].cond, bits, c):
+                each |= (<uint64_t> 1) << i
+        return self._rows_holding(bits, c), each
+
+    cdef int _value_additive(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
+        """One (reading, slot)'s sum; 0 when no pattern holds (``found`` empty), -1 past
+        CT_TIMES."""
+        cdef uint64_t found = self._rows_holding(bits, counts), dropped = 0, f
+        cdef int i, n
+        cdef bint exempt = 0
         f = found & self.rows_superseding
         while f:
             i = __builtin_ctzll(f)

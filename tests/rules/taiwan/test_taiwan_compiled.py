@@ -161,6 +161,23 @@ def test_taiwan_conditions_are_the_predicates_row_by_row() -> None:
                             assert got == bool(n), (p.id, hand, tr, c)
 
 
+def test_taiwan_rows_found_by_look_ups_are_the_conditions() -> None:
+    """The rows the additive policy finds by its look-up tables (4 feature bits at a time,
+    each counted feature by its count, a count past them row by row) are those whose
+    condition holds, row by row: random features and counts, from -2 to past the tables'
+    15, in every options' table."""
+    rng = random.Random(33)
+    for o in _OPTIONS:
+        t = tw._TABLES.get(o) or tw._compiled_table(o)
+        for _ in range(2000):
+            bits = rng.getrandbits(64) & rng.getrandbits(64) | rng.getrandbits(64) & (
+                rng.getrandbits(64))  # (half the bits on)
+            counts = [rng.choice((rng.randint(0, 5), rng.randint(-2, 20)))
+                      for _ in range(len(compiled.COUNTED))]
+            by_tables, by_rows = t.rows_holding(bits, counts)
+            assert by_tables == by_rows, (o, hex(bits), counts)
+
+
 def _answers(hand: Any, win: Any, sd: Any, ctx: Any, o: Any,
              monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """(Python path, compiled path) answers: a ScoreResult or the error's (code, text)."""
