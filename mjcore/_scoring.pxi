@@ -170,16 +170,14 @@ cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept
         if not (bits & c.any_on[j]) and not (~bits & c.any_off[j]):
             return 0
     for j in range(2):
-        if c.cnt[j] >= 0 and not _count_term(c, j, counts[c.cnt[j]]):
-            return 0
+        if c.cnt[j] >= 0:
+            v = counts[c.cnt[j]]
+            if c.ge[j] == 2:
+                if v > c.k[j]:
+                    return 0
+            elif v < c.k[j] or (not c.ge[j] and v != c.k[j]):
+                return 0
     return 1
-
-
-cdef inline bint _count_term(const Cond* c, int j, int v) noexcept nogil:
-    """Whether the count v meets the condition's counted term j."""
-    if c.ge[j] == 2:
-        return v <= c.k[j]
-    return v >= c.k[j] and (c.ge[j] or v == c.k[j])
 
 
 cdef inline bint _term(int t) noexcept nogil:
@@ -1598,6 +1596,10 @@ cdef class CompiledTable:
         conditions."""
         cdef int n, x, i, j, c
         cdef uint64_t f, on, off, bit
+        cdef Cond term          # one counted term alone, read by ``_cond``
+        cdef int counts[NCOUNTED]
+        memset(&term, 0, sizeof(term))
+        term.cnt[1] = -1
         self.nib_used = self.cnt_used = 0
         self.rows_more = self.rows_superseding = 0
         for n in range(16):
@@ -1623,8 +1625,11 @@ cdef class CompiledTable:
                     continue
                 self.cnt_used |= 1 << c
                 self.cnt_rows[c] |= bit
+                term.cnt[0], term.ge[0], term.k[0] = c, self.pat[i].cond.ge[j], \
+                    self.pat[i].cond.k[j]
                 for x in range(16):
-                    if not _count_term(&self.pat[i].cond, j, x):
+                    counts[c] = x
+                    if not _cond(&term, 0, counts):
                         self.cnt_ok[c][x] &= ~bit
             if self.pat[i].supersedes:
                 self.rows_superseding |= (<uint64_t> 1) << i
