@@ -1293,19 +1293,30 @@ cdef class CompiledTable:
     def valued_waits_cached(self, hand, CompiledContext discard, CompiledContext self_drawn):
         """``valued_waits`` with no tiles visible, remembered like ``score_cached`` (under the
         hand and the discard context, which must always come with the same self-drawn
-        one). None when hand is not a ``Hand`` or the Python path must answer."""
+        one). None when hand is not a ``Hand`` (or plain text, for a table of wilds) or the
+        Python path must answer."""
         return self._valued_waits_cached(hand, discard, self_drawn)
 
     cdef object _valued_waits_cached(self, hand, CompiledContext discard,
                                      CompiledContext self_drawn, bint sources=False):
-        if not isinstance(hand, HandBase):
+        cdef Py_hash_t hh
+        if isinstance(hand, HandBase):
+            hh = (<HandBase> hand)._hash
+        elif type(hand) is str and self.wilds:
+            hh = hash(hand)  # (kept in the text: hashed once)
+        else:
             return None
         cdef MemoSlot* e
-        cdef Py_hash_t hh = (<HandBase> hand)._hash
         got = self._memo_get(hand, hh, 34, discard, &e)  # (34: no tile, a wait list)
         if got is not None:
             return got
-        got = self._valued_waits(hand, discard, self_drawn, None, sources)
+        # a table of wilds values its waits by the searches of mjcore/_wilds.pxi
+        if self.placed:
+            got = _valued_waits_placed(self, hand, discard, self_drawn, None)
+        elif self.wilds:
+            got = _valued_waits_wild(self, hand, discard, self_drawn, None)
+        else:
+            got = self._valued_waits(hand, discard, self_drawn, None, sources)
         if e != NULL and got is not None:
             self._memo_put(e, hand, hh, 34, discard, got)
         return got
