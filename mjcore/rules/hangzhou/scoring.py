@@ -701,8 +701,7 @@ def relative_points(result: ScoreResult, winner: int = 0) -> dict[str, Any]:
 
 def clear_caches() -> None:
     """Forget every memoised parse, analysis, value and score (for cold benchmarks)."""
-    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS, _CONTEXTS, _TABLES,
-                 _WAIT_CONTEXTS):
+    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS, _CONTEXTS, _WAIT_CONTEXTS):
         memo.clear()
     _ENTRY.forget_contexts()
     compiled.CompiledTable.clear_cache()

@@ -505,7 +505,6 @@ def clear_caches() -> None:
     _PAID.clear()
     _RESULTS.clear()
     _WAITS.clear()
-    _TABLES.clear()
     _ENTRY.forget_contexts()
     compiled.CompiledTable.clear_cache()
 
