@@ -794,6 +794,7 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     cdef uint64_t chosen, std, cand, mask
     cdef int k, tile, drawn, unseen, nv = 0, odd0 = 0, gen0 = 0, odd, gen, wilds, key, nr, i
     cdef bint baotou = 0, qd, st
+    cdef list hits = []  # each value's (discard, self-drawn) hits, as vals
     if _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 or cd.wild != cs.wild or \
             cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
         return None
@@ -845,6 +846,7 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
                 e = &vals[i]
                 break
         if e == NULL:
+            i = nv
             if nv == 8:
                 return None  # (cannot happen: gen is gen0 or gen0 + 1, so 8 keys at most)
             e = &vals[nv]
@@ -864,6 +866,8 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
             e.gs = _wild_value(t, rb, nr, gen, wh.nmelds, cs, &e.vs, &chosen)
             if e.gs < 0 or e.gd < 0:
                 return None
+            hits.append((t._hits(&e.vd, -1) if e.gd else (),
+                         t._hits(&e.vs, -1) if e.gs else ()))
         if not e.gs:
             continue
         unseen = 4 - wh.held[tile] - (0 if visible is None else visible[tile])
@@ -873,8 +877,8 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
         _put(w, 2, e.vd.value if e.gd else 0)
         _put(w, 3, e.vs.value)
         _put(w, 4, unseen if unseen > 0 else 0)
-        _put(w, 5, t._hits(&e.vd, -1) if e.gd else ())
-        _put(w, 6, t._hits(&e.vs, -1))
+        _put(w, 5, (<tuple> hits[i])[0])
+        _put(w, 6, (<tuple> hits[i])[1])
         PyObject_GC_UnTrack(w)
         out.append(w)
     return tuple(out)
@@ -1022,12 +1026,13 @@ cdef int _placed_rows(const Packed* p, const PlacedMelds* pm, int w, Placements*
     context, and the first wins a tie: it can never be chosen). 0, or -2 when the Python path
     must answer. ``out.ws.rows``: the caller frees it."""
     cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int hand_counts[NCOUNTED + NCTXCOUNTED]
     cdef CReading r
     cdef uint8_t cnt[34]
     cdef const CReading* row
     cdef PlacedRow* x
     cdef int nr, i, j, k, nin, x_
-    cdef uint64_t base = pm.kinds, mask, bits
+    cdef uint64_t base = pm.kinds, mask, bits, hand_bits = 0, hand_mask = 0
     cdef bint wild = p.cnt[w] != 0
     for x_ in range(34):
         if p.cnt[x_] and x_ != w:
@@ -1044,6 +1049,7 @@ cdef int _placed_rows(const Packed* p, const PlacedMelds* pm, int w, Placements*
             return -2
         nr = out.ws.nrows
     memset(counts, 0, sizeof(counts))
+    memset(hand_counts, 0, sizeof(hand_counts))
     for i in range(nr):
         mask = base
         nin = 0
@@ -1062,8 +1068,11 @@ cdef int _placed_rows(const Packed* p, const PlacedMelds* pm, int w, Placements*
             for j in range(r.nwilds):
                 mask |= (<uint64_t> 1) << r.wild_as[j]
                 nin += r.wild_as[j] != w
-        bits = _hand_bits(p, &pm.mi, mask, counts)
-        bits |= _reading_bits(row, -1, -1, counts)
+        if i == 0 or mask != hand_mask:  # (the hand's features read the kinds held alone)
+            hand_bits = _hand_bits(p, &pm.mi, mask, hand_counts)
+            hand_mask = mask
+        memcpy(counts, hand_counts, sizeof(counts))
+        bits = hand_bits | _reading_bits(row, -1, -1, counts)
         counts[C_WILDS_IN] = nin
         for k in range(out.n):
             x = &out.rows[k]
