@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import _count_runs, wait_mask
+from mjcore._core import _count_runs, context_key, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand
 from mjcore.rules.common import compiled
@@ -803,7 +803,7 @@ def _serve(context: dict[str, object] | None,
     (discard, self-drawn) pair kept in the entry's contexts under ``context_key(None,
     context)``, by options."""
     try:
-        wk = compiled.context_key(None, context or {})
+        wk = context_key(None, context or {})
     except TypeError:  # an unhashable value: never served
         return
     contexts = _ENTRY.contexts

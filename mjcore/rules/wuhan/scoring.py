@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from mjcore._core import HandBase, decompose, is_win, wait_mask
+from mjcore._core import HandBase, context_key, decompose, is_win, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common import compiled
@@ -617,7 +617,7 @@ def _serve(context: dict[str, object] | None,
     self-drawn) pair kept in the entry's contexts under ``context_key(None, context)``, by
     options."""
     try:
-        wk = compiled.context_key(None, context or {})
+        wk = context_key(None, context or {})
     except TypeError:  # an unhashable value: never served
         return
     contexts = _ENTRY.contexts
