@@ -99,7 +99,10 @@ class CompiledContext:
                   proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
                   needs_kong: bool = False, liable: str = "", liable_seat: int = -1,
                   counts: tuple[int, ...] = (), python_only: bool = False,
-                  sources_complete: bool = False) -> None: ...
+                  sources_complete: bool = False,
+                  liabilities: tuple[tuple[tuple[str, ...], int, int, str], ...] = (),
+                  feeders: tuple[int | None, ...] | None = None, winner: int = -1,
+                  liable_pays: int = 1) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]
