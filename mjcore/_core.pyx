@@ -17,6 +17,7 @@ and (``dist``, 12 bytes) for m = 0..5 sets and h = 0..1 pairs: the fewest tiles 
 the key contains m sets and h pairs, never needing a fifth copy of a tile (exact shanten).
 """
 
+cimport cython
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t

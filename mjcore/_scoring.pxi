@@ -58,6 +58,7 @@ cdef enum:
     CT_FLOORS = 16
     CT_TIMES = 9         # an extra's hit objects for 0..8 times; more: the Python path
     CT_FANS = 64         # payments kept per context, by value
+    CT_LIABILITIES = 4   # a context's liabilities (``CompiledContext.liable_meld``)
     # policies
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
@@ -425,7 +426,7 @@ cdef enum:
     # the compiled tables' one cache (``CompiledTable._memo_get``): answers kept, and
     # questions seen (powers of 2), for every table of every rule set together
     MEMO_SLOTS = 1 << 16
-    SEEN_SLOTS = 1 << 16
+    SEEN_SLOTS = 1 << 15
 
 
 cdef struct MemoSlot:    # one remembered answer: strong references, NULL when empty
@@ -438,7 +439,9 @@ cdef struct MemoSlot:    # one remembered answer: strong references, NULL when e
 
 
 cdef MemoSlot* _memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))  # pages on use only
-cdef uint64_t* _seen = <uint64_t*> calloc(SEEN_SLOTS, sizeof(uint64_t))
+# a question's mark: 16 bits of its hash (a false match only keeps an answer sooner: the memo
+# slot checks the question itself), so the marks stay in 64 KB, near the core's caches
+cdef uint16_t* _seen = <uint16_t*> calloc(SEEN_SLOTS, sizeof(uint16_t))
 if _memo == NULL or _seen == NULL:
     raise MemoryError()
 
@@ -448,7 +451,7 @@ cdef void _memo_drop(void* table) noexcept:
     cdef Py_ssize_t i
     cdef MemoSlot e
     if table == NULL:
-        memset(_seen, 0, SEEN_SLOTS * sizeof(uint64_t))
+        memset(_seen, 0, SEEN_SLOTS * sizeof(uint16_t))
     for i in range(MEMO_SLOTS):
         e = _memo[i]
         if e.result != NULL and (table == NULL or e.table == table):
@@ -459,6 +462,7 @@ cdef void _memo_drop(void* table) noexcept:
             Py_DECREF(<object> e.result)
 
 
+@cython.final  # (its cdef methods called directly, not through a table)
 cdef class CompiledContext:
     """One win context as the compiled table sees it: its feature bits (the rule set's own
     context features), the winds, and the payments per value (filled on first use)."""
@@ -477,6 +481,15 @@ cdef class CompiledContext:
     cdef object settle       # settle(result, hand, tile) -> result, or None
     cdef int settle_melds    # a hand with at least this many melds is settled,
     cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
+    # a self-drawn win's liability for a meld's feeder (``liable_meld``), by rule: the main
+    # pattern ids it needs (() for any), the tiles whose melds count, how many must, its id
+    cdef int nliab
+    cdef tuple liab_mains, liab_ids
+    cdef uint64_t liab_tiles[CT_LIABILITIES]
+    cdef int liab_melds[CT_LIABILITIES]
+    cdef tuple feeders       # the seat that fed meld i (None: not named), or None
+    cdef object winner       # the winner's seat, and how many payments the liable one pays
+    cdef int liable_pays
     # wild hands (``score_wild``): the wild kind, the kind whose tiles play as its natural kind
     # (its slot then holds the wilds; -1: none), wilds known to be out of the hand, tiles
     # never won on a discard here, features some reading must hold, whether the context
@@ -496,7 +509,8 @@ cdef class CompiledContext:
                  int seat_flowers=0, int wild=-1, int proxy=-1,
                  int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
-                 bint python_only=False, bint sources_complete=False):
+                 bint python_only=False, bint sources_complete=False,
+                 tuple liabilities=(), tuple feeders=None, int winner=-1, int liable_pays=1):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
@@ -506,7 +520,10 @@ cdef class CompiledContext:
         pattern in ``settle_mains``. (``score`` and the batches give the table's result as
         it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
         names. ``sources_complete``: with ``meld_sources``, a meld not named must be an
-        angang too (else the hand is handed back)."""
+        angang too (else the hand is handed back). ``liabilities``: ((main pattern ids or
+        (), tile mask, melds, liability id), ...), of which the one whose melds came
+        earliest (the first on a tie) makes the feeder (``feeders``) of its last meld pay
+        ``liable_pays`` times the multiplier to ``winner`` alone (``_liable``)."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.drawn = self_drawn
@@ -536,6 +553,17 @@ cdef class CompiledContext:
         self.liable = liable
         self.liable_seat = liable_seat
         self.paid = {}
+        if len(liabilities) > CT_LIABILITIES:
+            raise ValueError(f"at most {CT_LIABILITIES} liabilities")
+        self.nliab = len(liabilities)
+        self.liab_mains = tuple(tuple(x[0]) for x in liabilities)
+        self.liab_ids = tuple(x[3] for x in liabilities)
+        for i, x in enumerate(liabilities):
+            self.liab_tiles[i] = x[1]
+            self.liab_melds[i] = x[2]
+        self.feeders = feeders
+        self.winner = winner
+        self.liable_pays = liable_pays
         for i in range(NCTXCOUNTED):
             self.ctx_counts[i] = counts[i] if i < len(counts) else 0
 
@@ -554,6 +582,29 @@ cdef class CompiledContext:
         Py_INCREF(x)
         self.pays[fan] = <PyObject*> x
         return x
+
+    cdef int liable_meld(self, const MeldInfo* mi, tuple hits, int* rule):
+        """The meld whose feeder is liable for a win with ``hits`` (``liabilities``: the
+        rule whose counted melds are all exposed and complete earliest, the first on a tie;
+        its position in ``rule``), else -1."""
+        cdef int k, j, n, last, best = -1
+        cdef bint concealed
+        main = (<tuple> hits[0])[0] if len(hits) else None
+        for k in range(self.nliab):
+            if len(<tuple> self.liab_mains[k]) and main not in <tuple> self.liab_mains[k]:
+                continue
+            n = 0
+            last = -1
+            concealed = 0
+            for j in range(mi.n):
+                if self.liab_tiles[k] >> mi.sets[j].tile & 1:
+                    n += 1
+                    last = j
+                    concealed |= mi.sets[j].meld == MK_ANGANG
+            if n == self.liab_melds[k] and not concealed and (best < 0 or last < best):
+                best = last
+                rule[0] = k
+        return best
 
     cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
         """The hand's melds fit this context's meld sources (see ``__init__``)."""
@@ -723,6 +774,7 @@ cdef tuple _tiles_tuple(const uint8_t* tiles, int n, int kind):
     return out
 
 
+@cython.final  # (its cdef methods called directly, not through a table)
 cdef class CompiledTable:
     """A fan table under one options object, as arrays (built by
     ``mjcore.rules.common.compiled.compile_table``; see there for the fields)."""
@@ -1284,9 +1336,11 @@ cdef class CompiledTable:
         return self._settled(hand, tile, c)
 
     cdef object _settled(self, hand, int tile, CompiledContext c):
-        """``score``, settled by the context's ``settle``."""
+        """``score`` with the context's liability (``_liable``), settled by its ``settle``."""
         got = self._score(hand, tile, c)
         cdef Py_ssize_t nm
+        if got is not None and c.nliab and (<HandBase> hand).n_melds:
+            got = _liable(self, <HandBase> hand, c, <tuple> got)
         if got is not None and c.settle is not None:
             nm = (<HandBase> hand).n_melds
             if nm >= c.settle_melds or nm and (<tuple> (<tuple> (<tuple> got)[5])[0])[0] in \
@@ -1347,7 +1401,7 @@ cdef class CompiledTable:
         the answer should be kept (NULL: not kept). ``hh``: the hand's hash (a ``Hand``'s
         or a text's).
 
-        A question asked once leaves only its fingerprint (in ``_seen``, 8 bytes a slot); its
+        A question asked once leaves only its mark (in ``_seen``, 2 bytes a slot); its
         answer is kept when it is asked again (in ``_memo``, MEMO_SLOTS answers for every
         table together, a new one replacing its slot's). So a never-seen hand costs one look-up in a small array and no
         memory kept, which the cold path cannot pay (an answer kept costs more than its
@@ -1357,12 +1411,13 @@ cdef class CompiledTable:
                            (<uint64_t> <uintptr_t> <PyObject*> key) >> 4 ^
                            (<uint64_t> <uintptr_t> <void*> self) << 7)
         x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
-        x = x ^ x >> 32 | 1   # (never 0: 0 marks an empty slot)
-        cdef uint64_t* mark = &_seen[x & (SEEN_SLOTS - 1)]
+        x = x ^ x >> 32
+        cdef uint16_t* mark = &_seen[x & (SEEN_SLOTS - 1)]
+        cdef uint16_t seen = <uint16_t> (x >> 48) | 1   # (never 0: 0 marks an empty slot)
         cdef MemoSlot* e = &_memo[(x >> 20) & (MEMO_SLOTS - 1)]
         slot[0] = NULL
-        if mark[0] != x:  # a question not seen before (or its mark replaced): no answer kept
-            mark[0] = x
+        if mark[0] != seen:  # a question not seen before (or its mark replaced): none kept
+            mark[0] = seen
             return None
         if e.result != NULL and e.table == <void*> self and e.tile == tile and \
                 e.key == <PyObject*> key and (
@@ -2016,8 +2071,8 @@ cdef class CompiledTable:
             _put(w, 6, self._hits(&vs, fs))
             PyObject_GC_UnTrack(w)
             if unsourced and (
-                    _unsourced_settled(discard, unsourced, h.n_melds, (<tuple> w)[5]) or
-                    _unsourced_settled(self_drawn, unsourced, h.n_melds, (<tuple> w)[6])):
+                    _unsourced_settled(discard, mi, unsourced, h.n_melds, (<tuple> w)[5]) or
+                    _unsourced_settled(self_drawn, mi, unsourced, h.n_melds, (<tuple> w)[6])):
                 return None
         if n < len(out):
             out = out[:n]
@@ -2047,12 +2102,45 @@ cdef void _fetch_words(const Packed* p, uint64_t waits) noexcept nogil:
             __builtin_prefetch(&hon_rwords[p.key[3] + P5[t - 27]])
 
 
-cdef inline bint _unsourced_settled(CompiledContext c, uint32_t melds, Py_ssize_t nm,
-                                    tuple hits):
+cdef inline bint _unsourced_settled(CompiledContext c, const MeldInfo* mi, uint32_t melds,
+                                    Py_ssize_t nm, tuple hits):
     """Whether ``score_in`` would settle a win with ``hits`` in context c (``_settled``) on
-    a hand some of whose ``melds`` (bit i: meld i) have no source named in c."""
-    return c.settle is not None and (melds & ~c.named) != 0 and (
+    a hand some of whose ``melds`` (bit i: meld i) have no source named in c, or make a meld
+    with no source named liable."""
+    cdef int rule, j
+    if not (melds & ~c.named):
+        return 0
+    if c.nliab:
+        j = c.liable_meld(mi, hits, &rule)
+        if j >= 0 and not (c.named >> j & 1):
+            return 1
+    return c.settle is not None and (
         nm >= c.settle_melds or len(hits) and (<tuple> hits[0])[0] in c.settle_mains)
+
+
+cdef object _liable(CompiledTable t, HandBase h, CompiledContext c, tuple got):
+    """A self-drawn result ``got`` with the liability its melds make (``liable_meld``): the
+    feeder pays ``liable_pays`` times the multiplier alone; None when that meld's feeder is
+    not named (the rule set says what is wrong)."""
+    cdef int k, rule = 0
+    cdef int j = c.liable_meld(&h.mi, <tuple> got[5], &rule)
+    if j < 0:
+        return got
+    seat = None if c.feeders is None or j >= len(c.feeders) else c.feeders[j]
+    if seat is None:
+        return None
+    pay = (seat, c.winner, c.liable_pays * got[4])
+    PyObject_GC_UnTrack(pay)
+    payments = (pay,)
+    PyObject_GC_UnTrack(payments)
+    out = mj_tuple_of(t.result_type, 12)
+    for k in range(9):
+        _put(out, k, got[k])
+    _put(out, 9, payments)
+    _put(out, 10, c.liab_ids[rule])
+    _put(out, 11, seat)
+    PyObject_GC_UnTrack(out)
+    return out
 
 
 cdef int _value_shape_event(CompiledTable t, uint64_t found, uint64_t bits, const int* counts,
@@ -2137,9 +2225,10 @@ cdef int _value_sum_times(CompiledTable t, uint64_t found, uint64_t bits, const 
 
 
 cdef enum:
-    CTX_SLOTS = 256  # an entry's dict contexts met lately (a power of 2)
+    CTX_SLOTS = 4096  # an entry's dict contexts met lately (a power of 2)
 
 
+@cython.final  # (its cdef methods called directly, not through a table)
 cdef class CompiledEntry:
     """A rule set's ``score`` and ``valued_waits`` functions (its engine's, as bound methods)
     whose common calls are answered here from the compiled table of the options with no
@@ -2296,79 +2385,88 @@ cdef enum:
     CONTEXTS_KEPT = 4096  # an entry's remembered contexts (keys come from input: bounded)
 
 
-cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:
-    h = (h ^ <uint64_t> x) * 0x100000001B3u
-    return h ^ h >> 29
-
-
-cdef inline bint _plain(object v) noexcept:
-    """A value whose hash and equality run no Python code (and cannot fail)."""
-    cdef type tp = type(v)
-    return tp is str or tp is int or tp is bool or v is None
-
-
-cdef uint64_t _context_print(self_drawn, dict context) noexcept:
-    """A fingerprint of ``context_key(self_drawn, context)`` built in place (its items in
-    order), or 0 when a value is not plain (a str, int, bool, None or a list of those)."""
-    cdef Py_ssize_t pos = 0, j
-    cdef PyObject* k
-    cdef PyObject* v
-    cdef uint64_t h = 0xCBF29CE484222325u
-    if not _plain(self_drawn):
-        return 0
-    h = _mix(h, hash(self_drawn))
-    while PyDict_Next(context, &pos, &k, &v):
-        if type(<object> k) is not str:
-            return 0
-        h = _mix(h, hash(<object> k))
-        if type(<object> v) is list:
-            for j in range(len(<list> v)):
-                item = (<list> v)[j]
-                if not _plain(item):
-                    return 0
-                h = _mix(h, hash(item))
-            h = _mix(h, len(<list> v))
-        elif not _plain(<object> v):
-            return 0
-        else:
-            h = _mix(h, hash(<object> v))
-        h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(<object> v))
-    return h | 1
+cdef extern from *:
+    """
+    /* A dict context as ``context_key`` keys it, read in place: no key built, no Python
+       code run (plain values only: str, int, bool, None, and lists of those, whose hashes
+       and comparisons are C). */
+    static inline int mj_plain(PyObject* v) {
+        PyTypeObject* tp = Py_TYPE(v);
+        return tp == &PyUnicode_Type || tp == &PyLong_Type || tp == &PyBool_Type
+            || v == Py_None;
+    }
+    static inline uint64_t mj_mix(uint64_t h, uint64_t x) {
+        h = (h ^ x) * 0x100000001B3ULL;
+        return h ^ (h >> 29);
+    }
+    /* A fingerprint of context_key(self_drawn, context), or 0 when a value is not plain. */
+    static uint64_t mj_context_print(PyObject* self_drawn, PyObject* context) {
+        Py_ssize_t pos = 0, j, n;
+        PyObject *k, *v, *item;
+        uint64_t h = 0xCBF29CE484222325ULL;
+        if (!mj_plain(self_drawn))
+            return 0;
+        h = mj_mix(h, (uint64_t) PyObject_Hash(self_drawn));
+        while (PyDict_Next(context, &pos, &k, &v)) {
+            if (Py_TYPE(k) != &PyUnicode_Type)
+                return 0;
+            h = mj_mix(h, (uint64_t) PyObject_Hash(k));
+            if (Py_TYPE(v) == &PyList_Type) {
+                n = PyList_GET_SIZE(v);
+                for (j = 0; j < n; j++) {
+                    item = PyList_GET_ITEM(v, j);
+                    if (!mj_plain(item))
+                        return 0;
+                    h = mj_mix(h, (uint64_t) PyObject_Hash(item));
+                }
+                h = mj_mix(h, (uint64_t) n);
+            } else if (!mj_plain(v)) {
+                return 0;
+            } else {
+                h = mj_mix(h, (uint64_t) PyObject_Hash(v));
+            }
+            h = mj_mix(h, (uint64_t) (uintptr_t) Py_TYPE(v));
+        }
+        return h | 1;
+    }
+    /* a == b for plain values, identity first (as a tuple compares its items) */
+    static inline int mj_same(PyObject* a, PyObject* b) {
+        return a == b || PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+    }
+    /* Whether context_key(self_drawn, context) == key, for a context mj_context_print
+       fingerprints (its values plain). */
+    static int mj_context_is(PyObject* self_drawn, PyObject* context, PyObject* key) {
+        Py_ssize_t n = PyDict_GET_SIZE(context), pos = 0, i = 0, j;
+        PyObject *k, *v, *kv;
+        if (PyTuple_GET_SIZE(key) != 1 + 3 * n || !mj_same(PyTuple_GET_ITEM(key, 0), self_drawn))
+            return 0;
+        while (PyDict_Next(context, &pos, &k, &v)) {
+            if (i == n || PyTuple_GET_ITEM(key, 1 + 2 * n + i) != (PyObject*) Py_TYPE(v)
+                    || !mj_same(PyTuple_GET_ITEM(key, 1 + i), k))
+                return 0;
+            kv = PyTuple_GET_ITEM(key, 1 + n + i);
+            if (Py_TYPE(v) == &PyList_Type) {
+                if (Py_TYPE(kv) != &PyTuple_Type || PyTuple_GET_SIZE(kv) != PyList_GET_SIZE(v))
+                    return 0;
+                for (j = 0; j < PyList_GET_SIZE(v); j++)
+                    if (!mj_same(PyTuple_GET_ITEM(kv, j), PyList_GET_ITEM(v, j)))
+                        return 0;
+            } else if (!mj_same(kv, v)) {
+                return 0;
+            }
+            i++;
+        }
+        return i == n;
+    }
+    """
+    uint64_t _context_print "mj_context_print" (object self_drawn, dict context)
+    bint _context_is "mj_context_is" (object self_drawn, dict context, tuple key)
 
 
 def _context_probe(self_drawn, dict context, tuple key):
     """(``_context_print(self_drawn, context)``, ``_context_is(self_drawn, context, key)``),
     for the tests that hold them to ``context_key``."""
     return _context_print(self_drawn, context), _context_is(self_drawn, context, key)
-
-
-cdef bint _context_is(self_drawn, dict context, tuple key) noexcept:
-    """Whether ``context_key(self_drawn, context) == key`` (plain values only: see
-    ``_context_print``), with no key built."""
-    cdef Py_ssize_t n = len(context), pos = 0, i = 0, j
-    cdef PyObject* k
-    cdef PyObject* v
-    # (each comparison first by identity, as a tuple's: the same str objects are common)
-    if len(key) != 1 + 3 * n or (key[0] is not self_drawn and key[0] != self_drawn):
-        return 0
-    while PyDict_Next(context, &pos, &k, &v):
-        kk = key[1 + i]
-        if key[1 + 2 * n + i] is not type(<object> v) or (kk is not <object> k and
-                                                          kk != <object> k):
-            return 0
-        kv = key[1 + n + i]
-        if type(<object> v) is list:
-            if type(kv) is not tuple or len(<tuple> kv) != len(<list> v):
-                return 0
-            for j in range(len(<list> v)):
-                a = (<tuple> kv)[j]
-                b = (<list> v)[j]
-                if a is not b and a != b:
-                    return 0
-        elif kv is not <object> v and kv != <object> v:
-            return 0
-        i += 1
-    return 1
 
 
 cdef inline int t_suit(int t) noexcept nogil:

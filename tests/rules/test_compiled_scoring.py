@@ -419,6 +419,59 @@ def test_guangdong_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None
     assert liable > 0
 
 
+def _honour_melds_hand(rng: random.Random) -> tuple[Hand, int]:
+    """A winning hand whose melds are mostly wind or dragon pungs (大四喜, 大三元 and
+    十二张落地 liabilities, §11), in random order, the rest concealed."""
+    while True:
+        counts = [0] * 34
+        melds: list[Meld] = []
+        honours = rng.sample(range(27, 31), 4) if rng.random() < 0.5 else \
+            rng.sample(range(31, 34), 3) + [rng.randrange(34)]
+        n_melds = rng.choice((2, 3, 4, 4))
+        for k, t in enumerate(honours):
+            if k < n_melds:
+                kind = rng.choice(("peng", "peng", "gang", "bugang", "angang"))
+                melds.append(Meld(kind, (t,) * (3 if kind == "peng" else 4)))
+            else:
+                counts[t] += 3
+        rng.shuffle(melds)
+        counts[rng.randrange(34)] += 2
+        held = counts[:]
+        for m in melds:
+            held[m.tiles[0]] += 3
+        if max(held) <= 4:
+            return Hand(counts, melds), rng.choice([t for t in range(34) if counts[t]])
+
+
+def test_guangdong_liabilities_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§11's liabilities by melds (the core's ``liabilities`` data against ``_liability``):
+    every bao option, 包先不包后's exemption, feeders named or not, self-drawn or not."""
+    from mjcore.rules.guangdong import scoring as gd
+
+    opts = [resolve_options("guangdong", {"bao_shierzhang": a, "bao_dasixi_dasanyuan": b})
+            for a in (True, False) for b in (True, False)]
+    rng = random.Random(29)
+    seen: dict[str, int] = {}
+    for _ in range(N // 4):
+        hand, win = _honour_melds_hand(rng)
+        sd = rng.random() < 0.8
+        ctx: dict[str, Any] = {"seat_wind": "2z", "round_wind": "1z"}
+        if not sd:
+            ctx["discarder"] = "across"
+        if rng.random() < 0.9:
+            ctx["meld_from"] = [None if m.kind == "angang" or rng.random() < 0.1 else
+                                rng.choice(("left", "across", "right")) for m in hand.melds]
+        if rng.random() < 0.2:
+            ctx["bao_exempt"] = True
+        got = both_paths(monkeypatch, gd.clear_caches, gd.score, hand, win, sd, ctx,
+                         rng.choice(opts))
+        same_result(got[0], got[1])
+        key = getattr(got[0], "liable", None) or (got[0][0] if isinstance(got[0], tuple)
+                                                  else "answered")
+        seen[key] = seen.get(key, 0) + 1
+    assert {"dasixi", "dasanyuan", "shierzhang_luodi", "bad_context"} <= seen.keys(), seen
+
+
 def _waits_asked(ask: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """``ask()`` on the Python path, then four times on the compiled one (the rule set's own
     function, then the entry: the table twice, its cache), each answer or error (code,

@@ -340,16 +340,33 @@ def _compiled_context(t: compiled.CompiledTable, c: Ctx,
         amount = 3 * p if o.discard_payment == "discarder_pays_three" else p
         return _untrack(((c.discarder, w, amount),))
 
-    # Without checks only a self-draw's 包 is left to settle: it needs four melds, or melds and
-    # a 大四喜/大三元 (抢杠 and 杠上开花 are flagged: checked)
+    # Without checks only a self-draw's 包 by its melds is left (§11): the core's, from the
+    # rules below (抢杠 and 杠上开花 are flagged: checked, and settled here)
     checks = c.flagged or f.winners > 1 and o.multi_ron == "first_only" or o.min_fan
     return t.add_context(c.cid, compiled.CompiledContext(
         compiled.context_bits(TABLE, names), f.self_drawn, pay, seat_wind=f.seat_wind,
         round_wind=f.round_wind, no_melds=bool(f.flat), plain_melds=True,
         meld_sources=None if c.meld_from is None else (len(c.meld_from), c.named, c.chi_bad),
-        settle=(lambda r, h, tile: _settle(r, h, tile, c, o)) if checks else
-        (lambda r, h, tile: _bao(r, h, c, o)) if f.zimo else None,
-        settle_melds=0 if checks else 4, settle_mains=() if checks else _BAO_MAINS))
+        settle=(lambda r, h, tile: _settle(r, h, tile, c, o)) if checks else None,
+        liabilities=() if checks or not f.zimo else _meld_liabilities(c, o),
+        feeders=c.meld_from, winner=w, liable_pays=len(c.others)))
+
+
+_WIND_TILES = sum(1 << t for t in range(27, 31))  # (tile masks: bit t for tile id t)
+_DRAGON_TILES = sum(1 << t for t in range(31, 34))
+_ANY_TILE = (1 << 34) - 1
+
+
+def _meld_liabilities(c: Ctx, o: GuangdongOptions) -> tuple[tuple[tuple[str, ...], int, int, str], ...]:
+    """§11's liabilities by melds as the core reads them (``CompiledContext``): (main
+    patterns, tiles whose melds count, how many, id); ``_liability`` is their Python twin."""
+    rules: list[tuple[tuple[str, ...], int, int, str]] = []
+    if o.bao_dasixi_dasanyuan:
+        rules += [(("dasixi",), _WIND_TILES, 4, "dasixi"),
+                  (("dasanyuan",), _DRAGON_TILES, 3, "dasanyuan")]
+    if o.bao_shierzhang and not c.bao_exempt:
+        rules.append(((), _ANY_TILE, 4, "shierzhang_luodi"))
+    return tuple(rules)
 _HITS: dict[PatternHit, PatternHit] = {}
 
 
