@@ -1823,7 +1823,7 @@ cdef class CompiledTable:
         built in ``r[0]`` unless r is NULL. 0, -1 when no reading holds, -2 when the readings
         path must answer."""
         cdef int counts[NCOUNTED]
-        cdef uint32_t entries[4]
+        cdef uint64_t entries[4]
         flat[0] = -1
         cdef uint64_t hand = _hand_bits(p, mi, held, counts)
         cdef int words = _standard_words(p, mi, entries)
@@ -1832,7 +1832,7 @@ cdef class CompiledTable:
         return self._words_in(p, mi, hand | c.bits, counts, words, entries, c, r, best, flat)
 
     cdef int _words_in(self, const Packed* p, const MeldInfo* mi, uint64_t hand, int* counts,
-                       int words, const uint32_t* entries, CompiledContext c, CReading* r,
+                       int words, const uint64_t* entries, CompiledContext c, CReading* r,
                        Valued_* best, int* flat) noexcept nogil:
         """``_best_words`` in context c from the hand's features ``hand`` (c's bits
         included) and counted ones, its standard readings' ``words`` and the suits'
@@ -1870,7 +1870,7 @@ cdef class CompiledTable:
                     w = bw  # (one best word and no reading asked for: no search)
                 else:
                     w = _first_word(mi, entries, tied, chosen)
-                    if w < 0 or (r != NULL and _reading_of_words(p, mi, chosen, r) < 0):
+                    if w < 0 or (r != NULL and _reading_of_words(p, mi, entries, chosen, r) < 0):
                         return -2
                 if w != bw:
                     self._reading_value(hon | _word_bits(w), scounts, best)
@@ -1967,7 +1967,7 @@ cdef class CompiledTable:
         cdef Packed x = h[0]
         cdef int s = t_suit(tile), nr, b1, b2
         cdef int counts[NCOUNTED]
-        cdef uint32_t entries[4]
+        cdef uint64_t entries[4]
         cdef uint64_t hand
         x.cnt[tile] += 1
         x.key[s] += P5[tile - s * 9]
