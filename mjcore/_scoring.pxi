@@ -812,7 +812,8 @@ cdef class CompiledTable:
     cdef uint64_t* fails
     cdef uint8_t fail_bytes[7]
     cdef int nfail_bytes
-    cdef uint64_t all_held[2], complex_held[2]
+    cdef uint64_t all_held[2]
+    cdef uint64_t complex_held[2]
     def __dealloc__(self):
         _memo_drop(<void*> self)
         free(self.fails)
@@ -1000,6 +1001,25 @@ cdef class CompiledTable:
         cdef uint64_t rest[2]
         self._fails_rest(bits, rest)
         self._holds_with(bits, counts, rest, held)
+
+    def held_conditions(self, uint64_t bits, counts):
+        """The conditions that hold on the features ``bits`` and the counted ``counts`` (a
+        sequence, the rule set's counted context features after the core's): (patterns,
+        extras, floors), each a mask by table position; twice: by ``_holds``, and with the
+        bytes but byte 0 taken from other features first, as a reading word's value takes
+        them (``_words_in``). For tests."""
+        cdef int c[NCOUNTED + NCTXCOUNTED]
+        cdef uint64_t held[2]
+        cdef uint64_t other[2]
+        cdef uint64_t rest[2]
+        cdef int i
+        for i in range(NCOUNTED + NCTXCOUNTED):
+            c[i] = counts[i]
+        self._holds(bits, c, held)
+        self._fails_rest(bits ^ 0xFF, rest)  # (only byte 0 differs, which it does not read)
+        self._holds_with(bits, c, rest, other)
+        return ((held[0], held[1] & 0xFFFFFFFF, held[1] >> 32),
+                (other[0], other[1] & 0xFFFFFFFF, other[1] >> 32))
 
     def context(self, key):
         """The compiled context stored under ``key`` (None if none)."""
