@@ -427,6 +427,7 @@ cdef enum:
     # questions seen (powers of 2), for every table of every rule set together
     MEMO_SLOTS = 1 << 16
     SEEN_SLOTS = 1 << 15
+    SEEN_WAYS = 8        # marks a bucket (one 16-byte read): a question's mark goes in its bucket
 
 
 cdef struct MemoSlot:    # one remembered answer: strong references, NULL when empty
@@ -1421,10 +1422,11 @@ cdef class CompiledTable:
         the answer should be kept (NULL: not kept). ``hh``: the hand's hash (a ``Hand``'s
         or a text's).
 
-        A question asked once leaves only its mark (in ``_seen``, 2 bytes a slot); its
-        answer is kept when it is asked again (in ``_memo``, MEMO_SLOTS answers for every
-        table together, a new one replacing its slot's). So a never-seen hand costs one look-up in a small array and no
-        memory kept, which the cold path cannot pay (an answer kept costs more than its
+        A question asked once leaves only its mark (in ``_seen``, 2 bytes, in a bucket of
+        SEEN_WAYS); its answer is kept when it is asked again (in ``_memo``, MEMO_SLOTS answers
+        for every table together, two slots a question may use, a new answer replacing one
+        of them). So a never-seen hand costs one look-up in a small array and no memory
+        kept, which the cold path cannot pay (an answer kept costs more than its
         computation: fresh memory instead of the cache's), while a repeated one is answered
         from the memo from its third time."""
         cdef uint64_t x = (<uint64_t> hh ^ <uint64_t> tile * 0x9E3779B97F4A7C15u ^
@@ -1432,17 +1434,27 @@ cdef class CompiledTable:
                            (<uint64_t> <uintptr_t> <void*> self) << 7)
         x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
         x = x ^ x >> 32
-        cdef uint16_t* mark = &_seen[x & (SEEN_SLOTS - 1)]
+        cdef uint16_t* bucket = &_seen[(x & (SEEN_SLOTS // SEEN_WAYS - 1)) * SEEN_WAYS]
         cdef uint16_t seen = <uint16_t> (x >> 48) | 1   # (never 0: 0 marks an empty slot)
-        cdef MemoSlot* e = &_memo[(x >> 20) & (MEMO_SLOTS - 1)]
+        cdef Py_ssize_t i = (x >> 20) & (MEMO_SLOTS - 1)
+        cdef MemoSlot* e
+        cdef int j
+        cdef bint known = 0
         slot[0] = NULL
-        if mark[0] != seen:  # a question not seen before (or its mark replaced): none kept
-            mark[0] = seen
+        for j in range(SEEN_WAYS):
+            known |= bucket[j] == seen
+        if not known:  # a question not seen before (or its mark replaced): none kept
+            bucket[(x >> 16) & (SEEN_WAYS - 1)] = seen
             return None
-        if e.result != NULL and e.table == <void*> self and e.tile == tile and \
-                e.key == <PyObject*> key and (
-                e.hand == <PyObject*> h or e.hash == hh and <object> e.hand == h):
-            return <object> e.result
+        for j in range(2):
+            e = &_memo[i ^ j]
+            if e.result != NULL and e.table == <void*> self and e.tile == tile and \
+                    e.key == <PyObject*> key and (
+                    e.hand == <PyObject*> h or e.hash == hh and <object> e.hand == h):
+                return <object> e.result
+        e = &_memo[i]  # (kept in an empty one of the two, else in the one x picks)
+        if e.result != NULL and (_memo[i ^ 1].result == NULL or x >> 40 & 1):
+            e = &_memo[i ^ 1]
         slot[0] = e
         return None
 
@@ -1941,7 +1953,7 @@ cdef class CompiledTable:
         cdef uint64_t held
         if p.cnt[tile] == 0 or p.ncon + 3 * h.n_melds != self.hand_tiles:
             return None
-        if self.by_words:  # (read after the checks and the hand's features: no wait for them)
+        if self.by_words:
             _fetch_words(p, 0)
         if h.n_melds and (c.no_melds or not h.melds_plain) or not c.melds_fit(mi, h.n_melds):
             return None
@@ -2273,7 +2285,7 @@ cdef class CompiledEntry:
     cdef object wait_contexts  # options -> the (discard, self-drawn) contexts of a wait question
     cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
     cdef readonly object general_score, general_waits
-    cdef object flags       # the module whose PURE forces the Python path
+    cdef object flags       # the module whose PURE forces the Python path (its namespace)
     cdef readonly dict contexts  # context_key(...) -> the table's context key, or None
     # ``contexts`` looked up without building the key: a dict context's fingerprint
     # (``_context_print``) -> the key it was found under and its value, one per slot
@@ -2292,7 +2304,7 @@ cdef class CompiledEntry:
         self.make_wait_contexts = make_wait_contexts
         self.general_score = general_score
         self.general_waits = general_waits
-        self.flags = flags
+        self.flags = flags.__dict__
         self.contexts = contexts
         self.ctx_keys = [None] * CTX_SLOTS
         self.ctx_values = [None] * CTX_SLOTS
@@ -2331,6 +2343,11 @@ cdef class CompiledEntry:
             self.ctx_values[i] = got
         return got
 
+    cdef inline bint _pure(self):
+        """``flags.PURE`` (read from the module's dict: no attribute look-up per call)."""
+        pure = _dict_get(self.flags, "PURE")
+        return pure is not None and pure is not False and bool(pure)
+
     cdef CompiledTable _table(self, options):
         """The options' table; None when ``make_table`` gives none (options only the rule
         set's own path scores)."""
@@ -2345,7 +2362,11 @@ cdef class CompiledEntry:
     cdef object _score(self, hand, win_tile, self_drawn, context, options):
         cdef CompiledTable t
         key = None
-        if self.flags.PURE:
+        cdef bint packed = isinstance(hand, HandBase)
+        if packed:  # (its packed counts and melds are read soon: fetched while the context is)
+            __builtin_prefetch(&(<HandBase> hand).p)
+            __builtin_prefetch(&(<HandBase> hand).mi)
+        if self._pure():
             pass
         elif self.contexts is not None:
             if self_drawn is not True and self_drawn is not False:
@@ -2357,6 +2378,8 @@ cdef class CompiledEntry:
         elif context is None:
             key = self.on_self_draw if self_drawn else self.on_discard
         if key is not None:
+            if packed:  # (and its reading words, while the memo is asked)
+                _fetch_words(&(<HandBase> hand).p, 0)
             t = self._table(options)
             got = None if t is None else t._score_cached(hand, win_tile, key)
             if got:  # (False: the table's contexts were cleared; the rule set adds them)
@@ -2368,7 +2391,7 @@ cdef class CompiledEntry:
 
     cdef object _valued_waits(self, hand, context, options, visible):
         cdef CompiledTable t
-        if visible is None and not self.flags.PURE:
+        if visible is None and not self._pure():
             if context is None and self.make_wait_contexts is not None:
                 t = self._table(options)
                 if t is None:
