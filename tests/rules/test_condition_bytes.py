@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mjcore._core import COUNTED, CONTEXT_COUNTED_MAX, CompiledTable
+from mjcore._core import CONTEXT_COUNTED_MAX, COUNTED, CompiledTable
 
 NCOUNTS = len(COUNTED) + CONTEXT_COUNTED_MAX
 
