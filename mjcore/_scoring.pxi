@@ -2428,88 +2428,79 @@ cdef enum:
     CONTEXTS_KEPT = 4096  # an entry's remembered contexts (keys come from input: bounded)
 
 
-cdef extern from *:
-    """
-    /* A dict context as ``context_key`` keys it, read in place: no key built, no Python
-       code run (plain values only: str, int, bool, None, and lists of those, whose hashes
-       and comparisons are C). */
-    static inline int mj_plain(PyObject* v) {
-        PyTypeObject* tp = Py_TYPE(v);
-        return tp == &PyUnicode_Type || tp == &PyLong_Type || tp == &PyBool_Type
-            || v == Py_None;
-    }
-    static inline uint64_t mj_mix(uint64_t h, uint64_t x) {
-        h = (h ^ x) * 0x100000001B3ULL;
-        return h ^ (h >> 29);
-    }
-    /* A fingerprint of context_key(self_drawn, context), or 0 when a value is not plain. */
-    static uint64_t mj_context_print(PyObject* self_drawn, PyObject* context) {
-        Py_ssize_t pos = 0, j, n;
-        PyObject *k, *v, *item;
-        uint64_t h = 0xCBF29CE484222325ULL;
-        if (!mj_plain(self_drawn))
-            return 0;
-        h = mj_mix(h, (uint64_t) PyObject_Hash(self_drawn));
-        while (PyDict_Next(context, &pos, &k, &v)) {
-            if (Py_TYPE(k) != &PyUnicode_Type)
-                return 0;
-            h = mj_mix(h, (uint64_t) PyObject_Hash(k));
-            if (Py_TYPE(v) == &PyList_Type) {
-                n = PyList_GET_SIZE(v);
-                for (j = 0; j < n; j++) {
-                    item = PyList_GET_ITEM(v, j);
-                    if (!mj_plain(item))
-                        return 0;
-                    h = mj_mix(h, (uint64_t) PyObject_Hash(item));
-                }
-                h = mj_mix(h, (uint64_t) n);
-            } else if (!mj_plain(v)) {
-                return 0;
-            } else {
-                h = mj_mix(h, (uint64_t) PyObject_Hash(v));
-            }
-            h = mj_mix(h, (uint64_t) (uintptr_t) Py_TYPE(v));
-        }
-        return h | 1;
-    }
-    /* a == b for plain values, identity first (as a tuple compares its items) */
-    static inline int mj_same(PyObject* a, PyObject* b) {
-        return a == b || PyObject_RichCompareBool(a, b, Py_EQ) == 1;
-    }
-    /* Whether context_key(self_drawn, context) == key, for a context mj_context_print
-       fingerprints (its values plain). */
-    static int mj_context_is(PyObject* self_drawn, PyObject* context, PyObject* key) {
-        Py_ssize_t n = PyDict_GET_SIZE(context), pos = 0, i = 0, j;
-        PyObject *k, *v, *kv;
-        if (PyTuple_GET_SIZE(key) != 1 + 3 * n || !mj_same(PyTuple_GET_ITEM(key, 0), self_drawn))
-            return 0;
-        while (PyDict_Next(context, &pos, &k, &v)) {
-            if (i == n || PyTuple_GET_ITEM(key, 1 + 2 * n + i) != (PyObject*) Py_TYPE(v)
-                    || !mj_same(PyTuple_GET_ITEM(key, 1 + i), k))
-                return 0;
-            kv = PyTuple_GET_ITEM(key, 1 + n + i);
-            if (Py_TYPE(v) == &PyList_Type) {
-                if (Py_TYPE(kv) != &PyTuple_Type || PyTuple_GET_SIZE(kv) != PyList_GET_SIZE(v))
-                    return 0;
-                for (j = 0; j < PyList_GET_SIZE(v); j++)
-                    if (!mj_same(PyTuple_GET_ITEM(kv, j), PyList_GET_ITEM(v, j)))
-                        return 0;
-            } else if (!mj_same(kv, v)) {
-                return 0;
-            }
-            i++;
-        }
-        return i == n;
-    }
-    """
-    uint64_t _context_print "mj_context_print" (object self_drawn, dict context)
-    bint _context_is "mj_context_is" (object self_drawn, dict context, tuple key)
+cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:
+    h = (h ^ <uint64_t> x) * 0x100000001B3u
+    return h ^ h >> 29
+
+
+cdef inline bint _plain(object v) noexcept:
+    """A value whose hash and equality run no Python code (and cannot fail)."""
+    cdef type tp = type(v)
+    return tp is str or tp is int or tp is bool or v is None
+
+
+cdef uint64_t _context_print(self_drawn, dict context) noexcept:
+    """A fingerprint of ``context_key(self_drawn, context)`` built in place (its items in
+    order), or 0 when a value is not plain (a str, int, bool, None or a list of those)."""
+    cdef Py_ssize_t pos = 0, j
+    cdef PyObject* k
+    cdef PyObject* v
+    cdef uint64_t h = 0xCBF29CE484222325u
+    if not _plain(self_drawn):
+        return 0
+    h = _mix(h, hash(self_drawn))
+    while PyDict_Next(context, &pos, &k, &v):
+        if type(<object> k) is not str:
+            return 0
+        h = _mix(h, hash(<object> k))
+        if type(<object> v) is list:
+            for j in range(len(<list> v)):
+                item = (<list> v)[j]
+                if not _plain(item):
+                    return 0
+                h = _mix(h, hash(item))
+            h = _mix(h, len(<list> v))
+        elif not _plain(<object> v):
+            return 0
+        else:
+            h = _mix(h, hash(<object> v))
+        h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(<object> v))
+    return h | 1
 
 
 def _context_probe(self_drawn, dict context, tuple key):
     """(``_context_print(self_drawn, context)``, ``_context_is(self_drawn, context, key)``),
     for the tests that hold them to ``context_key``."""
     return _context_print(self_drawn, context), _context_is(self_drawn, context, key)
+
+
+cdef bint _context_is(self_drawn, dict context, tuple key) noexcept:
+    """Whether ``context_key(self_drawn, context) == key`` (plain values only: see
+    ``_context_print``), with no key built."""
+    cdef Py_ssize_t n = len(context), pos = 0, i = 0, j
+    cdef PyObject* k
+    cdef PyObject* v
+    # (each comparison first by identity, as a tuple's: the same str objects are common)
+    if len(key) != 1 + 3 * n or (key[0] is not self_drawn and key[0] != self_drawn):
+        return 0
+    while PyDict_Next(context, &pos, &k, &v):
+        kk = key[1 + i]
+        if key[1 + 2 * n + i] is not type(<object> v) or (kk is not <object> k and
+                                                          kk != <object> k):
+            return 0
+        kv = key[1 + n + i]
+        if type(<object> v) is list:
+            if type(kv) is not tuple or len(<tuple> kv) != len(<list> v):
+                return 0
+            for j in range(len(<list> v)):
+                a = (<tuple> kv)[j]
+                b = (<list> v)[j]
+                if a is not b and a != b:
+                    return 0
+        elif kv is not <object> v and kv != <object> v:
+            return 0
+        i += 1
+    return 1
 
 
 cdef inline int t_suit(int t) noexcept nogil:
