@@ -932,6 +932,7 @@ cdef class CompiledTable:
         cdef int i, k, x, w
         cdef uint64_t bit, on, off, named = 0
         cdef const Cond* c
+        free(self.fails)  # (NULL but when __init__ is called again)
         self.fails = <uint64_t*> calloc(8 * 256 * 2, sizeof(uint64_t))
         if self.fails == NULL:
             raise MemoryError()
