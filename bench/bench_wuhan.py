@@ -147,6 +147,14 @@ def main() -> None:
         clear_caches()
         return waits_batch()
 
+    ready_wild = [h for h in ready if h.counts[LAIZI]]
+
+    def waits_cold_wild() -> int:
+        clear_caches()
+        for h in ready_wild:
+            valued_waits(h, context=CONTEXT, ruleset="wuhan")
+        return len(ready_wild)
+
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
           f"{len(hands)} hands, {wild} holding a 赖子")
     print(f"score per call (memoised)   {rate(one, args.seconds)}")
@@ -155,6 +163,7 @@ def main() -> None:
     print(f"  cold, 赖子 held            {rate(cold_of(wilds), args.seconds)}")
     print(f"score batch warm            {rate(batch, args.seconds)}")
     print(f"valued_waits batch cold     {rate(waits_cold, args.seconds)}")
+    print(f"  cold, 赖子 held            {rate(waits_cold_wild, args.seconds)}")
     print(f"valued_waits batch warm     {rate(waits_batch, args.seconds)}")
 
 

@@ -99,7 +99,10 @@ class CompiledContext:
                   proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
                   needs_kong: bool = False, liable: str = "", liable_seat: int = -1,
                   counts: tuple[int, ...] = (), python_only: bool = False,
-                  sources_complete: bool = False) -> None: ...
+                  sources_complete: bool = False,
+                  liabilities: tuple[tuple[tuple[str, ...], int, int, str], ...] = (),
+                  feeders: tuple[int | None, ...] | None = None, winner: int = -1,
+                  liable_pays: int = 1) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]
@@ -158,6 +161,8 @@ class CompiledTable:
     def valued_waits_wild(self, hand: object, discard: CompiledContext,
                           self_drawn: CompiledContext,
                           visible: Any = None) -> tuple[Any, ...] | None: ...
+    def held_conditions(self, bits: int, counts: Sequence[int],
+                        ) -> tuple[tuple[int, int, int], tuple[int, int, int]]: ...
 
 def _c_placed_readings(hand: object, wild: int) -> list[tuple[Any, ...]] | None: ...
 def _c_wild_readings(hand: object, tile: object, wild: int, proxy: int, self_drawn: bool,

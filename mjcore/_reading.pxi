@@ -163,31 +163,70 @@ cdef int _suit_split_list(const Packed* p, int s, Split* out) noexcept nogil:
     return got
 
 
-cdef int _assemble(const MeldInfo* mi, const Split** picks, CReading* r) noexcept nogil:
-    """The standard reading of the declared melds and one split of each suit: melds, then the
-    runs, then the pungs (each in suit order); -1 past RD_SETS sets."""
-    cdef int s, j, k, code
+cdef enum:
+    # a split code (``_split_code``): one split of a suit in 31 bits, what ``_assemble``
+    # reads: a nibble a set from bit 0, the runs (their start rank, 0-6) then the pungs (7 +
+    # their rank), each ascending; the number of sets at SC_N, the pair's rank at SC_PAIR
+    SC_N = 24
+    SC_PAIR = 27
+    SC_NO_PAIR = 15
+
+
+cdef uint32_t _split_code(const Split* sp) noexcept nogil:
+    cdef uint32_t out = (<uint32_t> sp.n) << SC_N | (<uint32_t> (
+        SC_NO_PAIR if sp.pair < 0 else sp.pair % 9)) << SC_PAIR
+    cdef int j, k = 0
+    for j in range(sp.n):   # (a split lists a rank's pung before its runs, ranks ascending)
+        if sp.code[j] < 64:
+            out |= (<uint32_t> (sp.code[j] % 9)) << (4 * k)
+            k += 1
+    for j in range(sp.n):
+        if sp.code[j] >= 64:
+            out |= (<uint32_t> (7 + (sp.code[j] - 64) % 9)) << (4 * k)
+            k += 1
+    return out
+
+
+cdef int _assemble(const MeldInfo* mi, const uint32_t* codes, CReading* r) noexcept nogil:
+    """The standard reading of the declared melds and one split of each suit (its split code):
+    melds, then the runs, then the pungs (each in suit order); -1 past RD_SETS sets."""
+    cdef int s, j, x, n = mi.n
+    cdef uint32_t c
+    for s in range(4):
+        n += codes[s] >> SC_N & 7
+    if n > RD_SETS:
+        return -1
     r.shape = RS_STANDARD
     r.pair = -1
     r.nwilds = 0
-    r.nsets = mi.n
+    r.nsets = n = mi.n
     for j in range(mi.n):
         r.sets[j] = mi.sets[j]
-    for k in range(2):      # runs, then pungs
-        for s in range(4):
-            if picks[s].pair >= 0:
-                r.pair = picks[s].pair
-            for j in range(picks[s].n):
-                code = picks[s].code[j]
-                if (code >= 64) != (k == 1):
-                    continue
-                if r.nsets == RD_SETS:
-                    return -1
-                r.sets[r.nsets].kind = SET_PUNG if k else SET_CHOW
-                r.sets[r.nsets].tile = code - 64 if k else code
-                r.sets[r.nsets].concealed = 1
-                r.sets[r.nsets].meld = MK_NONE
-                r.nsets += 1
+    for s in range(4):      # the runs
+        c = codes[s]
+        if (c >> SC_PAIR & 15) != SC_NO_PAIR:
+            r.pair = s * 9 + (c >> SC_PAIR & 15)
+        for j in range(c >> SC_N & 7):
+            x = c >> (4 * j) & 15
+            if x >= 7:
+                break
+            r.sets[n].kind = SET_CHOW
+            r.sets[n].tile = s * 9 + x
+            r.sets[n].concealed = 1
+            r.sets[n].meld = MK_NONE
+            n += 1
+    for s in range(4):      # then the pungs
+        c = codes[s]
+        for j in range(c >> SC_N & 7):
+            x = c >> (4 * j) & 15
+            if x < 7:
+                continue
+            r.sets[n].kind = SET_PUNG
+            r.sets[n].tile = s * 9 + x - 7
+            r.sets[n].concealed = 1
+            r.sets[n].meld = MK_NONE
+            n += 1
+    r.nsets = n
     return 0
 
 
@@ -198,11 +237,12 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
     ``shisanyao``; its pair is the tile held twice), then 嚦咕嚦咕 (when ``ligu``). The count,
     or -1 when there are more than RD_MAX (the caller falls back to the Python readings)."""
     cdef Split splits[4][RD_SPLITS]
+    cdef uint32_t codes[4][RD_SPLITS]
     cdef int ns[4]
     cdef int idx[4]
     cdef int s, j, nout = 0
     cdef CReading* r
-    cdef const Split* picks[4]
+    cdef uint32_t picks[4]
     cdef bint standard = 1
     cdef int pairs = 0, total
     for s in range(4):  # sets and one pair: one suit holds 3n+2 tiles, the others 3n
@@ -221,13 +261,15 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
         if ns[s] == 0:
             standard = 0
             break
+        for j in range(ns[s]):
+            codes[s][j] = _split_code(&splits[s][j])
     if standard:
         idx[0] = idx[1] = idx[2] = idx[3] = 0
         while True:
             if nout == RD_MAX:
                 return -1
             for s in range(4):
-                picks[s] = &splits[s][idx[s]]
+                picks[s] = codes[s][idx[s]]
             if _assemble(mi, picks, &out[nout]) < 0:
                 return -1
             nout += 1
@@ -302,7 +344,8 @@ cdef int _ligu_pung(const Packed* p) noexcept nogil:
 # sets, the one other thing they read, are the same in every reading), so the evaluator
 # values each word once instead of each reading (``CompiledTable._best_words``). Per suit
 # key a table entry, filled on first use, lists the words of the suit's splits in the order
-# they first occur in ``_suit_split_list``, which is what the reading order needs.
+# they first occur in ``_suit_split_list``, which is what the reading order needs, and keeps
+# the first split, from which the scored reading is nearly always built (no split search).
 
 cdef enum:
     RW_RUN = 1
@@ -313,11 +356,35 @@ cdef enum:
     # 0: not known yet; with no word present:
     RWE_NONE = 1 << 8    # the suit has no split
     RWE_OVER = 2 << 8    # it has more than RD_SPLITS: the readings path answers
+    # bits 32-63: the suit's first split (of its first word) as a split code, or with no
+    # word present its tile count mod 3 (``_entry_mod3``)
 
 from libc.stdlib cimport calloc
 
-cdef uint32_t* suit_rwords = <uint32_t*> calloc(NSUIT, sizeof(uint32_t))  # pages on use only
-cdef uint32_t* hon_rwords = <uint32_t*> calloc(NHON, sizeof(uint32_t))
+cdef extern from *:
+    """
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* A big table of zeros, its pages taken on first use; on Linux in huge pages where the
+       system allows them (madvise): its entries are read at random, and in small pages
+       nearly every read of a never-seen hand's entry also misses the address cache (TLB). */
+    static void* mj_table_zeroed(size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        void* p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return NULL;
+        madvise(p, n, MADV_HUGEPAGE);
+        return p;
+    #else
+        return calloc(n, 1);
+    #endif
+    }
+    """
+    void* mj_table_zeroed(size_t n) nogil
+
+cdef uint64_t* suit_rwords = <uint64_t*> mj_table_zeroed(NSUIT * sizeof(uint64_t))
+cdef uint64_t* hon_rwords = <uint64_t*> calloc(NHON, sizeof(uint64_t))
 if suit_rwords == NULL or hon_rwords == NULL:
     raise MemoryError()
 
@@ -351,15 +418,26 @@ cdef uint32_t _words_entry(const Split* sp, int n) noexcept nogil:
     return e
 
 
-cdef uint32_t _suit_words_entry(const Packed* p, int s) noexcept nogil:
+cdef uint64_t _suit_words_entry(const Packed* p, int s) noexcept nogil:
     """Suit s's entry, from its table."""
-    cdef uint32_t* slot = &hon_rwords[p.key[3]] if s == 3 else &suit_rwords[p.key[s]]
-    cdef uint32_t e = slot[0]
+    cdef uint64_t* slot = &hon_rwords[p.key[3]] if s == 3 else &suit_rwords[p.key[s]]
+    cdef uint64_t e = slot[0]
     cdef Split sp[RD_SPLITS]
+    cdef int n, r, total = 0
     if not e:
-        e = _words_entry(sp, _suit_split_list(p, s, sp))
+        n = _suit_split_list(p, s, sp)
+        for r in range(7 if s == 3 else 9):
+            total += p.cnt[s * 9 + r]
+        e = _words_entry(sp, n) | (<uint64_t> (_split_code(&sp[0]) if n > 0 else total % 3)) << 32
         slot[0] = e  # (two threads may both fill it: with the same value)
     return e
+
+
+cdef inline int _entry_mod3(uint64_t e) noexcept nogil:
+    """The suit's tile count mod 3, from its entry."""
+    if not (e & 0xFF):
+        return e >> 32 & 3
+    return 0 if (e >> (32 + SC_PAIR) & 15) == SC_NO_PAIR else 2
 
 
 cdef inline int _combine_words(int a, int b) noexcept nogil:
@@ -379,33 +457,31 @@ cdef inline int _combine_words(int a, int b) noexcept nogil:
     return out
 
 
-cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint32_t* entries) noexcept nogil:
+cdef int _standard_words(const Packed* p, const MeldInfo* mi, uint64_t* entries) noexcept nogil:
     """The mask of the words of the hand's standard readings (0: none), the suits' entries
     left in ``entries``; -1 when a suit has too many splits."""
-    cdef int s, j, total, pairs = 0, acc, w = 0
+    cdef int s, j, m, pairs = 0, acc, w = 0
     for s in range(4):
-        total = 0
-        for j in range(9 if s < 3 else 7):
-            total += p.cnt[s * 9 + j]
-        if total % 3 == 1:
+        entries[s] = _suit_words_entry(p, s)
+        m = _entry_mod3(entries[s])
+        if m == 1:
             return 0
-        pairs += total % 3 == 2
+        pairs += m == 2
     if pairs != 1:
         return 0
     for j in range(mi.n):
         w |= _set_word(mi.sets[j].kind, mi.sets[j].tile)
     acc = 1 << w
     for s in range(4):
-        entries[s] = _suit_words_entry(p, s)
         if not (entries[s] & 0xFF):
-            return -1 if entries[s] == RWE_OVER else 0
+            return -1 if <uint32_t> entries[s] == RWE_OVER else 0
         acc = _combine_words(acc, entries[s] & 0xFF)
         if not acc:
             return 0
     return acc
 
 
-cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
+cdef int _first_word(const MeldInfo* mi, const uint64_t* entries, int targets,
                      int* chosen) noexcept nogil:
     """The word of the first standard reading (in ``_readings`` order) whose word is in the
     mask ``targets``, and each suit's word in it (``chosen``); -1 if none."""
@@ -440,18 +516,21 @@ cdef int _first_word(const MeldInfo* mi, const uint32_t* entries, int targets,
     return acc
 
 
-cdef int _reading_of_words(const Packed* p, const MeldInfo* mi, const int* chosen,
-                           CReading* r) noexcept nogil:
+cdef int _reading_of_words(const Packed* p, const MeldInfo* mi, const uint64_t* entries,
+                           const int* chosen, CReading* r) noexcept nogil:
     """The first standard reading whose suits have the words ``chosen`` (as ``_readings``
-    builds it): each suit's first split of its word, no other split listed; -1 past the
-    bounds."""
-    cdef Split sp[4]
-    cdef const Split* picks[4]
+    builds it): each suit's first split of its word (its entry's when that is the suit's
+    first word, else searched), no other split listed; -1 past the bounds."""
+    cdef Split sp
+    cdef uint32_t picks[4]
     cdef int s
     for s in range(4):
-        if _suit_first_split(p, s, chosen[s], &sp[s]) != 1:
+        if <int> (entries[s] >> 8 & 7) == chosen[s]:
+            picks[s] = <uint32_t> (entries[s] >> 32)
+        elif _suit_first_split(p, s, chosen[s], &sp) == 1:
+            picks[s] = _split_code(&sp)
+        else:
             return -1
-        picks[s] = &sp[s]
     return _assemble(mi, picks, r)
 
 

@@ -820,8 +820,17 @@ cdef class CompiledTable:
     cdef uint64_t rows_more      # rows with either-or terms (``_cond`` for those)
     cdef uint64_t rows_superseding
     cdef bint nib_ready
+    # which conditions fail, by one byte of the features (``_fill_fails``): [byte k][its
+    # value][0: patterns, 1: extras | floors << 32]; the bytes other than 0 some condition
+    # names, and the conditions a counted term or an either-or term leaves to ``_cond``
+    cdef uint64_t* fails
+    cdef uint8_t fail_bytes[7]
+    cdef int nfail_bytes
+    cdef uint64_t all_held[2]
+    cdef uint64_t complex_held[2]
     def __dealloc__(self):
         _memo_drop(<void*> self)
+        free(self.fails)
         cdef int i
         if self.hits_kept != NULL:
             for i in range(HITS_SLOTS):
@@ -927,6 +936,105 @@ cdef class CompiledTable:
             _word_cond(&self.extra[i].cond) and self.extra[i].times < W_COUNTED
             for i in range(self.nextra)) and all(
             _word_cond(&self.floor[i]) for i in range(self.nfloor))
+        self._fill_fails()
+
+    cdef int _fill_fails(self) except -1:
+        """``fails`` and its companions, from the conditions' on/off masks: a condition fails
+        on byte k of the features when that byte lacks one of its ``on`` bits there or holds
+        one of its ``off`` bits."""
+        cdef int i, k, x, w
+        cdef uint64_t bit, on, off, named = 0
+        cdef const Cond* c
+        free(self.fails)  # (NULL but when __init__ is called again)
+        self.fails = <uint64_t*> calloc(8 * 256 * 2, sizeof(uint64_t))
+        if self.fails == NULL:
+            raise MemoryError()
+        self.all_held[0] = self.all_held[1] = self.complex_held[0] = self.complex_held[1] = 0
+        for i in range(self.npat + self.nextra + self.nfloor):
+            if i < self.npat:
+                c, w, bit = &self.pat[i].cond, 0, (<uint64_t> 1) << i
+            elif i < self.npat + self.nextra:
+                c, w, bit = &self.extra[i - self.npat].cond, 1, \
+                    (<uint64_t> 1) << (i - self.npat)
+            else:
+                c, w, bit = &self.floor[i - self.npat - self.nextra], 1, \
+                    (<uint64_t> 1) << (32 + i - self.npat - self.nextra)
+            self.all_held[w] |= bit
+            if c.nany or c.cnt[0] >= 0 or c.cnt[1] >= 0:
+                self.complex_held[w] |= bit
+            named |= c.on | c.off
+            for k in range(8):
+                on = c.on >> (8 * k) & 0xFF
+                off = c.off >> (8 * k) & 0xFF
+                for x in range(256 if on | off else 0):
+                    if (x & on) != on or x & off:
+                        self.fails[(k << 9) + 2 * x + w] |= bit
+        self.nfail_bytes = 0
+        for k in range(1, 8):
+            if named >> (8 * k) & 0xFF:
+                self.fail_bytes[self.nfail_bytes] = k
+                self.nfail_bytes += 1
+        return 0
+
+    cdef inline void _fails_rest(self, uint64_t bits, uint64_t* fail) noexcept nogil:
+        """The conditions failing on the bytes of ``bits`` other than byte 0 (the one
+        a standard reading's word changes: ``_word_bits``), in ``fail``."""
+        cdef int j
+        cdef const uint64_t* e
+        fail[0] = fail[1] = 0
+        for j in range(self.nfail_bytes):
+            e = &self.fails[(<int> self.fail_bytes[j] << 9) +
+                            2 * (bits >> (8 * self.fail_bytes[j]) & 0xFF)]
+            fail[0] |= e[0]
+            fail[1] |= e[1]
+
+    cdef inline void _holds_with(self, uint64_t bits, const int* counts, const uint64_t* rest,
+                                 uint64_t* held) noexcept nogil:
+        """The conditions that hold on features ``bits`` (``_cond`` of each, bit for bit):
+        held[0] the patterns, held[1] the extras, floors from bit 32; ``rest``: the
+        ``_fails_rest`` of ``bits``."""
+        cdef const uint64_t* e = &self.fails[2 * (bits & 0xFF)]
+        cdef uint64_t x
+        cdef int i
+        held[0] = self.all_held[0] & ~(rest[0] | e[0])
+        held[1] = self.all_held[1] & ~(rest[1] | e[1])
+        x = held[0] & self.complex_held[0]
+        while x:
+            i = __builtin_ctzll(x)
+            x &= x - 1
+            if not _cond(&self.pat[i].cond, bits, counts):
+                held[0] &= ~((<uint64_t> 1) << i)
+        x = held[1] & self.complex_held[1]
+        while x:
+            i = __builtin_ctzll(x)
+            x &= x - 1
+            if not _cond(&self.extra[i].cond if i < 32 else &self.floor[i - 32], bits, counts):
+                held[1] &= ~((<uint64_t> 1) << i)
+
+    cdef inline void _holds(self, uint64_t bits, const int* counts,
+                            uint64_t* held) noexcept nogil:
+        cdef uint64_t rest[2]
+        self._fails_rest(bits, rest)
+        self._holds_with(bits, counts, rest, held)
+
+    def held_conditions(self, uint64_t bits, counts):
+        """The conditions that hold on the features ``bits`` and the counted ``counts`` (a
+        sequence, the rule set's counted context features after the core's): (patterns,
+        extras, floors), each a mask by table position; twice: by ``_holds``, and with the
+        bytes but byte 0 taken from other features first, as a reading word's value takes
+        them (``_words_in``). For tests."""
+        cdef int c[NCOUNTED + NCTXCOUNTED]
+        cdef uint64_t held[2]
+        cdef uint64_t other[2]
+        cdef uint64_t rest[2]
+        cdef int i
+        for i in range(NCOUNTED + NCTXCOUNTED):
+            c[i] = counts[i]
+        self._holds(bits, c, held)
+        self._fails_rest(bits ^ 0xFF, rest)  # (only byte 0 differs, which it does not read)
+        self._holds_with(bits, c, rest, other)
+        return ((held[0], held[1] & 0xFFFFFFFF, held[1] >> 32),
+                (other[0], other[1] & 0xFFFFFFFF, other[1] >> 32))
 
     def context(self, key):
         """The compiled context stored under ``key`` (None if none)."""
@@ -1306,19 +1414,30 @@ cdef class CompiledTable:
     def valued_waits_cached(self, hand, CompiledContext discard, CompiledContext self_drawn):
         """``valued_waits`` with no tiles visible, remembered like ``score_cached`` (under the
         hand and the discard context, which must always come with the same self-drawn
-        one). None when hand is not a ``Hand`` or the Python path must answer."""
+        one). None when hand is not a ``Hand`` (or plain text, for a table of wilds) or the
+        Python path must answer."""
         return self._valued_waits_cached(hand, discard, self_drawn)
 
     cdef object _valued_waits_cached(self, hand, CompiledContext discard,
                                      CompiledContext self_drawn, bint sources=False):
-        if not isinstance(hand, HandBase):
+        cdef Py_hash_t hh
+        if isinstance(hand, HandBase):
+            hh = (<HandBase> hand)._hash
+        elif type(hand) is str and self.wilds:
+            hh = hash(hand)  # (kept in the text: hashed once)
+        else:
             return None
         cdef MemoSlot* e
-        cdef Py_hash_t hh = (<HandBase> hand)._hash
         got = self._memo_get(hand, hh, 34, discard, &e)  # (34: no tile, a wait list)
         if got is not None:
             return got
-        got = self._valued_waits(hand, discard, self_drawn, None, sources)
+        # a table of wilds values its waits by the searches of mjcore/_wilds.pxi
+        if self.placed:
+            got = _valued_waits_placed(self, hand, discard, self_drawn, None)
+        elif self.wilds:
+            got = _valued_waits_wild(self, hand, discard, self_drawn, None)
+        else:
+            got = self._valued_waits(hand, discard, self_drawn, None, sources)
         if e != NULL and got is not None:
             self._memo_put(e, hand, hh, 34, discard, got)
         return got
@@ -1384,16 +1503,21 @@ cdef class CompiledTable:
 
     cdef int _value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value under the policy; 0 when no pattern holds."""
-        cdef uint64_t found = 0, dropped = 0, rows = self.plain_rows
+        cdef uint64_t held[2]
+        self._holds(bits, counts, held)
+        return self._value_held(held, bits, counts, v)
+
+    cdef int _value_held(self, const uint64_t* held, uint64_t bits, const int* counts,
+                         Valued_* v) noexcept nogil:
+        """``_value`` from the conditions that hold (``_holds``)."""
+        cdef uint64_t found = held[0] & self.plain_rows, dropped = 0, rows = found
         cdef int i, n, best = -1, bnet = 0, net, add, j
+        cdef uint32_t x
         cdef const CPat* p
         while rows:
             i = __builtin_ctzll(rows)
             rows &= rows - 1
-            p = &self.pat[i]
-            if _cond(&p.cond, bits, counts):
-                found |= (<uint64_t> 1) << i
-                dropped |= p.supersedes
+            dropped |= self.pat[i].supersedes
         found &= ~dropped
         if not found:
             return 0
@@ -1434,9 +1558,10 @@ cdef class CompiledTable:
         v.floors = 0
         v.unlisted = 0
         if not alone:
-            for j in range(self.nextra):
-                if not _cond(&self.extra[j].cond, bits, counts):
-                    continue
+            x = <uint32_t> held[1]   # (the extras that hold, in table order)
+            while x:
+                j = __builtin_ctzll(x)
+                x &= x - 1
                 n = 1 if self.extra[j].times < 0 else counts[self.extra[j].times]
                 if p.absorb == j:
                     n -= p.absorb_n
@@ -1450,24 +1575,22 @@ cdef class CompiledTable:
                 v.raw += n * self.extra[j].value
         v.value = v.raw if self.cap < 0 or p.cap_exempt or alone or v.raw <= self.cap else self.cap
         if self.policy == POL_CAPPED_BASE:
-            for j in range(self.nfloor):
-                if _cond(&self.floor[j], bits, counts):
-                    v.floors |= 1u << j
+            v.floors = <uint32_t> (held[1] >> 32)
             if v.floors and v.value < self.floor_value:
                 v.value = self.floor_value
         return 1
 
-    cdef int _flat(self, uint64_t bits, const int* counts, Valued_* v, bint have) noexcept nogil:
-        """A flat pattern that replaces the value: its table position, else -1."""
+    cdef int _flat(self, const uint64_t* held, const Valued_* v, bint have) noexcept nogil:
+        """A flat pattern that replaces the value: its table position, else -1 (``held``:
+        the conditions that hold, ``_holds``)."""
         cdef int i, cmp
-        cdef uint64_t rows = self.flat_rows
+        cdef uint64_t rows = self.flat_rows & held[0]
         while rows:
             i = __builtin_ctzll(rows)
             rows &= rows - 1
-            if _cond(&self.pat[i].cond, bits, counts):
-                cmp = v.raw if self.flat_after else v.value
-                if not have or self.pat[i].value >= cmp:
-                    return i
+            cmp = v.raw if self.flat_after else v.value
+            if not have or self.pat[i].value >= cmp:
+                return i
         return -1
 
     cdef object _hits(self, const Valued_* v, int flat):
@@ -1860,13 +1983,20 @@ cdef class CompiledTable:
     cdef int _reading_value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
         """One reading's value (``_value``), a flat pattern that replaces it included: 1, 0
         when no pattern holds, -2 when the Python path must answer."""
+        cdef uint64_t held[2]
+        self._holds(bits, counts, held)
+        return self._reading_value_held(held, bits, counts, v)
+
+    cdef int _reading_value_held(self, const uint64_t* held, uint64_t bits, const int* counts,
+                                 Valued_* v) noexcept nogil:
+        """``_reading_value`` from the conditions that hold (``_holds``)."""
         v.flat = -1
         v.unlisted = 0
-        cdef int f = self._value(bits, counts, v)
+        cdef int f = self._value_held(held, bits, counts, v)
         if f < 0:
             return -2
         if not self.flat_after:  # FanTable: a flat pattern replaces this reading's value
-            v.flat = self._flat(bits, counts, v, f)
+            v.flat = self._flat(held, v, f)
             if v.flat >= 0:
                 v.value = v.raw = v.mainval = self.pat[v.flat].value
                 v.rank = v.main = v.flat
@@ -1888,7 +2018,9 @@ cdef class CompiledTable:
         flat[0] = best.flat
         if not self.flat_after:
             return
-        cdef int f = self._flat(bits, counts, best, 1)
+        cdef uint64_t held[2]
+        self._holds(bits, counts, held)
+        cdef int f = self._flat(held, best, 1)
         if f >= 0:
             flat[0] = f
             best.raw = self.pat[f].value
@@ -1903,7 +2035,7 @@ cdef class CompiledTable:
         built in ``r[0]`` unless r is NULL. 0, -1 when no reading holds, -2 when the readings
         path must answer."""
         cdef int counts[NCOUNTED]
-        cdef uint32_t entries[4]
+        cdef uint64_t entries[4]
         flat[0] = -1
         cdef uint64_t hand = _hand_bits(p, mi, held, counts)
         cdef int words = _standard_words(p, mi, entries)
@@ -1912,7 +2044,7 @@ cdef class CompiledTable:
         return self._words_in(p, mi, hand | c.bits, counts, words, entries, c, r, best, flat)
 
     cdef int _words_in(self, const Packed* p, const MeldInfo* mi, uint64_t hand, int* counts,
-                       int words, const uint32_t* entries, CompiledContext c, CReading* r,
+                       int words, const uint64_t* entries, CompiledContext c, CReading* r,
                        Valued_* best, int* flat) noexcept nogil:
         """``_best_words`` in context c from the hand's features ``hand`` (c's bits
         included) and counted ones, its standard readings' ``words`` and the suits'
@@ -1923,14 +2055,18 @@ cdef class CompiledTable:
         cdef Valued_ v
         cdef int w, f, bw = -1, tied = 0, shape = -1, j
         cdef uint64_t hon = 0, bits, bbits = 0
+        cdef uint64_t rest[2]
+        cdef uint64_t held[2]
         flat[0] = -1
         if words:
             memcpy(scounts, counts, NCOUNTED * sizeof(int))
             hon = hand | _honour_bits(p, mi, c.seat_wind, c.round_wind, scounts)
+            self._fails_rest(hon, rest)  # (every word the same but for byte 0)
             for w in range(RW_WORDS):
                 if not (words >> w & 1):
                     continue
-                f = self._reading_value(hon | _word_bits(w), scounts, &v)
+                self._holds_with(hon | _word_bits(w), scounts, rest, held)
+                f = self._reading_value_held(held, hon | _word_bits(w), scounts, &v)
                 if f < 0:
                     return -2
                 if not f:
@@ -1946,7 +2082,7 @@ cdef class CompiledTable:
                     w = bw  # (one best word and no reading asked for: no search)
                 else:
                     w = _first_word(mi, entries, tied, chosen)
-                    if w < 0 or (r != NULL and _reading_of_words(p, mi, chosen, r) < 0):
+                    if w < 0 or (r != NULL and _reading_of_words(p, mi, entries, chosen, r) < 0):
                         return -2
                 if w != bw:
                     self._reading_value(hon | _word_bits(w), scounts, best)
@@ -2043,7 +2179,7 @@ cdef class CompiledTable:
         cdef Packed x = h[0]
         cdef int s = t_suit(tile), nr, b1, b2
         cdef int counts[NCOUNTED]
-        cdef uint32_t entries[4]
+        cdef uint64_t entries[4]
         cdef uint64_t hand
         x.cnt[tile] += 1
         x.key[s] += P5[tile - s * 9]

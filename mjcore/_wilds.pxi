@@ -635,19 +635,29 @@ cdef int _wild_best(CompiledTable t, const WildHand* wh, int drawn, CompiledCont
     in ``chosen``, 0 when no reading is valued, -1 when the Python path must answer.
     ``seen``: the features of every reading, or-ed."""
     cdef uint64_t rb[3]
-    cdef int counts[NCOUNTED + NCTXCOUNTED]
-    cdef int nr, gen, i, got, found = 0
-    cdef Valued_ v
-    cdef uint64_t bits
+    cdef int nr, gen, i
     nr = _wild_list(wh, drawn, sd, t.qidui, t.wild_pair_sets_wild, rb, &gen)
     if nr < 0:
         return -1
     seen[0] = 0
     for i in range(nr):
         seen[0] |= rb[i]
+    return _wild_value(t, rb, nr, gen, wh.nmelds, c, best, chosen)
+
+
+cdef int _wild_value(CompiledTable t, const uint64_t* rb, int nr, int gen, int nmelds,
+                     CompiledContext c, Valued_* best, uint64_t* chosen) noexcept nogil:
+    """The best of the readings ``rb`` (feature bits, ``_wild_list``'s order; ``gen`` kinds of
+    four naturals) in context ``c``: 1 with its value in ``best`` and its features in
+    ``chosen`` (value, then the lower rank, then the first), 0 when none is valued, -1 when
+    the Python path must answer."""
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int i, got, found = 0
+    cdef Valued_ v
+    cdef uint64_t bits
     memset(counts, 0, sizeof(counts))
     counts[C_GEN] = gen
-    counts[C_MELDS] = wh.nmelds
+    counts[C_MELDS] = nmelds
     for i in range(NCTXCOUNTED):
         counts[NCOUNTED + i] = c.ctx_counts[i]
     for i in range(nr):
@@ -757,53 +767,118 @@ cdef object _score_wild(CompiledTable t, object hand, object tile_obj, CompiledC
     return out
 
 
+cdef struct WildWaitValue:  # the two ways of the waits that share their readings
+    int key               # 七对 | standard << 1 | gen << 2; -1: unused
+    int gd, gs            # ``_wild_value``'s answers on a discard and self-drawn
+    Valued_ vd, vs
+
+
 cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
                                CompiledContext cs, object visible):
     """Every physical kind that completes the ready hand (the core's joker wait test on the
     naturals, the wild kind itself, the proxy for a natural of the wild's kind), valued on a
     discard (``cd``) and self-drawn (``cs``); kinds of which four copies are held are not
-    waits. None when the Python path must answer."""
-    cdef WildHand wh, x
+    waits. None when the Python path must answer.
+
+    What ``_wild_list`` finds of each candidate comes from the 13 tiles once: its standard
+    reading from the joker wait test (a drawn wild: one win test with a joker more), 七对 from
+    the kinds held oddly, and the 爆头 reading is the same for every tile drawn (the 13 tiles
+    less one wild form sets: the drawn tile pairs with it). Candidates whose readings and
+    ``gen`` agree share their values (and hits)."""
+    cdef WildHand wh
     cdef Packed p
-    cdef Valued_ vd, vs
-    cdef uint64_t bd, bs, seen, mask, cand
-    cdef int k, tile, drawn, gd, gs, unseen
+    cdef uint8_t rest[34]
+    cdef WildWaitValue vals[8]
+    cdef WildWaitValue* e
+    cdef uint64_t rb[3]
+    cdef uint64_t chosen, std, cand, mask
+    cdef int k, tile, drawn, unseen, nv = 0, odd0 = 0, gen0 = 0, odd, gen, wilds, key, nr, i
+    cdef bint baotou = 0, qd, st
+    cdef list hits = []  # each value's (discard, self-drawn) hits, as vals
     if _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 or cd.wild != cs.wild or \
             cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
         return None
     _pack(&p, wh.nat, 0, 0)
-    mask = _waits(&p, SH_STANDARD | (SH_QIDUI if t.qidui else 0), wh.wilds)
-    cand = (<uint64_t> 1) << wh.wild
+    std = _waits(&p, SH_STANDARD, wh.wilds)
+    cand = std | (_waits(&p, SH_QIDUI, wh.wilds) if t.qidui else 0)
     for k in range(34):
-        if mask >> k & 1 and k != wh.slot:
-            cand |= (<uint64_t> 1) << (wh.slot if k == wh.wild else k)
+        odd0 += wh.nat[k] & 1
+        gen0 += wh.nat[k] == 4
+    if wh.wilds >= 1 and (t.wild_pair_sets_wild or wh.wilds == 1):
+        # the 爆头 reading: the rest (less the pair) and a pair of an honour it does not hold
+        # win with the other wilds as jokers (``_wild_list``)
+        memcpy(rest, wh.nat, 34)
+        k = 27
+        while k < 34 and rest[k]:
+            k += 1
+        if k == 34:
+            return None
+        rest[k] = 2
+        _pack(&p, rest, 0, 0)
+        baotou = _win(&p, SH_STANDARD, wh.wilds - 1) != 0
+        _pack(&p, wh.nat, 0, 0)
+    mask = (<uint64_t> 1) << wh.wild
+    for k in range(34):
+        if cand >> k & 1 and k != wh.slot:
+            mask |= (<uint64_t> 1) << (wh.slot if k == wh.wild else k)
     out = []
-    while cand:
-        tile = __builtin_ctzll(cand)
-        cand &= cand - 1
+    while mask:
+        tile = __builtin_ctzll(mask)
+        mask &= mask - 1
         if wh.held[tile] >= 4:
             continue
-        x = wh
         drawn = _role_of(&wh, tile)
         if drawn == wh.slot:
-            x.wilds += 1
+            wilds = wh.wilds + 1
+            odd = odd0
+            gen = gen0
+            st = _win(&p, SH_STANDARD, wilds) != 0
         else:
-            x.nat[drawn] += 1
-        gs = _wild_best(t, &x, drawn, cs, 1, &vs, &bs, &seen)
-        gd = _wild_best(t, &x, drawn, cd, 0, &vd, &bd, &seen)
-        if gs < 0 or gd < 0:
-            return None
-        if not gs:
+            wilds = wh.wilds
+            odd = odd0 + (1 if wh.nat[drawn] % 2 == 0 else -1)
+            gen = gen0 + (wh.nat[drawn] == 3)
+            st = std >> drawn & 1
+        qd = t.qidui and wh.nmelds == 0 and wilds >= odd and (wilds - odd) % 2 == 0
+        key = qd | st << 1 | gen << 2
+        e = NULL
+        for i in range(nv):
+            if vals[i].key == key:
+                e = &vals[i]
+                break
+        if e == NULL:
+            i = nv
+            if nv == 8:
+                return None  # (cannot happen: gen is gen0 or gen0 + 1, so 8 keys at most)
+            e = &vals[nv]
+            nv += 1
+            e.key = key
+            nr = 0
+            if qd:
+                rb[nr] = (<uint64_t> 1) << F_QIDUI
+                nr += 1
+            if st:
+                rb[nr] = (<uint64_t> 1) << F_STANDARD
+                nr += 1
+            e.gd = _wild_value(t, rb, nr, gen, wh.nmelds, cd, &e.vd, &chosen)
+            if baotou:
+                rb[nr] = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_WILD_PAIR
+                nr += 1
+            e.gs = _wild_value(t, rb, nr, gen, wh.nmelds, cs, &e.vs, &chosen)
+            if e.gs < 0 or e.gd < 0:
+                return None
+            hits.append((t._hits(&e.vd, -1) if e.gd else (),
+                         t._hits(&e.vs, -1) if e.gs else ()))
+        if not e.gs:
             continue
         unseen = 4 - wh.held[tile] - (0 if visible is None else visible[tile])
         w = mj_tuple_of(t.wait_type, 7)
         _put(w, 0, (<tuple> _wait_objects[tile])[0])
         _put(w, 1, tile)
-        _put(w, 2, vd.value if gd else 0)
-        _put(w, 3, vs.value)
+        _put(w, 2, e.vd.value if e.gd else 0)
+        _put(w, 3, e.vs.value)
         _put(w, 4, unseen if unseen > 0 else 0)
-        _put(w, 5, t._hits(&vd, -1) if gd else ())
-        _put(w, 6, t._hits(&vs, -1))
+        _put(w, 5, (<tuple> hits[i])[0])
+        _put(w, 6, (<tuple> hits[i])[1])
         PyObject_GC_UnTrack(w)
         out.append(w)
     return tuple(out)
@@ -931,83 +1006,136 @@ cdef int _placed_melds(CompiledTable t, tuple melds, int w, PlacedMelds* pm) exc
     return 0
 
 
+cdef struct PlacedRow:    # one placement's features, its context's left out
+    uint64_t bits
+    int counts[NCOUNTED]
+    bint hard             # no wild stands for another kind
+    int src               # the placement's index in the search (its decomposition)
+
+
+cdef struct Placements:   # the distinct rows of one hand's placements, first seen first
+    PlacedRow rows[PLACED_MAX]
+    int n
+    CReading rs[RD_MAX]   # the readings of a hand with no wild
+    WildSearch ws         # the search of a hand with wilds (its rows: the caller frees them)
+
+
+cdef int _placed_rows(const Packed* p, const PlacedMelds* pm, int w, Placements* out) noexcept:
+    """The features of every placement of the concealed tiles ``p`` (the melds ``pm``), each
+    distinct row once, in the order first found (a repeat is worth what its first is in any
+    context, and the first wins a tie: it can never be chosen). 0, or -2 when the Python path
+    must answer. ``out.ws.rows``: the caller frees it."""
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int hand_counts[NCOUNTED + NCTXCOUNTED]
+    cdef CReading r
+    cdef uint8_t cnt[34]
+    cdef const CReading* row
+    cdef PlacedRow* x
+    cdef int nr, i, j, k, nin, x_
+    cdef uint64_t base = pm.kinds, mask, bits, hand_bits = 0, hand_mask = 0
+    cdef bint wild = p.cnt[w] != 0
+    for x_ in range(34):
+        if p.cnt[x_] and x_ != w:
+            base |= (<uint64_t> 1) << x_
+    out.n = 0
+    out.ws.rows = NULL
+    if not wild:
+        nr = _readings(p, &pm.mi, 0, out.rs)
+        if nr < 0:
+            return -2
+    else:
+        memcpy(cnt, p.cnt, 34)
+        if _wild_search(&out.ws, cnt, w, 4 - pm.mi.n, 1) or out.ws.nrows > PLACED_MAX:
+            return -2
+        nr = out.ws.nrows
+    memset(counts, 0, sizeof(counts))
+    memset(hand_counts, 0, sizeof(hand_counts))
+    for i in range(nr):
+        mask = base
+        nin = 0
+        if not wild:
+            row = &out.rs[i]
+        else:  # the declared sets first, then the placement's
+            r = out.ws.rows[i]
+            if pm.mi.n + r.nsets > RD_SETS:
+                return -2
+            for j in range(r.nsets):
+                r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
+            for j in range(pm.mi.n):
+                r.sets[j] = pm.mi.sets[j]
+            r.nsets += pm.mi.n
+            row = &r
+            for j in range(r.nwilds):
+                mask |= (<uint64_t> 1) << r.wild_as[j]
+                nin += r.wild_as[j] != w
+        if i == 0 or mask != hand_mask:  # (the hand's features read the kinds held alone)
+            hand_bits = _hand_bits(p, &pm.mi, mask, hand_counts)
+            hand_mask = mask
+        memcpy(counts, hand_counts, sizeof(counts))
+        bits = hand_bits | _reading_bits(row, -1, -1, counts)
+        counts[C_WILDS_IN] = nin
+        for k in range(out.n):
+            x = &out.rows[k]
+            if x.bits == bits and memcmp(x.counts, counts, sizeof(x.counts)) == 0:
+                break
+        else:
+            x = &out.rows[out.n]
+            out.n += 1
+            x.bits = bits
+            memcpy(x.counts, counts, sizeof(x.counts))
+            x.hard = nin == 0
+            x.src = i
+    return 0
+
+
+cdef int _placed_choose(CompiledTable t, const Placements* pl, CompiledContext c,
+                        Valued_* best) noexcept:
+    """The best row of ``pl`` in context ``c`` (value, then no wild standing in, then more
+    ``tie_patterns``, then the earlier of them, then the first): its index with its value in
+    ``best``; -1 when none is valued (no win), -2 when the Python path must answer."""
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef Valued_ v
+    cdef int i, got, bi = -1
+    cdef bint bhard = 0
+    memset(counts, 0, sizeof(counts))
+    memset(best, 0, sizeof(Valued_))
+    for i in range(pl.n):
+        memcpy(counts, pl.rows[i].counts, sizeof(pl.rows[i].counts))
+        v.flat = -1
+        v.unlisted = 0
+        got = t._value(pl.rows[i].bits | c.bits, counts, &v)
+        if got < 0:
+            return -2
+        if not got:
+            continue
+        if bi < 0 or _placed_better(&v, pl.rows[i].hard, best, bhard, t.tie_patterns):
+            bi = i
+            best[0] = v
+            bhard = pl.rows[i].hard
+    if bi < 0 or best.mainval <= 0:
+        return -1
+    return bi
+
+
 cdef object _placed_best(CompiledTable t, const Packed* p, const PlacedMelds* pm, int w,
                          CompiledContext c, bint want_dec, Valued_* best, int* status):
     """The best placement of the concealed tiles ``p`` (the melds ``pm``): its value in
     ``best``, ``status`` 0, and its decomposition (with ``want_dec``); ``status`` -1 when no
     placement is valued (no win), -2 when the Python path must answer."""
-    cdef int counts[NCOUNTED + NCTXCOUNTED]
-    cdef CReading rs[RD_MAX]
-    cdef CReading r
-    cdef WildSearch ws
-    cdef Valued_ v
-    cdef uint8_t cnt[34]
-    cdef const CReading* row
-    cdef int nr, i, j, got, bi = -1, nin, x
-    cdef bint hard, bhard = 0
-    cdef uint64_t base = pm.kinds, mask, bits
-    for x in range(34):
-        if p.cnt[x] and x != w:
-            base |= (<uint64_t> 1) << x
-    memset(counts, 0, sizeof(counts))
-    memset(best, 0, sizeof(Valued_))
-    status[0] = -2
+    cdef Placements pl
+    cdef int bi
     dec = None
-    ws.rows = NULL
     try:
-        if p.cnt[w] == 0:
-            nr = _readings(p, &pm.mi, 0, rs)
-            if nr < 0:
-                return None
-        else:
-            memcpy(cnt, p.cnt, 34)
-            if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > PLACED_MAX:
-                return None
-            nr = ws.nrows
-        for i in range(nr):
-            if p.cnt[w] == 0:
-                row = &rs[i]
-                mask = base
-                nin = 0
-            else:  # the declared sets first, then the placement's
-                r = ws.rows[i]
-                if pm.mi.n + r.nsets > RD_SETS:
-                    return None
-                for j in range(r.nsets):
-                    r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
-                for j in range(pm.mi.n):
-                    r.sets[j] = pm.mi.sets[j]
-                r.nsets += pm.mi.n
-                row = &r
-                mask = base
-                nin = 0
-                for j in range(r.nwilds):
-                    mask |= (<uint64_t> 1) << r.wild_as[j]
-                    nin += r.wild_as[j] != w
-            bits = _hand_bits(p, &pm.mi, mask, counts) | c.bits
-            bits |= _reading_bits(row, -1, -1, counts)
-            counts[C_WILDS_IN] = nin
-            v.flat = -1
-            v.unlisted = 0
-            got = t._value(bits, counts, &v)
-            if got < 0:
-                return None
-            if not got:
-                continue
-            hard = nin == 0
-            if bi < 0 or _placed_better(&v, hard, best, bhard, t.tie_patterns):
-                bi = i
-                best[0] = v
-                bhard = hard
-        if bi < 0 or best.mainval <= 0:
-            status[0] = -1
+        status[0] = -2
+        if _placed_rows(p, pm, w, &pl) < 0:
             return None
-        status[0] = 0
-        if want_dec:
-            dec = t._decomposition(&rs[bi]) if p.cnt[w] == 0 else \
-                _placed_decomposition(t, &ws.rows[bi])
+        bi = _placed_choose(t, &pl, c, best)
+        status[0] = bi if bi < 0 else 0
+        if bi >= 0 and want_dec:
+            dec = t._decomposition(&pl.rs[pl.rows[bi].src]) if p.cnt[w] == 0 else \
+                _placed_decomposition(t, &pl.ws.rows[pl.rows[bi].src])
     finally:
-        free(ws.rows)
+        free(pl.ws.rows)
     return dec
 
 
@@ -1086,9 +1214,10 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     cdef PlacedMelds pm
     cdef Packed q, x
     cdef Valued_ vd, vs
+    cdef Placements pl
     cdef uint8_t nat[34]
     cdef uint64_t mask
-    cdef int w = cs.wild, k, s, sd_, ss, md, ms, unseen
+    cdef int w = cs.wild, k, s, sd_, ss = 0, md, ms, unseen
     if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w or \
             cd.python_only or cs.python_only:
         return None
@@ -1120,10 +1249,16 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
         x.cnt[k] += 1
         x.key[s] += P5[k - s * 9]
         x.ncon += 1
-        _placed_best(t, &x, &pm, w, cd, 0, &vd, &sd_)
-        _placed_best(t, &x, &pm, w, cs, 0, &vs, &ss)
+        # one search, valued on a discard and self-drawn
+        sd_ = _placed_rows(&x, &pm, w, &pl)
+        free(pl.ws.rows)
+        if sd_ == 0:
+            sd_ = _placed_choose(t, &pl, cd, &vd)
+            ss = _placed_choose(t, &pl, cs, &vs)
         if sd_ == -2 or ss == -2:
             return None
+        sd_ = min(sd_, 0)
+        ss = min(ss, 0)
         dd = _placed_paid(t, &vd, pm.factor, cd, &md) if sd_ == 0 else None
         dsd = _placed_paid(t, &vs, pm.factor, cs, &ms) if ss == 0 else None
         if dd is None and dsd is None:

@@ -563,3 +563,65 @@ def test_wuhan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> No
         assert got[0] == got[1], (ready, ctx)
         answered += bool(got[0]) and not isinstance(got[0][0], str)
     assert answered > N // 100
+
+
+def _served_twins(monkeypatch: pytest.MonkeyPatch, module: Any, ready: Any, ctx: dict[str, Any],
+                  o: Any) -> bool:
+    """A ready hand's waits on the Python path, then three times on the compiled one (the
+    first serves the context, the second is the core's through ``_ENTRY``, the third may
+    come from the table's cache): all equal. True when ``_ENTRY`` answered the second (its
+    general path keeps every answer in ``_WAITS``)."""
+    python, first = both_paths(monkeypatch, module.clear_caches, module.valued_waits, ready,
+                               ctx, o)
+    assert first == python, (ready, ctx, o)
+    def ask() -> Any:
+        try:
+            return module.valued_waits(ready, ctx, o)
+        except MahjongError as exc:
+            return (exc.code, str(exc))
+
+    module._WAITS.clear()
+    again = ask()
+    served = not module._WAITS
+    assert again == python and ask() == python, (ready, ctx, o)
+    return served
+
+
+def test_wild_waits_served_by_the_entry_are_the_python_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hangzhou and Wuhan waits of hands holding wilds, served by ``_ENTRY`` from a
+    context's second question (one wait search shared by a discard and a self-draw, values
+    shared by the tiles whose readings agree), equal the Python path's; most are served."""
+    from mjcore.rules.wuhan import scoring as wh
+
+    rng = random.Random(35)
+    asked = served = 0
+    while asked < N // 10:
+        hand, tile, wild, flip = hangzhou_hand(rng)
+        if isinstance(hand, str):
+            hand = Hand.parse(hand)
+        counts = list(hand.counts)
+        counts[tile] -= 1
+        if not counts[wild]:
+            continue
+        ready = Hand(counts, hand.melds)
+        ctx = _context(rng, wild, flip, True)
+        ctx.pop("claims_from", None)
+        opts = {**rng.choice(_OPTIONS[:9]), **({} if flip else {"caishen_mode": "baiban"})}
+        served += _served_twins(monkeypatch, hz, rng.choice((ready, ready.to_text())), ctx,
+                                resolve_options("hangzhou", opts))
+        asked += 1
+    contexts: list[dict[str, Any]] = [
+        {}, {}, {"discarder": "right"}, {"robbed": "across"}, {"hai_di": True},
+        {"gang_shang_hua": True}, {"winner": 2, "discarder": "across"}]
+    while asked < N // 5:
+        hand, tile, laizi = wuhan_hand(rng)
+        counts = list(hand.counts)
+        counts[tile] -= 1
+        if not counts[laizi]:
+            continue
+        ctx = {"laizi": text(laizi), **rng.choice(contexts)}
+        served += _served_twins(monkeypatch, wh, Hand(counts, hand.melds), ctx,
+                                resolve_options("wuhan", rng.choice(_WH_OPTIONS[:12])))
+        asked += 1
+    assert served > asked // 2

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import _count_runs, wait_mask
+from mjcore._core import _count_runs, context_key, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand
 from mjcore.rules.common import compiled
@@ -667,16 +667,6 @@ def _wait_contexts(c: Ctx, o: HangzhouOptions) -> tuple[compiled.CompiledContext
     return got
 
 
-_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, None, compiled, contexts=_KEYS_OF)
-# A hand (a ``Hand`` or plain text) and a tile (an id or its text) in a context already
-# compiled (a dict or none) is answered in one core call (the options' compiled table and its
-# cache); every other call by ``_general_score``.
-score: Callable[[object, int | str, bool, Mapping[str, object] | None, HangzhouOptions],
-                ScoreResult] = _ENTRY.score
-"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input (bounded)."""
-
-
 def is_piao(hand: object, drawn: int | str, discard: int | str,
             context: Mapping[str, object] | None, o: HangzhouOptions) -> bool:
     """Is discarding ``discard`` from ``hand`` (14 tiles incl. the ``drawn`` tile) a 飘 (§5)?
@@ -711,8 +701,7 @@ def relative_points(result: ScoreResult, winner: int = 0) -> dict[str, Any]:
 
 def clear_caches() -> None:
     """Forget every memoised parse, analysis, value and score (for cold benchmarks)."""
-    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS, _CONTEXTS, _TABLES,
-                 _WAIT_CONTEXTS):
+    for memo in (_PARSED, _ANALYSES, _VALUES, _RESULTS, _WAITS, _CONTEXTS, _WAIT_CONTEXTS):
         memo.clear()
     _ENTRY.forget_contexts()
     compiled.CompiledTable.clear_cache()
@@ -741,11 +730,11 @@ def _candidates(counts: tuple[int, ...], wild: int) -> list[int]:
     return sorted(out)
 
 
-def valued_waits(hand: object, context: Mapping[str, object] | None, o: HangzhouOptions,
-                 visible: object = None) -> tuple[ValuedWait, ...]:
-    """Every physical kind whose addition gives a reading (§12: 5z included, except kinds of
-    which four copies are held), with its value on a discard (shape only: the claim rules are
-    the move checks') and self-drawn (爆头 and 飘 from the context)."""
+def _general_waits(hand: object, context: Mapping[str, object] | None, o: HangzhouOptions,
+                   visible: object = None) -> tuple[ValuedWait, ...]:
+    """``valued_waits``'s every call ``_ENTRY`` does not answer from the compiled table (a
+    context met for the first time is served from then on: ``_serve``), memoised per input
+    (bounded)."""
     try:
         key: Any = (hand, o, None if not context else _context_key(context),
                     visible if visible is None or isinstance(visible, str)
@@ -772,6 +761,8 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
             table = _compiled_table(o)
         if table is not None:
             cd, cs = _wait_contexts(c, o)
+            if context is None or type(context) is dict:
+                _serve(context, (cd, cs), o)
             fast = table.valued_waits_wild(hand, cd, cs, vis)
             if fast is not None:
                 if key is not None:
@@ -802,6 +793,42 @@ def valued_waits(hand: object, context: Mapping[str, object] | None, o: Hangzhou
     if key is not None:
         _WAITS.keep(key, result)
     return result
+
+
+def _serve(context: dict[str, object] | None,
+           pair: tuple[compiled.CompiledContext, compiled.CompiledContext],
+           o: HangzhouOptions) -> None:
+    """The waits of a context whose self-drawn part parsed (all the hand's own checks are the
+    core's: it hands back what it does not answer) served by ``_ENTRY`` under ``o``: the
+    (discard, self-drawn) pair kept in the entry's contexts under ``context_key(None,
+    context)``, by options."""
+    try:
+        wk = context_key(None, context or {})
+    except TypeError:  # an unhashable value: never served
+        return
+    contexts = _ENTRY.contexts
+    assert contexts is not None
+    served = contexts.get(wk)
+    if served is None:
+        served = Memo(64)  # (options objects: few, but bounded)
+        _ENTRY.remember_context(wk, served)
+    served.keep(o, pair)
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
+                                _general_score, _general_waits, compiled, contexts=_KEYS_OF)
+# A hand (a ``Hand`` or plain text) and a tile (an id or its text) in a context already
+# compiled (a dict or none) is answered in one core call (the options' compiled table and its
+# cache), and so are a ready hand's waits in a context already served (``_serve``) with
+# nothing visible; every other call by ``_general_score`` and ``_general_waits``.
+score: Callable[[object, int | str, bool, Mapping[str, object] | None, HangzhouOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input (bounded)."""
+valued_waits: Callable[..., tuple[ValuedWait, ...]] = _ENTRY.valued_waits
+"""Every physical kind whose addition gives a reading (§12: 5z included, except kinds of which
+four copies are held), with its value on a discard (shape only: the claim rules are the move
+checks') and self-drawn (爆头 and 飘 from the context). A ready hand (a ``Hand`` or plain text)
+in a context met before, nothing visible, is answered in one core call (``_ENTRY``)."""
 
 
 __all__ = ["CONTEXT_KEYS", "NAME", "clear_caches", "is_piao", "relative_points",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from mjcore._core import HandBase, decompose, is_win, wait_mask
+from mjcore._core import HandBase, context_key, decompose, is_win, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common import compiled
@@ -448,16 +448,6 @@ def _context_of(t: compiled.CompiledTable, c: Context, sd: bool,
         python_only=bool(c.payers), needs_kong=c.gsh)
 
 
-_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, None, compiled, contexts=_KEYS_OF)
-# A ``Hand`` and a tile (an id or its text) in a context already compiled (a dict or none) is
-# answered in one core call (the options' compiled table and its cache); every other call by
-# ``_general_score``.
-score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, WuhanOptions],
-                ScoreResult] = _ENTRY.score
-"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input (bounded)."""
-
-
 def _is_dahu(h: PatternHit, o: WuhanOptions) -> bool:
     """A 大胡 hit (杠上花 as a factor shares its id but is an extra)."""
     return h.id in DAHU_ORDER and not (h.id == "gangshanghua" and o.gangshanghua_as == "factor")
@@ -515,7 +505,6 @@ def clear_caches() -> None:
     _PAID.clear()
     _RESULTS.clear()
     _WAITS.clear()
-    _TABLES.clear()
     _ENTRY.forget_contexts()
     compiled.CompiledTable.clear_cache()
 
@@ -527,11 +516,11 @@ _DISCARD_ONLY = ("discarder", "robbed")
 _WAITS: Memo[tuple[object, ...], tuple[ValuedWait, ...]] = Memo(_CACHE_LIMIT)
 
 
-def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: WuhanOptions,
-                 visible: object = None) -> tuple[ValuedWait, ...]:
-    """Every tile that wins self-drawn or on a discard (from the left seat unless the context
-    names a discarder or a robbed kong), with its H × W each way (0 when it does not win
-    that way)."""
+def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: WuhanOptions,
+                   visible: object = None) -> tuple[ValuedWait, ...]:
+    """``valued_waits``'s every call ``_ENTRY`` does not answer from the compiled table (a
+    context met for the first time is served from then on: ``_serve``), memoised per input
+    (bounded)."""
     if context is not None and not isinstance(context, Mapping):
         raise bad_context("context must be a mapping of key to value")
     key: tuple[object, ...] | None
@@ -573,6 +562,8 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
             except TypeError:  # an unhashable context value: the Python path
                 cs = cd = None
             if cs is not None and cd is not None:
+                if context is None or type(context) is dict:
+                    _serve(context, (cd, cs), o)
                 fast = table.valued_waits_placed(h, cd, cs, vis)
                 if fast is not None:
                     if key is not None:
@@ -616,3 +607,37 @@ def valued_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wuha
     if key is not None:
         _WAITS.keep(key, result)
     return result
+
+
+def _serve(context: dict[str, object] | None,
+           pair: tuple[compiled.CompiledContext, compiled.CompiledContext],
+           o: WuhanOptions) -> None:
+    """The waits of a context whose two ways parsed (all the hand's own checks are the core's:
+    it hands back what it does not answer) served by ``_ENTRY`` under ``o``: the (discard,
+    self-drawn) pair kept in the entry's contexts under ``context_key(None, context)``, by
+    options."""
+    try:
+        wk = context_key(None, context or {})
+    except TypeError:  # an unhashable value: never served
+        return
+    contexts = _ENTRY.contexts
+    assert contexts is not None
+    served = contexts.get(wk)
+    if served is None:
+        served = Memo(64)  # (options objects: few, but bounded)
+        _ENTRY.remember_context(wk, served)
+    served.keep(o, pair)
+
+
+_ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
+                                _general_score, _general_waits, compiled, contexts=_KEYS_OF)
+# A ``Hand`` and a tile (an id or its text) in a context already compiled (a dict or none) is
+# answered in one core call (the options' compiled table and its cache), and so are a ready
+# ``Hand``'s waits in a context already served (``_serve``) with nothing visible; every other
+# call by ``_general_score`` and ``_general_waits``.
+score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, WuhanOptions],
+                ScoreResult] = _ENTRY.score
+"""Score one winning hand (see ``mjcore.rules.score``). Memoised per input (bounded)."""
+valued_waits: Callable[..., tuple[ValuedWait, ...]] = _ENTRY.valued_waits
+"""Every tile that wins self-drawn or on a discard (from the left seat unless the context names
+a discarder or a robbed kong), with its H × W each way (0 when it does not win that way)."""
