@@ -807,19 +807,14 @@ cdef class CompiledTable:
     cdef object last_key         # the context key asked last, and its compiled context
     cdef CompiledContext last
     cdef HitsSlot* hits_kept     # HITS_SLOTS hit tuples of several patterns (NULL until used)
-    # the additive policy's ordinary rows by their plain terms, read 4 feature bits at a time
-    # (``_row_nibbles``): nib_ok[n][x], the rows whose terms on bits 4n..4n+3 hold when those
-    # bits are x; only the nibbles some row names (nib_used) are read
-    cdef uint64_t nib_ok[16][16]
-    cdef uint16_t nib_used
-    # ... and by their counted terms: cnt_ok[c][v], the rows whose terms on counted feature c
-    # hold when it is v (0-15); cnt_rows[c] the rows naming c (cnt_used: some row does)
+    # the additive policy's ordinary rows by their counted terms (``_row_counts``; their
+    # plain terms: ``fails``): cnt_ok[c][v], the rows whose terms on counted feature c hold
+    # when it is v (0-15); cnt_rows[c] the rows naming c (cnt_used: some row does)
     cdef uint64_t cnt_ok[NCOUNTED][16]
     cdef uint64_t cnt_rows[NCOUNTED]
     cdef uint16_t cnt_used
     cdef uint64_t rows_more      # rows with either-or terms (``_cond`` for those)
     cdef uint64_t rows_superseding
-    cdef bint nib_ready
     # which conditions fail, by one byte of the features (``_fill_fails``): [byte k][its
     # value][0: patterns, 1: extras | floors << 32]; the bytes other than 0 some condition
     # names, and the conditions a counted term or an either-or term leaves to ``_cond``
@@ -937,6 +932,7 @@ cdef class CompiledTable:
             for i in range(self.nextra)) and all(
             _word_cond(&self.floor[i]) for i in range(self.nfloor))
         self._fill_fails()
+        self._row_counts()
 
     cdef int _fill_fails(self) except -1:
         """``fails`` and its companions, from the conditions' on/off masks: a condition fails
@@ -1714,20 +1710,16 @@ cdef class CompiledTable:
     # a pung completed by a discard is not concealed and the wait's shape counts. Ties go to
     # the reading whose listed patterns come first in table order.
 
-    cdef void _row_nibbles(self) noexcept nogil:
-        """Fill ``nib_ok``, ``cnt_ok`` and the masks beside them from the ordinary rows'
-        conditions."""
-        cdef int n, x, i, j, c
-        cdef uint64_t f, on, off, bit
+    cdef void _row_counts(self) noexcept nogil:
+        """Fill ``cnt_ok`` and the masks beside it from the ordinary rows' conditions."""
+        cdef int x, i, j, c
+        cdef uint64_t f, bit
         cdef Cond term          # one counted term alone, read by ``_cond``
         cdef int counts[NCOUNTED]
         memset(&term, 0, sizeof(term))
         term.cnt[1] = -1
-        self.nib_used = self.cnt_used = 0
+        self.cnt_used = 0
         self.rows_more = self.rows_superseding = 0
-        for n in range(16):
-            for x in range(16):
-                self.nib_ok[n][x] = self.plain_rows
         for c in range(NCOUNTED):
             self.cnt_rows[c] = 0
             for x in range(16):
@@ -1756,31 +1748,16 @@ cdef class CompiledTable:
                         self.cnt_ok[c][x] &= ~bit
             if self.pat[i].supersedes:
                 self.rows_superseding |= (<uint64_t> 1) << i
-            for n in range(16):
-                on = self.pat[i].cond.on >> (4 * n) & 15
-                off = self.pat[i].cond.off >> (4 * n) & 15
-                if not (on | off):
-                    continue
-                self.nib_used |= 1 << n
-                for x in range(16):
-                    if (x & on) != on or x & off:
-                        self.nib_ok[n][x] &= ~((<uint64_t> 1) << i)
-        self.nib_ready = 1
 
     cdef uint64_t _rows_holding(self, uint64_t bits, const int* counts) noexcept nogil:
-        """The ordinary rows whose condition holds (``_cond`` of each, by ``_row_nibbles``'
-        tables)."""
-        cdef uint64_t found = self.plain_rows, f, more
+        """The ordinary rows whose condition holds (``_cond`` of each, by the tables of
+        their plain terms, ``fails``, and of their counted ones, ``_row_counts``')."""
+        cdef uint64_t f, more = self.rows_more
+        cdef uint64_t rest[2]
         cdef int i, n
         cdef uint32_t u
-        if not self.nib_ready:
-            self._row_nibbles()
-        more = self.rows_more
-        u = self.nib_used
-        while u:  # the rows whose plain terms hold
-            n = __builtin_ctzll(u)
-            u &= u - 1
-            found &= self.nib_ok[n][bits >> (4 * n) & 15]
+        self._fails_rest(bits, rest)  # the rows whose plain terms hold
+        cdef uint64_t found = self.plain_rows & ~(rest[0] | self.fails[2 * (bits & 0xFF)])
         u = self.cnt_used
         while u:  # ... and their counted terms
             n = __builtin_ctzll(u)
