@@ -8,6 +8,9 @@ hands (honours, melds, self-drawn and discard wins, contexts with meld sources):
 * batch cold  - a loop over N distinct prepared hands never scored before: every cache of the
                 rule set cleared first (so the per-hand memo never answers);
 * batch warm  - the same loop again (answers memoised per hand and context);
+* contexts known - the cold loop with the answers' cache cleared but the parsed contexts kept
+                (what a server meets once its tables' contexts were seen: new hands, known
+                contexts);
 * the compiled core alone: ``CompiledTable.score`` on the same hands, contexts parsed and
   compiled beforehand, one per distinct context as the real path shares them (no API layer,
   no memo, no liability: what a cold call costs beside its glue);
@@ -196,6 +199,10 @@ def main() -> None:
         clear_caches()
         return score_batch()
 
+    def score_known_contexts() -> int:
+        compiled.CompiledTable.clear_cache()  # (the answers only: parsed contexts stay)
+        return score_batch()
+
     one = items[0]
 
     def score_one() -> int:
@@ -254,6 +261,7 @@ def main() -> None:
             ("score: batch loop, cold, Python path", rate(python_path(score_cold), s),
              peer_rate)]
     rows += [("score: batch loop, cold (never-seen hands)", rate(score_cold, s), peer_rate),
+             ("score: cold hands, contexts known", rate(score_known_contexts, s), peer_rate),
              ("score: compiled core alone (no API layer)", rate(core_only, s), peer_rate),
              ("score: batch loop, warm (memoised)", rate(score_batch, s), peer_rate),
              ("valued_waits: cold, compiled", rate(waits_cold, s), peer_rate),
