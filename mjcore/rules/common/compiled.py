@@ -37,6 +37,7 @@ from mjcore._core import (
     context_key,
 )
 from mjcore.hand import Decomposition
+from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
 __all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "CompiledEntry",
@@ -144,6 +145,20 @@ def entry_key(t: CompiledTable, entry: CompiledEntry, self_drawn: object,
         t.add_context(key, c)
         entry.remember_context(key, key)
     return key
+
+
+def serve_waits(entry: CompiledEntry, key: tuple[object, ...], options: object,
+                pair: tuple[CompiledContext, CompiledContext]) -> None:
+    """Keep ``pair`` (a waits question's discard and self-drawn contexts, compiled for
+    ``options``) for the waits context ``key`` (``context_key(None, context)``) in ``entry``'s
+    contexts, where the entry answers that context's next waits in C (by options: a Memo)."""
+    contexts = entry.contexts
+    assert contexts is not None
+    served = contexts.get(key)
+    if served is None:
+        served = Memo(64)  # (options objects: few, but bounded)
+        entry.remember_context(key, served)
+    served.keep(options, pair)
 
 
 def feature_bit(name: str) -> int:

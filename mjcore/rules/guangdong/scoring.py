@@ -796,17 +796,13 @@ def _serve(ctx: dict[str, object], pair: tuple[Ctx, Ctx], o: GuangdongOptions) -
                                                and d.facts.winners > 1):
         return
     wk = _ckey(None, ctx)
-    contexts = _ENTRY.contexts
-    assert contexts is not None
-    served = contexts.get(wk)
-    if served is None:
-        served = Memo(64)  # (options objects: few, but bounded)
-        _ENTRY.remember_context(wk, served)
-    elif o in served:
+    assert _ENTRY.contexts is not None
+    served = _ENTRY.contexts.get(wk)
+    if served is not None and o in served:
         return
     t = _TABLES.get(o) or _compiled_table(o)
-    served.keep(o, (t.context(d.cid) or _compiled_context(t, d, o),
-                    t.context(s.cid) or _compiled_context(t, s, o)))
+    compiled.serve_waits(_ENTRY, wk, o, (t.context(d.cid) or _compiled_context(t, d, o),
+                                         t.context(s.cid) or _compiled_context(t, s, o)))
 
 
 def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,

@@ -806,13 +806,7 @@ def _serve(context: dict[str, object] | None,
         wk = context_key(None, context or {})
     except TypeError:  # an unhashable value: never served
         return
-    contexts = _ENTRY.contexts
-    assert contexts is not None
-    served = contexts.get(wk)
-    if served is None:
-        served = Memo(64)  # (options objects: few, but bounded)
-        _ENTRY.remember_context(wk, served)
-    served.keep(o, pair)
+    compiled.serve_waits(_ENTRY, wk, o, pair)
 
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,

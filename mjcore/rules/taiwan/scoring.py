@@ -715,20 +715,10 @@ def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
         # it, so it never comes with another self-drawn one
         pair = (_new_context(parsed[0], o), _compiled_context(t, parsed[1], o))
         if all(_hand_free(c) for c in parsed):
-            _serve(wk, served, o, pair)
+            compiled.serve_waits(_ENTRY, wk, o, pair)
     if visible is None:
         return t.valued_waits_cached(h, pair[0], pair[1])
     return t.valued_waits(h, pair[0], pair[1], visible_counts(visible))
-
-
-def _serve(wk: tuple[object, ...], served: Memo[TaiwanOptions, _Pair] | None, o: TaiwanOptions,
-           pair: _Pair) -> None:
-    """Keep ``pair`` as the waits context ``wk``'s (``context_key(None, context)``) under
-    ``o`` in ``_ENTRY``'s contexts, where the entry answers its next calls in C."""
-    if served is None:
-        served = Memo(64)  # (options objects: few, but bounded)
-        _ENTRY.remember_context(wk, served)
-    served.keep(o, pair)
 
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
