@@ -147,11 +147,16 @@ def entry_key(t: CompiledTable, entry: CompiledEntry, self_drawn: object,
     return key
 
 
-def serve_waits(entry: CompiledEntry, key: tuple[object, ...], options: object,
+def serve_waits(entry: CompiledEntry, context: dict[str, object] | None, options: object,
                 pair: tuple[CompiledContext, CompiledContext]) -> None:
     """Keep ``pair`` (a waits question's discard and self-drawn contexts, compiled for
-    ``options``) for the waits context ``key`` (``context_key(None, context)``) in ``entry``'s
-    contexts, where the entry answers that context's next waits in C (by options: a Memo)."""
+    ``options``) for ``context`` in ``entry``'s contexts (under ``context_key(None, context)``,
+    by options: a Memo), where the entry answers that context's next waits in C; a context
+    with an unhashable value is never served."""
+    try:
+        key = context_key(None, context or _NO_CONTEXT)
+    except TypeError:
+        return
     contexts = entry.contexts
     assert contexts is not None
     served = contexts.get(key)

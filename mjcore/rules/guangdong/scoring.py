@@ -801,8 +801,8 @@ def _serve(ctx: dict[str, object], pair: tuple[Ctx, Ctx], o: GuangdongOptions) -
     if served is not None and o in served:
         return
     t = _TABLES.get(o) or _compiled_table(o)
-    compiled.serve_waits(_ENTRY, wk, o, (t.context(d.cid) or _compiled_context(t, d, o),
-                                         t.context(s.cid) or _compiled_context(t, s, o)))
+    compiled.serve_waits(_ENTRY, ctx, o, (t.context(d.cid) or _compiled_context(t, d, o),
+                                          t.context(s.cid) or _compiled_context(t, s, o)))
 
 
 def _compiled_waits(h: Hand, pair: tuple[Ctx, Ctx], o: GuangdongOptions,

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from mjcore._core import _count_runs, context_key, wait_mask
+from mjcore._core import _count_runs, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand
 from mjcore.rules.common import compiled
@@ -733,7 +733,7 @@ def _candidates(counts: tuple[int, ...], wild: int) -> list[int]:
 def _general_waits(hand: object, context: Mapping[str, object] | None, o: HangzhouOptions,
                    visible: object = None) -> tuple[ValuedWait, ...]:
     """``valued_waits``'s every call ``_ENTRY`` does not answer from the compiled table (a
-    context met for the first time is served from then on: ``_serve``), memoised per input
+    context met for the first time is served from then on: ``compiled.serve_waits``), memoised per input
     (bounded)."""
     try:
         key: Any = (hand, o, None if not context else _context_key(context),
@@ -762,7 +762,7 @@ def _general_waits(hand: object, context: Mapping[str, object] | None, o: Hangzh
         if table is not None:
             cd, cs = _wait_contexts(c, o)
             if context is None or type(context) is dict:
-                _serve(context, (cd, cs), o)
+                compiled.serve_waits(_ENTRY, context, o, (cd, cs))
             fast = table.valued_waits_wild(hand, cd, cs, vis)
             if fast is not None:
                 if key is not None:
@@ -795,25 +795,11 @@ def _general_waits(hand: object, context: Mapping[str, object] | None, o: Hangzh
     return result
 
 
-def _serve(context: dict[str, object] | None,
-           pair: tuple[compiled.CompiledContext, compiled.CompiledContext],
-           o: HangzhouOptions) -> None:
-    """The waits of a context whose self-drawn part parsed (all the hand's own checks are the
-    core's: it hands back what it does not answer) served by ``_ENTRY`` under ``o``: the
-    (discard, self-drawn) pair kept in the entry's contexts under ``context_key(None,
-    context)``, by options."""
-    try:
-        wk = context_key(None, context or {})
-    except TypeError:  # an unhashable value: never served
-        return
-    compiled.serve_waits(_ENTRY, wk, o, pair)
-
-
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
                                 _general_score, _general_waits, compiled, contexts=_KEYS_OF)
 # A hand (a ``Hand`` or plain text) and a tile (an id or its text) in a context already
 # compiled (a dict or none) is answered in one core call (the options' compiled table and its
-# cache), and so are a ready hand's waits in a context already served (``_serve``) with
+# cache), and so are a ready hand's waits in a context already served (``compiled.serve_waits``) with
 # nothing visible; every other call by ``_general_score`` and ``_general_waits``.
 score: Callable[[object, int | str, bool, Mapping[str, object] | None, HangzhouOptions],
                 ScoreResult] = _ENTRY.score

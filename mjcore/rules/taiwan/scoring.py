@@ -571,7 +571,7 @@ _IDS: Memo[TwContext, int] = Memo(_CONTEXT_LIMIT)
 _NEXT_ID = itertools.count()
 # context_key(self_drawn, context) of a dict context whose checks are all the core's -> its
 # parsed context's number; context_key(None, context) of a waits context served -> its
-# compiled (discard, self-drawn) pair by options (``_serve``): what ``_ENTRY`` reads to
+# compiled (discard, self-drawn) pair by options (``compiled.serve_waits``): what ``_ENTRY`` reads to
 # answer a call from the table's cache (kept by ``_ENTRY.remember_context``, which bounds it)
 _CIDS: dict[tuple[object, ...], object] = {}
 
@@ -688,7 +688,7 @@ _Pair = tuple[compiled.CompiledContext, compiled.CompiledContext]  # (discard, s
 def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
                     visible: object) -> tuple[ValuedWait, ...] | None:
     """``valued_waits`` in one core call, in the context's two compiled contexts (served by
-    ``_ENTRY`` when no check of theirs depends on the hand: ``_serve``); None when the
+    ``_ENTRY`` when no check of theirs depends on the hand); None when the
     Python path must answer: a refusal, a flower win, a value under ``min_tai``, a hand past
     the core's bounds."""
     t = _TABLES.get(o) or _compiled_table(o)
@@ -715,7 +715,7 @@ def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
         # it, so it never comes with another self-drawn one
         pair = (_new_context(parsed[0], o), _compiled_context(t, parsed[1], o))
         if all(_hand_free(c) for c in parsed):
-            compiled.serve_waits(_ENTRY, wk, o, pair)
+            compiled.serve_waits(_ENTRY, context, o, pair)
     if visible is None:
         return t.valued_waits_cached(h, pair[0], pair[1])
     return t.valued_waits(h, pair[0], pair[1], visible_counts(visible))
@@ -726,7 +726,7 @@ _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
 # A ``Hand`` and a tile id in a dict context seen before (one the core checks against the
 # hand by itself) is answered in one core call (the options' compiled table, the context's
 # number and the table's cache), and so are a ``Hand``'s waits with nothing visible in a dict
-# context served (``_serve``); every other call by ``_general_score`` and ``_general_waits``.
+# context served (``compiled.serve_waits``); every other call by ``_general_score`` and ``_general_waits``.
 score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, TaiwanOptions],
                 ScoreResult] = _ENTRY.score
 """Score one win (see ``mjcore.rules.score``); a repeated question is answered from the

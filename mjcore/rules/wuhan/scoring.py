@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from mjcore._core import HandBase, context_key, decompose, is_win, wait_mask
+from mjcore._core import HandBase, decompose, is_win, wait_mask
 from mjcore.errors import MahjongError
 from mjcore.hand import Decomposition, Hand, Meld
 from mjcore.rules.common import compiled
@@ -519,7 +519,7 @@ _WAITS: Memo[tuple[object, ...], tuple[ValuedWait, ...]] = Memo(_CACHE_LIMIT)
 def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: WuhanOptions,
                    visible: object = None) -> tuple[ValuedWait, ...]:
     """``valued_waits``'s every call ``_ENTRY`` does not answer from the compiled table (a
-    context met for the first time is served from then on: ``_serve``), memoised per input
+    context met for the first time is served from then on: ``compiled.serve_waits``), memoised per input
     (bounded)."""
     if context is not None and not isinstance(context, Mapping):
         raise bad_context("context must be a mapping of key to value")
@@ -563,7 +563,7 @@ def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wu
                 cs = cd = None
             if cs is not None and cd is not None:
                 if context is None or type(context) is dict:
-                    _serve(context, (cd, cs), o)
+                    compiled.serve_waits(_ENTRY, context, o, (cd, cs))
                 fast = table.valued_waits_placed(h, cd, cs, vis)
                 if fast is not None:
                     if key is not None:
@@ -609,25 +609,11 @@ def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wu
     return result
 
 
-def _serve(context: dict[str, object] | None,
-           pair: tuple[compiled.CompiledContext, compiled.CompiledContext],
-           o: WuhanOptions) -> None:
-    """The waits of a context whose two ways parsed (all the hand's own checks are the core's:
-    it hands back what it does not answer) served by ``_ENTRY`` under ``o``: the (discard,
-    self-drawn) pair kept in the entry's contexts under ``context_key(None, context)``, by
-    options."""
-    try:
-        wk = context_key(None, context or {})
-    except TypeError:  # an unhashable value: never served
-        return
-    compiled.serve_waits(_ENTRY, wk, o, pair)
-
-
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
                                 _general_score, _general_waits, compiled, contexts=_KEYS_OF)
 # A ``Hand`` and a tile (an id or its text) in a context already compiled (a dict or none) is
 # answered in one core call (the options' compiled table and its cache), and so are a ready
-# ``Hand``'s waits in a context already served (``_serve``) with nothing visible; every other
+# ``Hand``'s waits in a context already served (``compiled.serve_waits``) with nothing visible; every other
 # call by ``_general_score`` and ``_general_waits``.
 score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, WuhanOptions],
                 ScoreResult] = _ENTRY.score
