@@ -305,6 +305,10 @@ def serve_workers(config: ServerConfig) -> int:
                 os.kill(p.pid, signal.SIGTERM)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != me:  # a worker forked a moment ago, before ``_worker`` set its own
+            signal.signal(signum, signal.SIG_DFL)  # handlers (``stop_workers`` may signal it
+            os.kill(os.getpid(), signum)  # then): the signal just ends it, as it would there
+            return
         stop.set()
         stop_workers()
 
