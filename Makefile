@@ -20,7 +20,7 @@ PYTEST_ARGS ?= -n auto -v --durations=15
 $(BIN)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	MJ_INSTALL_WITHOUT_EXTENSIONS=1 $(BIN)/pip install -q -e '.[test]'
 	touch $@
 
 setup: $(BIN)/.installed
@@ -58,7 +58,7 @@ test-long: lint
 	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -n auto -q $(PURE_TESTS)
 
 bench: setup
-	$(BIN)/pip install -q -e '.[test,bench]'
+	MJ_INSTALL_WITHOUT_EXTENSIONS=1 $(BIN)/pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_sichuan.py
 	$(BIN)/python bench/bench_guangdong.py

@@ -8,6 +8,7 @@ generated gRPC stubs (written into the wheel at build time) instead of the proto
 """
 
 import importlib.util
+import os
 import re
 from pathlib import Path
 
@@ -63,6 +64,10 @@ extensions = [
     Extension(f"{DIST}._wire", [f"{SRC}/_wire.pyx"], extra_compile_args=["-O3"]),
 ]
 
+# ``make`` builds the extensions in place itself (its setup step, on every run): its editable
+# install leaves them out, so a fresh checkout compiles the core once, not twice
+WITH_EXTENSIONS = os.environ.get("MJ_INSTALL_WITHOUT_EXTENSIONS") != "1"
+
 setup(
     packages=find_packages(include=["mjcore", "mjcore.*"]) + service_packages,
     package_dir={DIST: SRC},
@@ -73,5 +78,5 @@ setup(
         extensions,
         language_level=3,
         compiler_directives={"boundscheck": False, "wraparound": False, "cdivision": True},
-    ),
+    ) if WITH_EXTENSIONS else [],
 )
