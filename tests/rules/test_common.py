@@ -320,3 +320,27 @@ def test_the_options_memos_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         o = resolver.resolve({"base": base})
         TABLE.active(o)
         assert len(resolver._memo) <= 5 and len(TABLE._active) <= 5
+
+
+def test_the_compiled_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule set's compiled tables by options object (about 40 KB each) never outgrow
+    ``compiled.TABLES_KEPT`` (options come from input), and a table compiled again answers
+    the same."""
+    from mjcore.rules import resolve_options, score
+    from mjcore.rules.common import compiled
+    from mjcore.rules.guangdong import scoring as gd
+    from mjcore.rules.sichuan import scoring as sc
+
+    monkeypatch.setattr(compiled, "TABLES_KEPT", 4)
+    monkeypatch.setattr(gd._TABLES, "limit", 4)
+    first = score("111m999p555s777z22m", win_tile="2m", ruleset="guangdong", self_drawn=True,
+                  context={"seat_wind": "2z", "round_wind": "1z"}, options={"base_points": 1})
+    for points in range(1, 20):
+        o = resolve_options("guangdong", {"base_points": points})
+        gd._compiled_table(o)
+        sc._compiled_table(resolve_options("sichuan", {"base": points}))
+        assert len(gd._TABLES) <= 4 and len(sc._TABLES) <= 4
+    again = score("111m999p555s777z22m", win_tile="2m", ruleset="guangdong", self_drawn=True,
+                  context={"seat_wind": "2z", "round_wind": "1z"}, options={"base_points": 1})
+    assert again == first
+

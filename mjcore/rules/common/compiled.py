@@ -125,6 +125,10 @@ def _cond(when: tuple[str, ...], context: tuple[str, ...], ccounts: tuple[str, .
 
 _NO_CONTEXT: dict[str, object] = {}  # (never changed: the context of a call with none)
 
+# A rule set's compiled tables kept, by options object (each about 40 KB with its look-up
+# tables, and compiled again in well under a millisecond: options come from input, so bound)
+TABLES_KEPT = 256
+
 
 def entry_key(t: CompiledTable, entry: CompiledEntry, self_drawn: object,
               context: dict[str, object] | None,

@@ -305,7 +305,7 @@ def _claim(raw: int, hits: tuple[PatternHit, ...], o: GuangdongOptions) -> int:
 # data): readings, features, patterns, extras, floors, the best reading and its decomposition.
 # The payments and liabilities stay here. ``MJ_PURE_SCORING=1``: the Python path only.
 
-_TABLES: Memo[GuangdongOptions, compiled.CompiledTable] = Memo(4096)
+_TABLES: Memo[GuangdongOptions, compiled.CompiledTable] = Memo(compiled.TABLES_KEPT)
 _FACT_FLAGS = ("self_drawn", "zimo", "qiang_gang", "gang_shang_kai_hua", "gang_fed",
                "hai_di_lao_yue")
 

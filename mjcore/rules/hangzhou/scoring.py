@@ -594,7 +594,7 @@ def _payments(c: Ctx, self_drawn: bool, mult: int, o: HangzhouOptions,
 # (every refusal, melds holding a wild). ``MJ_PURE_SCORING=1``: the Python path only.
 
 _UNSET: Any = object()
-_TABLES: Memo[HangzhouOptions, compiled.CompiledTable | None] = Memo(4096)
+_TABLES: Memo[HangzhouOptions, compiled.CompiledTable | None] = Memo(compiled.TABLES_KEPT)
 
 
 def _compiled_table(o: HangzhouOptions) -> compiled.CompiledTable | None:

@@ -509,7 +509,7 @@ def _compiled_table(o: SichuanOptions) -> compiled.CompiledTable:
                                no_honours=True, tie_by_value=True, flat_after=True,
                                mult_pow2=o.scoring != "points", hand_extras_first=True)
     assert t is not None  # every row of the table has its ``when``
-    if len(_TABLES) >= 4096:
+    if len(_TABLES) >= compiled.TABLES_KEPT:
         _TABLES.clear()
         _WAIT_CONTEXTS.clear()
     _TABLES[o] = t

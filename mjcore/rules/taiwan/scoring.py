@@ -508,7 +508,7 @@ def analyse(hand: object, win_tile: object, self_drawn: object,
 # The table run by the core from its ``when`` data (``_core.CompiledTable``, the additive
 # policy); ``MJ_PURE_SCORING=1`` keeps everything on the Python path above, its twin.
 
-_TABLES: Memo[TaiwanOptions, compiled.CompiledTable] = Memo(4096)
+_TABLES: Memo[TaiwanOptions, compiled.CompiledTable] = Memo(compiled.TABLES_KEPT)
 _ONES = (1,) * 64  # the multiplier of every value: 台 are paid one by one (§10)
 
 

@@ -382,7 +382,7 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
 # hands past its bounds). ``MJ_PURE_SCORING=1``: the Python path only.
 
 _UNSET: Any = object()
-_TABLES: Memo[WuhanOptions, compiled.CompiledTable | None] = Memo(4096)
+_TABLES: Memo[WuhanOptions, compiled.CompiledTable | None] = Memo(compiled.TABLES_KEPT)
 _DOUBLINGS = {"gang": 2, "bugang": 2, "pizigang": 2, "angang": 4, "laizigang": 4}
 
 
