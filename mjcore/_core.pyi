@@ -94,7 +94,6 @@ class CompiledContext:
                  no_melds: bool = False, plain_melds: bool = False,
                  meld_sources: tuple[int, int, int] | None = None,
                  settle: Callable[[Any, Any, int], Any] | None = None,
-                  settle_melds: int = 0, settle_mains: tuple[str, ...] = (),
                   flower_sets: int = 0, seat_flowers: int = 0, wild: int = -1,
                   proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
                   needs_kong: bool = False, liable: str = "", liable_seat: int = -1,

@@ -480,8 +480,6 @@ cdef class CompiledContext:
     cdef object pay          # pay(value, multiplier) -> payments tuple
     cdef PyObject* pays[CT_FANS]  # its answers by value, kept on first use (owned references)
     cdef object settle       # settle(result, hand, tile) -> result, or None
-    cdef int settle_melds    # a hand with at least this many melds is settled,
-    cdef tuple settle_mains  # and one with melds whose main pattern is one of these ids
     # a self-drawn win's liability for a meld's feeder (``liable_meld``), by rule: the main
     # pattern ids it needs (() for any), the tiles whose melds count, how many must, its id
     cdef int nliab
@@ -506,8 +504,7 @@ cdef class CompiledContext:
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
                  bint plain_melds=False, meld_sources=None, settle=None,
-                 int settle_melds=0, tuple settle_mains=(), int flower_sets=0,
-                 int seat_flowers=0, int wild=-1, int proxy=-1,
+                 int flower_sets=0, int seat_flowers=0, int wild=-1, int proxy=-1,
                  int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
                  bint python_only=False, bint sources_complete=False,
@@ -516,10 +513,8 @@ cdef class CompiledContext:
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
         ``settle``: the rule set's last word on a result (checks that may raise, who is
-        liable), called by ``score_in`` before it answers or a memo
-        keeps it, for a hand with at least ``settle_melds`` melds or with melds and a main
-        pattern in ``settle_mains``. (``score`` and the batches give the table's result as
-        it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
+        liable), called by ``score_in`` before it answers or a memo keeps it. (``score`` and
+        the batches give the table's result as it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
         names. ``sources_complete``: with ``meld_sources``, a meld not named must be an
         angang too (else the hand is handed back). ``liabilities``: ((main pattern ids or
         (), tile mask, melds, liability id), ...), of which the one whose melds came
@@ -540,8 +535,6 @@ cdef class CompiledContext:
             else meld_sources
         self.sources_complete = sources_complete
         self.settle = settle
-        self.settle_melds = settle_melds
-        self.settle_mains = settle_mains
         if len(counts) > NCTXCOUNTED:
             raise ValueError(f"at most {NCTXCOUNTED} counted context features")
         self.wild = wild
@@ -1369,14 +1362,10 @@ cdef class CompiledTable:
     cdef object _settled(self, hand, int tile, CompiledContext c):
         """``score`` with the context's liability (``_liable``), settled by its ``settle``."""
         got = self._score(hand, tile, c)
-        cdef Py_ssize_t nm
         if got is not None and c.nliab and (<HandBase> hand).n_melds:
             got = _liable(self, <HandBase> hand, c, <tuple> got)
         if got is not None and c.settle is not None:
-            nm = (<HandBase> hand).n_melds
-            if nm >= c.settle_melds or nm and (<tuple> (<tuple> (<tuple> got)[5])[0])[0] in \
-                    c.settle_mains:
-                return c.settle(got, hand, tile)
+            return c.settle(got, hand, tile)
         return got
 
     def score_cached(self, hand, tile, key):
@@ -2200,9 +2189,9 @@ cdef class CompiledTable:
     cdef object _valued_waits(self, hand, CompiledContext discard, CompiledContext self_drawn,
                               visible, bint sources=False):
         """``valued_waits``; with ``sources``, also None for a way of a wait that ``score_in``
-        would settle (the context's ``settle_melds``, ``settle_mains``) on a hand with a
-        meld (not a concealed kong) whose source that context does not name: all a settle
-        reads beyond the value, where a wait has no payments, is who fed the melds."""
+        would settle (the context's ``settle``) or make liable (its ``liabilities``) on a hand
+        with a meld (not a concealed kong) whose source that context does not name: all a
+        settle reads beyond the value, where a wait has no payments, is who fed the melds."""
         if not isinstance(hand, HandBase):
             return None
         cdef HandBase h = <HandBase> hand
@@ -2261,8 +2250,8 @@ cdef class CompiledTable:
             _put(w, 6, self._hits(&vs, fs))
             PyObject_GC_UnTrack(w)
             if unsourced and (
-                    _unsourced_settled(discard, mi, unsourced, h.n_melds, (<tuple> w)[5]) or
-                    _unsourced_settled(self_drawn, mi, unsourced, h.n_melds, (<tuple> w)[6])):
+                    _unsourced_settled(discard, mi, unsourced, (<tuple> w)[5]) or
+                    _unsourced_settled(self_drawn, mi, unsourced, (<tuple> w)[6])):
                 return None
         if n < len(out):
             out = out[:n]
@@ -2293,7 +2282,7 @@ cdef void _fetch_words(const Packed* p, uint64_t waits) noexcept nogil:
 
 
 cdef inline bint _unsourced_settled(CompiledContext c, const MeldInfo* mi, uint32_t melds,
-                                    Py_ssize_t nm, tuple hits):
+                                    tuple hits):
     """Whether ``score_in`` would settle a win with ``hits`` in context c (``_settled``) on
     a hand some of whose ``melds`` (bit i: meld i) have no source named in c, or make a meld
     with no source named liable."""
@@ -2304,8 +2293,7 @@ cdef inline bint _unsourced_settled(CompiledContext c, const MeldInfo* mi, uint3
         j = c.liable_meld(mi, hits, &rule)
         if j >= 0 and not (c.named >> j & 1):
             return 1
-    return c.settle is not None and (
-        nm >= c.settle_melds or len(hits) and (<tuple> hits[0])[0] in c.settle_mains)
+    return c.settle is not None
 
 
 cdef object _liable(CompiledTable t, HandBase h, CompiledContext c, tuple got):
