@@ -357,7 +357,8 @@ _DRAGON_TILES = sum(1 << t for t in range(31, 34))
 _ANY_TILE = (1 << 34) - 1
 
 
-def _meld_liabilities(c: Ctx, o: GuangdongOptions) -> tuple[tuple[tuple[str, ...], int, int, str], ...]:
+def _meld_liabilities(c: Ctx, o: GuangdongOptions,
+                      ) -> tuple[tuple[tuple[str, ...], int, int, str], ...]:
     """§11's liabilities by melds as the core reads them (``CompiledContext``): (main
     patterns, tiles whose melds count, how many, id); ``_liability`` is their Python twin."""
     rules: list[tuple[tuple[str, ...], int, int, str]] = []

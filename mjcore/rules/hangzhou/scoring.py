@@ -733,8 +733,8 @@ def _candidates(counts: tuple[int, ...], wild: int) -> list[int]:
 def _general_waits(hand: object, context: Mapping[str, object] | None, o: HangzhouOptions,
                    visible: object = None) -> tuple[ValuedWait, ...]:
     """``valued_waits``'s every call ``_ENTRY`` does not answer from the compiled table (a
-    context met for the first time is served from then on: ``compiled.serve_waits``), memoised per input
-    (bounded)."""
+    context met for the first time is served from then on: ``compiled.serve_waits``),
+    memoised per input (bounded)."""
     try:
         key: Any = (hand, o, None if not context else _context_key(context),
                     visible if visible is None or isinstance(visible, str)
@@ -799,8 +799,9 @@ _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
                                 _general_score, _general_waits, compiled, contexts=_KEYS_OF)
 # A hand (a ``Hand`` or plain text) and a tile (an id or its text) in a context already
 # compiled (a dict or none) is answered in one core call (the options' compiled table and its
-# cache), and so are a ready hand's waits in a context already served (``compiled.serve_waits``) with
-# nothing visible; every other call by ``_general_score`` and ``_general_waits``.
+# cache), and so are a ready hand's waits in a context already served
+# (``compiled.serve_waits``) with nothing visible; every other call by ``_general_score`` and
+# ``_general_waits``.
 score: Callable[[object, int | str, bool, Mapping[str, object] | None, HangzhouOptions],
                 ScoreResult] = _ENTRY.score
 """Score one winning hand (see ``mjcore.rules.score``). Memoised per input (bounded)."""

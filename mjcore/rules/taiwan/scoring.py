@@ -571,8 +571,9 @@ _IDS: Memo[TwContext, int] = Memo(_CONTEXT_LIMIT)
 _NEXT_ID = itertools.count()
 # context_key(self_drawn, context) of a dict context whose checks are all the core's -> its
 # parsed context's number; context_key(None, context) of a waits context served -> its
-# compiled (discard, self-drawn) pair by options (``compiled.serve_waits``): what ``_ENTRY`` reads to
-# answer a call from the table's cache (kept by ``_ENTRY.remember_context``, which bounds it)
+# compiled (discard, self-drawn) pair by options (``compiled.serve_waits``): what ``_ENTRY``
+# reads to answer a call from the table's cache (kept by ``_ENTRY.remember_context``, which
+# bounds it)
 _CIDS: dict[tuple[object, ...], object] = {}
 
 
@@ -726,7 +727,8 @@ _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
 # A ``Hand`` and a tile id in a dict context seen before (one the core checks against the
 # hand by itself) is answered in one core call (the options' compiled table, the context's
 # number and the table's cache), and so are a ``Hand``'s waits with nothing visible in a dict
-# context served (``compiled.serve_waits``); every other call by ``_general_score`` and ``_general_waits``.
+# context served (``compiled.serve_waits``); every other call by ``_general_score`` and
+# ``_general_waits``.
 score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, TaiwanOptions],
                 ScoreResult] = _ENTRY.score
 """Score one win (see ``mjcore.rules.score``); a repeated question is answered from the

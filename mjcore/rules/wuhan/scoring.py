@@ -519,8 +519,8 @@ _WAITS: Memo[tuple[object, ...], tuple[ValuedWait, ...]] = Memo(_CACHE_LIMIT)
 def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: WuhanOptions,
                    visible: object = None) -> tuple[ValuedWait, ...]:
     """``valued_waits``'s every call ``_ENTRY`` does not answer from the compiled table (a
-    context met for the first time is served from then on: ``compiled.serve_waits``), memoised per input
-    (bounded)."""
+    context met for the first time is served from then on: ``compiled.serve_waits``),
+    memoised per input (bounded)."""
     if context is not None and not isinstance(context, Mapping):
         raise bad_context("context must be a mapping of key to value")
     key: tuple[object, ...] | None
@@ -613,8 +613,8 @@ _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
                                 _general_score, _general_waits, compiled, contexts=_KEYS_OF)
 # A ``Hand`` and a tile (an id or its text) in a context already compiled (a dict or none) is
 # answered in one core call (the options' compiled table and its cache), and so are a ready
-# ``Hand``'s waits in a context already served (``compiled.serve_waits``) with nothing visible; every other
-# call by ``_general_score`` and ``_general_waits``.
+# ``Hand``'s waits in a context already served (``compiled.serve_waits``) with nothing
+# visible; every other call by ``_general_score`` and ``_general_waits``.
 score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, WuhanOptions],
                 ScoreResult] = _ENTRY.score
 """Score one winning hand (see ``mjcore.rules.score``). Memoised per input (bounded)."""
