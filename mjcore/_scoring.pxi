@@ -2884,18 +2884,102 @@ def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint dr
 
 # ---------------------------------------------------------------- mjcore.rules' front door
 
-cdef dict _FRONT = {}  # rule set name -> (its score, its valued_waits, its default options)
+cdef dict _FRONT = {}  # rule set name -> (its score, its valued_waits, its _FrontOptions)
 cdef object _general_score = None, _general_waits = None  # mjcore.rules' Python functions
 
 
-def _set_front(str name, engine, default_options):
-    """Route ``mjcore.rules.score`` / ``valued_waits`` calls for rule set ``name`` without
-    options to ``engine`` (a ``CompiledEntry``'s bound methods are called in C)."""
+cdef enum:
+    OPTION_SLOTS = 64  # a rule set's options (with a preset) resolved lately, found in C
+
+
+@cython.final  # (its cdef methods called directly, not through a table)
+cdef class _FrontOptions:
+    """A rule set's resolved options for the front door: the defaults, and the options dicts
+    (and presets) resolved lately, matched by a fingerprint of their content (as
+    ``CompiledEntry`` matches a context) in OPTION_SLOTS slots, so a call with options costs
+    no Python frame. Only what the resolver accepted is kept: anything else (bad options, a
+    mapping not a dict, values not plain) goes on to the general path, which says what is
+    wrong exactly as before."""
+
+    cdef object resolve, default
+    cdef uint64_t prints[OPTION_SLOTS]
+    cdef list keys, values  # per slot: ``context_key(preset, options)`` and its options
+
+    def __init__(self, resolver):
+        self.resolve = resolver.resolve
+        self.default = resolver.default
+        self.keys = [None] * OPTION_SLOTS
+        self.values = [None] * OPTION_SLOTS
+        memset(self.prints, 0, sizeof(self.prints))
+
+    cdef object get(self, options, preset):
+        """The options object of a call, or None for the general path."""
+        cdef dict given
+        if options is None:
+            if preset is None:
+                return self.default
+            given = _NO_CONTEXT
+        elif type(options) is not dict:
+            return None
+        else:
+            given = <dict> options
+            if preset is None and not given:
+                return self.default
+        if preset is not None and type(preset) is not str:
+            return None
+        cdef uint64_t fp = _context_print(preset, given)
+        if not fp:
+            return None
+        cdef Py_ssize_t i = fp & (OPTION_SLOTS - 1)
+        if self.prints[i] == fp and _options_is(preset, given, <tuple> self.keys[i]):
+            return self.values[i]
+        key = context_key(preset, given)
+        try:
+            got = self.resolve(options, preset)
+        except MahjongError:  # (the general path raises it again, in its own order)
+            return None
+        self.prints[i] = fp
+        self.keys[i] = key
+        self.values[i] = got
+        return got
+
+    def _kept(self):
+        """How many options are kept (for the test of the bound)."""
+        return sum(1 for k in self.keys if k is not None)
+
+
+cdef bint _options_is(preset, dict options, tuple key):
+    """``_context_is``, and each list item of the same type as the kept one's (``[1]`` and
+    ``[True]`` are equal, but only one is a valid list of integers)."""
+    if not _context_is(preset, options, key):
+        return 0
+    cdef Py_ssize_t n = len(options), pos = 0, i = 0, j
+    cdef PyObject* k
+    cdef PyObject* v
+    while PyDict_Next(options, &pos, &k, &v):
+        if type(<object> v) is list:
+            kv = <tuple> key[1 + n + i]
+            for j in range(len(<list> v)):
+                if type((<list> <object> v)[j]) is not type(kv[j]):
+                    return 0
+        i += 1
+    return 1
+
+
+def _set_front(str name, engine, resolver):
+    """Route ``mjcore.rules.score`` / ``valued_waits`` calls for rule set ``name`` to
+    ``engine`` (a ``CompiledEntry``'s bound methods are called in C) with the options
+    ``resolver`` gives (those it resolved lately found in C: ``_FrontOptions``)."""
     fns = []
     for fn in (engine.score, engine.valued_waits):
         owner = getattr(fn, "__self__", None)
         fns.append(owner if isinstance(owner, CompiledEntry) else fn)
-    _FRONT[name] = (fns[0], fns[1], default_options)
+    _FRONT[name] = (fns[0], fns[1], _FrontOptions(resolver))
+
+
+def _front_options(str name):
+    """The front door's options of rule set ``name`` (for the tests)."""
+    return (<tuple> _FRONT[name])[2]
 
 
 def _set_general(score, valued_waits):
@@ -2908,25 +2992,25 @@ def _set_general(score, valued_waits):
 
 def rules_score(hand, *, win_tile, ruleset, self_drawn=False, context=None, options=None,
                 preset=None):
-    got = _FRONT.get(ruleset) if type(ruleset) is str and options is None and \
-        preset is None else None
-    if got is None:
+    got = _FRONT.get(ruleset) if type(ruleset) is str else None
+    o = None if got is None else (<_FrontOptions> (<tuple> got)[2]).get(options, preset)
+    if o is None:
         return _general_score(hand, win_tile=win_tile, ruleset=ruleset, self_drawn=self_drawn,
                               context=context, options=options, preset=preset)
     fn = (<tuple> got)[0]
     if type(fn) is CompiledEntry:
-        return (<CompiledEntry> fn)._score(hand, win_tile, self_drawn, context, (<tuple> got)[2])
-    return fn(hand, win_tile, self_drawn, context, (<tuple> got)[2])
+        return (<CompiledEntry> fn)._score(hand, win_tile, self_drawn, context, o)
+    return fn(hand, win_tile, self_drawn, context, o)
 
 
 def rules_valued_waits(hand, *, ruleset, context=None, options=None, preset=None,
                        visible=None):
-    got = _FRONT.get(ruleset) if type(ruleset) is str and options is None and \
-        preset is None else None
-    if got is None:
+    got = _FRONT.get(ruleset) if type(ruleset) is str else None
+    o = None if got is None else (<_FrontOptions> (<tuple> got)[2]).get(options, preset)
+    if o is None:
         return _general_waits(hand, ruleset=ruleset, context=context, options=options,
                               preset=preset, visible=visible)
     fn = (<tuple> got)[1]
     if type(fn) is CompiledEntry:
-        return (<CompiledEntry> fn)._valued_waits(hand, context, (<tuple> got)[2], visible)
-    return fn(hand, context, (<tuple> got)[2], visible)
+        return (<CompiledEntry> fn)._valued_waits(hand, context, o, visible)
+    return fn(hand, context, o, visible)

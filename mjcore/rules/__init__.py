@@ -110,8 +110,9 @@ def valued_waits(
     return rs.engine.valued_waits(hand, context, o, visible)
 
 
-# The calls without options or preset (the common ones) go straight from C to the rule set's
-# engine (``_core.rules_score``: no Python frame); every other call to the functions above.
+# The calls go straight from C to the rule set's engine (``_core.rules_score``: no Python
+# frame) with the default options or options the resolver accepted lately (found by their
+# content); every other call (new or bad options, an unknown rule set) to the functions above.
 _core._set_general(score, valued_waits)
 if not TYPE_CHECKING:
     score = functools.update_wrapper(_core.rules_score, score)

@@ -157,13 +157,13 @@ def serve_waits(entry: CompiledEntry, context: dict[str, object] | None, options
     ``options``) for ``context`` in ``entry``'s contexts (under ``context_key(None, context)``,
     by options: a Memo), where the entry answers that context's next waits in C; a context
     with an unhashable value is never served."""
-    try:
-        key = context_key(None, context or _NO_CONTEXT)
-    except TypeError:
-        return
     contexts = entry.contexts
     assert contexts is not None
-    served = contexts.get(key)
+    try:
+        key = context_key(None, context or _NO_CONTEXT)
+        served = contexts.get(key)  # (a dict value, e.g. claims_from, is unhashable here)
+    except TypeError:
+        return
     if served is None:
         served = Memo(64)  # (options objects: few, but bounded)
         entry.remember_context(key, served)

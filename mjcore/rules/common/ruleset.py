@@ -184,7 +184,7 @@ _REGISTRY: dict[str, Ruleset] = {}
 def register(ruleset: Ruleset) -> Ruleset:
     """Add a rule set to the registry (a second registration of a name replaces it)."""
     _REGISTRY[ruleset.name] = ruleset
-    _set_front(ruleset.name, ruleset.engine, ruleset.resolver.default)
+    _set_front(ruleset.name, ruleset.engine, ruleset.resolver)
     return ruleset
 
 
