@@ -293,21 +293,23 @@ cdef struct Packed:
 
 cdef int _pack(Packed* h, const uint8_t* cnt, int nmelds, uint64_t four) noexcept nogil:
     """Pack 34 counts; returns the first tile id whose count is over 4, or -1."""
-    cdef int t, s, r, total = 0
-    for s in range(4):
-        h.key[s] = 0
-    for t in range(34):
-        if cnt[t] > 4:
-            return t
-        h.cnt[t] = cnt[t]
+    cdef int t, total = 0
+    cdef unsigned int over = 0
+    for t in range(34):  # (no branch in these loops: the compiler vectorises them)
         total += cnt[t]
-        if cnt[t] == 4:
-            four |= (<uint64_t> 1) << t
-    for s in range(3):
-        for r in range(9):
-            h.key[s] += cnt[s * 9 + r] * P5[r]
-    for r in range(7):
-        h.key[3] += cnt[27 + r] * P5[r]
+        over |= cnt[t] > 4
+    if over:
+        for t in range(34):
+            if cnt[t] > 4:
+                return t
+    for t in range(34):
+        four |= (<uint64_t> (cnt[t] == 4)) << t
+    memcpy(h.cnt, cnt, 34)
+    h.key[0] = _suit_key(cnt)
+    h.key[1] = _suit_key(cnt + 9)
+    h.key[2] = _suit_key(cnt + 18)
+    h.key[3] = cnt[27] + 5 * (cnt[28] + 5 * (cnt[29] + 5 * (cnt[30] + 5 * (
+        cnt[31] + 5 * (cnt[32] + 5 * cnt[33])))))
     h.ncon = total
     h.nmelds = nmelds
     h.four = four

@@ -767,6 +767,58 @@ cdef object _score_wild(CompiledTable t, object hand, object tile_obj, CompiledC
     return out
 
 
+cdef enum:
+    WAITS_KEPT = 1024  # valued waits kept by content (``_wait_entry``)
+
+
+cdef struct WaitSlot:  # one valued wait kept (``w``: a reference, NULL when empty)
+    PyObject* w
+    PyObject* hd         # its hits and type (kept alive by ``w``: their identity is the key)
+    PyObject* hs
+    PyObject* tp
+    int tile, vd, vs, unseen
+
+
+cdef WaitSlot _waits_kept[WAITS_KEPT]
+
+
+cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
+    """The valued wait (``t.wait_type``) of ``tile`` with these values, unseen copies and
+    hits. Ready hands wait on the same few of them (a kind, two small values, ``hits``
+    tuples the table keeps), so one object per content is kept lately (WAITS_KEPT slots),
+    not a new one made for each: objects only, never answers (every wait is still valued)."""
+    cdef uint64_t x = (<uint64_t> tile | <uint64_t> unseen << 6 | <uint64_t> <uint32_t> vd << 9
+                       ^ <uint64_t> <uint32_t> vs << 33)
+    x ^= (<uint64_t> <uintptr_t> <PyObject*> hd) * 0x9E3779B97F4A7C15u ^ (
+        <uint64_t> <uintptr_t> <PyObject*> hs) * 0xC2B2AE3D27D4EB4Fu
+    x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
+    cdef WaitSlot* e = &_waits_kept[(x ^ x >> 32) & (WAITS_KEPT - 1)]
+    if e.w != NULL and e.tile == tile and e.vd == vd and e.vs == vs and e.unseen == unseen \
+            and e.hd == <PyObject*> hd and e.hs == <PyObject*> hs and \
+            e.tp == <PyObject*> t.wait_type:
+        return <object> e.w
+    w = mj_tuple_of(t.wait_type, 7)
+    _put(w, 0, (<tuple> _wait_objects[tile])[0])
+    _put(w, 1, tile)
+    _put(w, 2, vd)
+    _put(w, 3, vs)
+    _put(w, 4, unseen)
+    _put(w, 5, hd)
+    _put(w, 6, hs)
+    PyObject_GC_UnTrack(w)
+    Py_INCREF(w)
+    Py_XDECREF(e.w)
+    e.w = <PyObject*> w
+    e.hd = <PyObject*> hd
+    e.hs = <PyObject*> hs
+    e.tp = <PyObject*> t.wait_type
+    e.tile = tile
+    e.vd = vd
+    e.vs = vs
+    e.unseen = unseen
+    return w
+
+
 cdef struct WildWaitValue:  # the two ways of the waits that share their readings
     int key               # 七对 | standard << 1 | gen << 2; -1: unused
     int gd, gs            # ``_wild_value``'s answers on a discard and self-drawn
@@ -786,15 +838,15 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     less one wild form sets: the drawn tile pairs with it). Candidates whose readings and
     ``gen`` agree share their values (and hits)."""
     cdef WildHand wh
-    cdef Packed p
-    cdef uint8_t rest[34]
+    cdef Packed p, q
     cdef WildWaitValue vals[8]
     cdef WildWaitValue* e
     cdef uint64_t rb[3]
     cdef uint64_t chosen, std, cand, mask
-    cdef int k, tile, drawn, unseen, nv = 0, odd0 = 0, gen0 = 0, odd, gen, wilds, key, nr, i
+    cdef int k, tile, drawn, unseen, nv = 0, n = 0, odd0 = 0, gen0 = 0, odd, gen, wilds, key
+    cdef int nr, i
     cdef bint baotou = 0, qd, st
-    cdef list hits = []  # each value's (discard, self-drawn) hits, as vals
+    cdef list hits = []  # each value's discard and self-drawn hits, as vals (two items each)
     if _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 or cd.wild != cs.wild or \
             cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
         return None
@@ -806,22 +858,25 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
         gen0 += wh.nat[k] == 4
     if wh.wilds >= 1 and (t.wild_pair_sets_wild or wh.wilds == 1):
         # the 爆头 reading: the rest (less the pair) and a pair of an honour it does not hold
-        # win with the other wilds as jokers (``_wild_list``)
-        memcpy(rest, wh.nat, 34)
+        # win with the other wilds as jokers (``_wild_list``); packed from the 13 tiles'
         k = 27
-        while k < 34 and rest[k]:
+        while k < 34 and wh.nat[k]:
             k += 1
         if k == 34:
             return None
-        rest[k] = 2
-        _pack(&p, rest, 0, 0)
-        baotou = _win(&p, SH_STANDARD, wh.wilds - 1) != 0
-        _pack(&p, wh.nat, 0, 0)
-    mask = (<uint64_t> 1) << wh.wild
-    for k in range(34):
-        if cand >> k & 1 and k != wh.slot:
-            mask |= (<uint64_t> 1) << (wh.slot if k == wh.wild else k)
-    out = []
+        q = p
+        q.cnt[k] = 2
+        q.key[3] += 2 * P5[k - 27]
+        q.ncon += 2
+        baotou = _win(&q, SH_STANDARD, wh.wilds - 1) != 0
+    # the physical kinds: the candidates, a natural of the wild's kind drawn as the proxy
+    # (the slot itself is never a natural), and the wild
+    mask = cand & ~((<uint64_t> 1) << wh.slot)
+    if wh.wild != wh.slot and mask >> wh.wild & 1:
+        mask |= (<uint64_t> 1) << wh.slot
+    mask |= (<uint64_t> 1) << wh.wild
+    # (one tuple of the most waits there can be, cut to those that win: no list)
+    cdef tuple out = PyTuple_New(__builtin_popcountll(mask))
     while mask:
         tile = __builtin_ctzll(mask)
         mask &= mask - 1
@@ -866,22 +921,20 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
             e.gs = _wild_value(t, rb, nr, gen, wh.nmelds, cs, &e.vs, &chosen)
             if e.gs < 0 or e.gd < 0:
                 return None
-            hits.append((t._hits(&e.vd, -1) if e.gd else (),
-                         t._hits(&e.vs, -1) if e.gs else ()))
+            hits.append(t._hits(&e.vd, -1) if e.gd else ())
+            hits.append(t._hits(&e.vs, -1) if e.gs else ())
         if not e.gs:
             continue
-        unseen = 4 - wh.held[tile] - (0 if visible is None else visible[tile])
-        w = mj_tuple_of(t.wait_type, 7)
-        _put(w, 0, (<tuple> _wait_objects[tile])[0])
-        _put(w, 1, tile)
-        _put(w, 2, e.vd.value if e.gd else 0)
-        _put(w, 3, e.vs.value)
-        _put(w, 4, unseen if unseen > 0 else 0)
-        _put(w, 5, (<tuple> hits[i])[0])
-        _put(w, 6, (<tuple> hits[i])[1])
-        PyObject_GC_UnTrack(w)
-        out.append(w)
-    return tuple(out)
+        unseen = 4 - wh.held[tile]
+        if visible is not None:
+            unseen -= <int> visible[tile]
+        _put(out, n, _wait_entry(t, tile, e.vd.value if e.gd else 0, e.vs.value,
+                                 unseen if unseen > 0 else 0, hits[2 * i], hits[2 * i + 1]))
+        n += 1
+    if n < len(out):
+        out = out[:n]
+    PyObject_GC_UnTrack(out)  # (immutable, its items untracked)
+    return out
 
 
 def _c_wild_readings(hand, tile, int wild, int proxy, bint self_drawn, bint qidui=True,
