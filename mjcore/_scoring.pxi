@@ -500,6 +500,7 @@ cdef class CompiledContext:
     cdef object liable
     cdef int ctx_counts[NCTXCOUNTED]
     cdef dict paid           # score_placed: pay(base, multiplier, patterns) answers, kept
+    cdef CompiledContext base  # the context this one was derived from (``with_sources``)
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
@@ -566,13 +567,63 @@ cdef class CompiledContext:
         for i in range(CT_FANS):
             Py_XDECREF(self.pays[i])
 
+    cdef CompiledContext with_sources(self, int n, uint32_t named, uint32_t not_left,
+                                      tuple feeders):
+        """This context with ``meld_sources`` (n, named, not_left) and ``feeders`` in place
+        of its own: a context that names who fed each meld, derived from the same context
+        without them (``CompiledEntry``'s ``sources_key``). Every field is copied."""
+        cdef CompiledContext c = CompiledContext.__new__(CompiledContext)
+        cdef int i
+        c.bits = self.bits
+        c.seat_wind = self.seat_wind
+        c.round_wind = self.round_wind
+        c.missing_suit = self.missing_suit
+        c.flower_sets = self.flower_sets
+        c.seat_flowers = self.seat_flowers
+        c.no_melds = self.no_melds
+        c.drawn = self.drawn
+        c.plain_melds = self.plain_melds
+        c.meld_count = n
+        c.named = named
+        c.not_left = not_left
+        c.sources_complete = self.sources_complete
+        c.self_drawn = self.self_drawn
+        c.pay = self.pay
+        c.base = self  # (the payments do not depend on who fed the melds: the base's)
+        c.settle = self.settle
+        c.nliab = self.nliab
+        c.liab_mains = self.liab_mains
+        c.liab_ids = self.liab_ids
+        memcpy(c.liab_tiles, self.liab_tiles, sizeof(self.liab_tiles))
+        memcpy(c.liab_melds, self.liab_melds, sizeof(self.liab_melds))
+        c.feeders = feeders
+        c.winner = self.winner
+        c.liable_pays = self.liable_pays
+        c.wild = self.wild
+        c.proxy = self.proxy
+        c.wilds_gone = self.wilds_gone
+        c.liable_seat = self.liable_seat
+        c.blocked = self.blocked
+        c.require = self.require
+        c.needs_kong = self.needs_kong
+        c.python_only = self.python_only
+        c.liable = self.liable
+        memcpy(c.ctx_counts, self.ctx_counts, sizeof(self.ctx_counts))
+        c.paid = {}
+        # out of the cycle collector (a context derived per meld_from is one of thousands):
+        # nothing it holds leads back to it (its base, the rule set's pay, tuples of
+        # numbers and strings, and no settle)
+        PyObject_GC_UnTrack(c)
+        return c
+
     cdef object payment(self, int fan, int mult, mult_obj):
         """``pay(fan, mult)`` (``mult_obj``: mult as an object), kept by value (0..CT_FANS-1)
         on first use: a C array, no list look-up per score."""
         cdef PyObject* got = self.pays[fan]
         if got != NULL:
             return <object> got
-        x = self.pay(fan, mult_obj)
+        x = self.pay(fan, mult_obj) if self.base is None else \
+            self.base.payment(fan, mult, mult_obj)
         Py_INCREF(x)
         self.pays[fan] = <PyObject*> x
         return x
@@ -2437,11 +2488,27 @@ cdef class CompiledEntry:
     # (``_context_print``) -> the key it was found under and its value, one per slot
     cdef uint64_t ctx_print[CTX_SLOTS]
     cdef list ctx_keys, ctx_values
+    # A context key whose value, who fed each meld (a list of relative seats or None, named
+    # by ``source_offsets``: seat = (winner + offset) % 4), varies hand by hand: a dict
+    # context holding it that was not seen before is derived here from its situation (the
+    # context without it: ``situation(self_drawn, that dict, options)`` gives its table key,
+    # or None) rather than parsed whole. Keys of derived contexts are negative ints.
+    cdef object sources_key, situation
+    cdef dict source_offsets
+    cdef Py_ssize_t last_derived
 
     def __init__(self, tables, make_table, on_discard, on_self_draw, wait_contexts,
-                 make_wait_contexts, general_score, general_waits, flags, dict contexts=None):
+                 make_wait_contexts, general_score, general_waits, flags, dict contexts=None,
+                 str sources_key=None, dict source_offsets=None, situation=None):
         if not isinstance(tables, dict) or not isinstance(wait_contexts, dict):
             raise TypeError("tables and wait_contexts are dicts (a Memo is one)")
+        if sources_key is not None and (contexts is None or source_offsets is None or
+                                        situation is None):
+            raise TypeError("sources_key needs contexts, source_offsets and situation")
+        self.sources_key = sources_key
+        self.source_offsets = source_offsets
+        self.situation = situation
+        self.last_derived = 0
         self.tables = tables
         self.make_table = make_table
         self.on_discard = on_discard
@@ -2464,7 +2531,14 @@ cdef class CompiledEntry:
         self.contexts[key] = value
 
     def forget_contexts(self):
-        """Forget every context remembered (for cold benchmarks and the bound)."""
+        """Forget every context remembered (for cold benchmarks and the bound), and the
+        contexts derived here (``sources_key``) from the tables."""
+        cdef CompiledTable t
+        if self.sources_key is not None:
+            for t in list(self.tables.values()):
+                for k in [k for k in t.contexts if type(k) is int and k < 0]:
+                    del t.contexts[k]
+                t.last_key = t.last = None
         self.contexts.clear()
         self.ctx_keys = [None] * CTX_SLOTS
         self.ctx_values = [None] * CTX_SLOTS
@@ -2521,6 +2595,8 @@ cdef class CompiledEntry:
                 key = self._context_value(self_drawn, _NO_CONTEXT)
             elif type(context) is dict:
                 key = self._context_value(self_drawn, <dict> context)
+                if key is None and self.sources_key is not None:
+                    key = self._derived(self_drawn, <dict> context, options)
         elif context is None:
             key = self.on_self_draw if self_drawn else self.on_discard
         if key is not None:
@@ -2528,9 +2604,73 @@ cdef class CompiledEntry:
                 _fetch_words(&(<HandBase> hand).p, 0)
             t = self._table(options)
             got = None if t is None else t._score_cached(hand, win_tile, key)
+            if got is False and self.sources_key is not None:
+                # (the table's contexts were cleared: a derived one is derived again)
+                key = self._derived(self_drawn, <dict> context, options) \
+                    if type(context) is dict else None
+                if key is not None:
+                    got = t._score_cached(hand, win_tile, key)
             if got:  # (False: the table's contexts were cleared; the rule set adds them)
                 return got
         return self.general_score(hand, win_tile, self_drawn, context, options)
+
+    cdef object _derived(self, self_drawn, dict context, options):
+        """The table key of ``context`` derived from its situation (see ``sources_key``),
+        remembered; None when it cannot be (no sources named, a value not plainly valid, a
+        situation the rule set does not give, one settled by the rule set or naming its
+        own sources): the rule set's own path answers, with its errors."""
+        cdef CompiledTable t
+        cdef CompiledContext base
+        cdef Py_ssize_t n, j
+        cdef uint32_t named = 0, not_left = 0
+        value = _dict_get(context, self.sources_key)
+        if type(value) is not list and type(value) is not tuple:
+            return None
+        n = len(value)
+        if n > 4 or self_drawn is not True and self_drawn is not False:
+            return None
+        t = self._table(options)
+        if t is None:
+            return None
+        situation = context.copy()
+        del situation[self.sources_key]
+        bkey = self._context_value(self_drawn, situation)
+        got = None if bkey is None else t.contexts.get(bkey)
+        if got is None:
+            try:
+                bkey = self.situation(self_drawn, situation, options)
+            except Exception:  # a wrong situation: the rule set's path says what is wrong
+                return None
+            got = None if bkey is None else t.contexts.get(bkey)
+            if got is None:
+                return None
+        base = <CompiledContext> got
+        if base.settle is not None or base.meld_count >= 0 or type(base.winner) is not int \
+                or base.winner < 0:
+            return None
+        feeders = PyTuple_New(n)
+        for j in range(n):
+            v = value[j]
+            if v is None:
+                _put(feeders, j, None)
+                continue
+            offset = _dict_get(self.source_offsets, v) if type(v) is str else None
+            if offset is None:
+                return None
+            named |= 1u << j
+            if v != "left":  # (a chi comes from the left seat only)
+                not_left |= 1u << j
+            _put(feeders, j, (<int> base.winner + <int> offset) % 4)
+        key = context_key(self_drawn, context)
+        try:
+            hash(key)
+        except TypeError:  # (a value the rule set refuses)
+            return None
+        self.last_derived -= 1
+        derived = self.last_derived
+        t.add_context(derived, base.with_sources(n, named, not_left, <tuple> feeders))
+        self.remember_context(key, derived)
+        return derived
 
     def valued_waits(self, hand, context, options, visible=None):
         return self._valued_waits(hand, context, options, visible)
