@@ -2457,6 +2457,12 @@ cdef enum:
     CTX_SLOTS = 4096  # an entry's dict contexts met lately (a power of 2)
 
 
+cdef struct CtxSlot:     # a dict context met lately: its fingerprint, key and value
+    uint64_t fp
+    PyObject* key        # (strong references, or NULL)
+    PyObject* value
+
+
 @cython.final  # (its cdef methods called directly, not through a table)
 cdef class CompiledEntry:
     """A rule set's ``score`` and ``valued_waits`` functions (its engine's, as bound methods)
@@ -2486,8 +2492,7 @@ cdef class CompiledEntry:
     cdef readonly dict contexts  # context_key(...) -> the table's context key, or None
     # ``contexts`` looked up without building the key: a dict context's fingerprint
     # (``_context_print``) -> the key it was found under and its value, one per slot
-    cdef uint64_t ctx_print[CTX_SLOTS]
-    cdef list ctx_keys, ctx_values
+    cdef CtxSlot ctx_slots[CTX_SLOTS]
     # A context key whose value, who fed each meld (a list of relative seats or None, named
     # by ``source_offsets``: seat = (winner + offset) % 4), varies hand by hand: a dict
     # context holding it that was not seen before is derived here from its situation (the
@@ -2519,9 +2524,20 @@ cdef class CompiledEntry:
         self.general_waits = general_waits
         self.flags = flags.__dict__
         self.contexts = contexts
-        self.ctx_keys = [None] * CTX_SLOTS
-        self.ctx_values = [None] * CTX_SLOTS
-        memset(self.ctx_print, 0, sizeof(self.ctx_print))
+        memset(self.ctx_slots, 0, sizeof(self.ctx_slots))
+
+    def __dealloc__(self):
+        self._empty_slots()
+
+    cdef void _empty_slots(self) noexcept:
+        cdef CtxSlot* e
+        cdef int i
+        for i in range(CTX_SLOTS):
+            e = &self.ctx_slots[i]
+            if e.key != NULL:
+                Py_DECREF(<object> e.key)
+                Py_DECREF(<object> e.value)
+        memset(self.ctx_slots, 0, sizeof(self.ctx_slots))
 
     def remember_context(self, tuple key, value):
         """Keep ``value`` (the table's key of a parsed context) under ``key``
@@ -2540,27 +2556,34 @@ cdef class CompiledEntry:
                     del t.contexts[k]
                 t.last_key = t.last = None
         self.contexts.clear()
-        self.ctx_keys = [None] * CTX_SLOTS
-        self.ctx_values = [None] * CTX_SLOTS
-        memset(self.ctx_print, 0, sizeof(self.ctx_print))
+        self._empty_slots()
 
     cdef object _context_value(self, self_drawn, dict context):
         """``contexts.get(context_key(self_drawn, context))``, None also for an unhashable
         value; a context met lately is matched in place, with no key built."""
         cdef uint64_t fp = _context_print(self_drawn, context)
         cdef Py_ssize_t i = fp & (CTX_SLOTS - 1)
-        if fp and self.ctx_print[i] == fp and _context_is(self_drawn, context,
-                                                          <tuple> self.ctx_keys[i]):
-            return self.ctx_values[i]
+        cdef CtxSlot* e = &self.ctx_slots[i]
+        cdef PyObject* old_key
+        cdef PyObject* old_value
+        if fp and e.fp == fp and _context_is(self_drawn, context, <tuple> e.key):
+            return <object> e.value
         try:
             key = context_key(self_drawn, context)
             got = self.contexts.get(key)
         except TypeError:  # an unhashable value: the rule set's error
             return None
         if got is not None and fp:
-            self.ctx_print[i] = fp
-            self.ctx_keys[i] = key
-            self.ctx_values[i] = got
+            old_key = e.key  # (released last: the slot is whole first)
+            old_value = e.value
+            Py_INCREF(key)
+            Py_INCREF(got)
+            e.key = <PyObject*> key
+            e.value = <PyObject*> got
+            e.fp = fp
+            if old_key != NULL:
+                Py_DECREF(<object> old_key)
+                Py_DECREF(<object> old_value)
         return got
 
     cdef inline bint _pure(self):
@@ -2719,6 +2742,20 @@ cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:
     return h ^ h >> 29
 
 
+cdef extern from *:
+    """
+    /* A plain value's hash; a str's as it keeps it (no call once hashed). */
+    static inline Py_hash_t mj_plain_hash(PyObject *o) {
+        if (PyUnicode_CheckExact(o)) {
+            Py_hash_t h = ((PyASCIIObject *) o)->hash;
+            if (h != -1) return h;
+        }
+        return PyObject_Hash(o);
+    }
+    """
+    Py_hash_t mj_plain_hash(PyObject* o) noexcept
+
+
 cdef inline bint _plain(object v) noexcept:
     """A value whose hash and equality run no Python code (and cannot fail)."""
     cdef type tp = type(v)
@@ -2734,22 +2771,22 @@ cdef uint64_t _context_print(self_drawn, dict context) noexcept:
     cdef uint64_t h = 0xCBF29CE484222325u
     if not _plain(self_drawn):
         return 0
-    h = _mix(h, hash(self_drawn))
+    h = _mix(h, mj_plain_hash(<PyObject*> self_drawn))
     while PyDict_Next(context, &pos, &k, &v):
         if type(<object> k) is not str:
             return 0
-        h = _mix(h, hash(<object> k))
+        h = _mix(h, mj_plain_hash(k))
         if type(<object> v) is list:
             for j in range(len(<list> v)):
                 item = (<list> v)[j]
                 if not _plain(item):
                     return 0
-                h = _mix(h, hash(item))
+                h = _mix(h, mj_plain_hash(<PyObject*> item))
             h = _mix(h, len(<list> v))
         elif not _plain(<object> v):
             return 0
         else:
-            h = _mix(h, hash(<object> v))
+            h = _mix(h, mj_plain_hash(v))
         h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(<object> v))
     return h | 1
 
