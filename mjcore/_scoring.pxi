@@ -618,12 +618,14 @@ cdef class CompiledContext:
 
     cdef object payment(self, int fan, int mult, mult_obj):
         """``pay(fan, mult)`` (``mult_obj``: mult as an object), kept by value (0..CT_FANS-1)
-        on first use: a C array, no list look-up per score."""
+        on first use: a C array, no list look-up per score (a derived context's are its
+        base's, shared)."""
+        if self.base is not None:
+            return self.base.payment(fan, mult, mult_obj)
         cdef PyObject* got = self.pays[fan]
         if got != NULL:
             return <object> got
-        x = self.pay(fan, mult_obj) if self.base is None else \
-            self.base.payment(fan, mult, mult_obj)
+        x = self.pay(fan, mult_obj)
         Py_INCREF(x)
         self.pays[fan] = <PyObject*> x
         return x
@@ -2454,7 +2456,7 @@ cdef int _value_sum_times(CompiledTable t, uint64_t found, uint64_t bits, const 
 
 
 cdef enum:
-    CTX_SLOTS = 4096  # an entry's dict contexts met lately (a power of 2)
+    CTX_SLOTS = 8192  # an entry's dict contexts met lately (a power of 2), in pairs
 
 
 cdef struct CtxSlot:     # a dict context met lately: its fingerprint, key and value
@@ -2562,18 +2564,22 @@ cdef class CompiledEntry:
         """``contexts.get(context_key(self_drawn, context))``, None also for an unhashable
         value; a context met lately is matched in place, with no key built."""
         cdef uint64_t fp = _context_print(self_drawn, context)
-        cdef Py_ssize_t i = fp & (CTX_SLOTS - 1)
-        cdef CtxSlot* e = &self.ctx_slots[i]
+        cdef CtxSlot* e = &self.ctx_slots[fp & (CTX_SLOTS - 2)]  # (two slots a context may use)
         cdef PyObject* old_key
         cdef PyObject* old_value
-        if fp and e.fp == fp and _context_is(self_drawn, context, <tuple> e.key):
-            return <object> e.value
+        if fp:
+            if e[0].fp == fp and _context_is(self_drawn, context, <tuple> e[0].key):
+                return <object> e[0].value
+            if e[1].fp == fp and _context_is(self_drawn, context, <tuple> e[1].key):
+                return <object> e[1].value
         try:
             key = context_key(self_drawn, context)
             got = self.contexts.get(key)
         except TypeError:  # an unhashable value: the rule set's error
             return None
         if got is not None and fp:
+            if e[0].fp and (not e[1].fp or fp >> 40 & 1):  # (an empty one, else either)
+                e = &e[1]
             old_key = e.key  # (released last: the slot is whole first)
             old_value = e.value
             Py_INCREF(key)
@@ -2650,7 +2656,8 @@ cdef class CompiledEntry:
         if type(value) is not list and type(value) is not tuple:
             return None
         n = len(value)
-        if n > 4 or self_drawn is not True and self_drawn is not False:
+        if n > 4 or self_drawn is not True and self_drawn is not False or \
+                not _context_print(self_drawn, context):  # (plain values only)
             return None
         t = self._table(options)
         if t is None:
@@ -2685,10 +2692,12 @@ cdef class CompiledEntry:
                 not_left |= 1u << j
             _put(feeders, j, (<int> base.winner + <int> offset) % 4)
         key = context_key(self_drawn, context)
-        try:
-            hash(key)
-        except TypeError:  # (a value the rule set refuses)
-            return None
+        # thousands of these are kept: out of the cycle collector (plain values only)
+        PyObject_GC_UnTrack(feeders)
+        PyObject_GC_UnTrack(key)
+        for item in <tuple> key:
+            if type(item) is tuple:
+                PyObject_GC_UnTrack(item)
         self.last_derived -= 1
         derived = self.last_derived
         t.add_context(derived, base.with_sources(n, named, not_left, <tuple> feeders))
