@@ -164,8 +164,9 @@ def serve_waits(entry: CompiledEntry, context: dict[str, object] | None, options
         served = contexts.get(key)  # (a dict value, e.g. claims_from, is unhashable here)
     except TypeError:
         return
-    if served is None:
-        served = Memo(64)  # (options objects: few, but bounded)
+    if not isinstance(served, Memo):  # (none, or the plain dict of a context the entry derived)
+        derived, served = served, Memo(64)  # (options objects: few, but bounded)
+        served.update(derived or {})
         entry.remember_context(key, served)
     served.keep(options, pair)
 

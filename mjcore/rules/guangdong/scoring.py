@@ -886,8 +886,29 @@ def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
     return tuple(out)
 
 
+def _situation(self_drawn: bool | None, context: dict[str, object],
+               o: GuangdongOptions) -> int | None:
+    """The ``cid`` of a context without meld_from, compiled in the options' table: what
+    ``_ENTRY`` derives the contexts that add a meld_from from (a new meld_from costs no parse
+    and no Python call). A waits context (``self_drawn`` None) is served instead, if it
+    may be (``_serve``)."""
+    if self_drawn is None:
+        ck = _ckey(False, context)
+        pair = _WAIT_PAIRS.get(ck)
+        if pair is None:
+            pair = _wait_pair(ck, context)
+        if pair:
+            _serve(context, pair, o)
+        return None
+    c = parsed_context(context, self_drawn)
+    _compiled_context(_TABLES.get(o) or _compiled_table(o), c, o)
+    return c.cid
+
+
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, compiled, contexts=_CIDS)
+                                _general_score, _general_waits, compiled, contexts=_CIDS,
+                                sources_key="meld_from", source_offsets=_REL_OFFSET,
+                                situation=_situation)
 # A ``Hand`` and a tile id in a context already parsed (a dict or none) is answered in one
 # core call (the options' compiled table, the context's ``cid`` and the table's cache), and
 # so is a ``Hand``'s waits in a context already served (``_serve``) with nothing visible;
