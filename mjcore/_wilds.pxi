@@ -819,6 +819,11 @@ cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, h
     return w
 
 
+def _wait_probe(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
+    """``_wait_entry``, for the test that holds each entry to what was asked."""
+    return _wait_entry(t, tile, vd, vs, unseen, hd, hs)
+
+
 cdef struct WildWaitValue:  # the two ways of the waits that share their readings
     int key               # 七对 | standard << 1 | gen << 2; -1: unused
     int gd, gs            # ``_wild_value``'s answers on a discard and self-drawn

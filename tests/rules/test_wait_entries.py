@@ -1,0 +1,40 @@
+"""The valued waits the core keeps by content (``_wait_entry``, mjcore/_wilds.pxi): whatever
+was kept before in a slot, an entry is exactly the wait asked for (a kept one only when every
+item is the same, hits by identity)."""
+
+from __future__ import annotations
+
+import random
+
+from mjcore._core import _wait_probe
+from mjcore.rules import resolve_options
+from mjcore.rules.common.results import ValuedWait
+from mjcore.rules.hangzhou import scoring as hz
+from mjcore.tiles import tile_to_text
+
+
+def test_each_entry_is_the_wait_asked_for() -> None:
+    table = hz._compiled_table(resolve_options("hangzhou"))
+    assert table is not None
+    rng = random.Random(5)
+    hits = [(), ("a",), ("b",), ("a", "b")]  # (identity: equal tuples made once each)
+    many = [(str(i),) for i in range(600)]
+    for i in range(40_000):  # more contents than slots: slots are shared and replaced
+        if i % 2:  # (any item may differ)
+            tile, vd, vs, unseen = rng.randrange(34), rng.randrange(4), rng.randrange(4), \
+                rng.randrange(5)
+            hd, hs = rng.choice(hits), rng.choice(hits)
+        else:  # (one item differs: a slot holding an entry that differs only there)
+            tile, vd, vs, unseen, hd, hs = 7, 1, 2, 3, hits[1], hits[2]
+            which = rng.randrange(5)
+            vd = rng.randrange(600) if which == 0 else vd
+            vs = rng.randrange(600) if which == 1 else vs
+            unseen = rng.randrange(600) if which == 2 else unseen
+            hd = rng.choice(many) if which == 3 else hd
+            hs = rng.choice(many) if which == 4 else hs
+        w = _wait_probe(table, tile, vd, vs, unseen, hd, hs)
+        assert type(w) is ValuedWait
+        assert tuple(w) == (tile_to_text(tile), tile, vd, vs, unseen, hd, hs)
+        assert w.patterns_discard is hd and w.patterns_self_drawn is hs
+    assert _wait_probe(table, 3, 1, 2, 4, hits[1], hits[2]) is \
+        _wait_probe(table, 3, 1, 2, 4, hits[1], hits[2])  # made lately: kept
