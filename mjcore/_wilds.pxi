@@ -1238,6 +1238,11 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     q.cnt[w] = 0
     if _win(&q, SH_STANDARD, h.p.cnt[w] + 1):
         mask |= (<uint64_t> 1) << w
+    # (four held: ``h.p.four``; the search per candidate below serves what this refuses)
+    shared = _placed_waits_shared(t, h, &pm, w, mask & ~h.p.four & ~t.no_kinds, cd, cs,
+                                  visible)
+    if shared is not NotImplemented:
+        return shared
     out = []
     while mask:
         k = __builtin_ctzll(mask)
@@ -1272,6 +1277,198 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
         _put(wt, 4, unseen if unseen > 0 else 0)
         _put(wt, 5, _hits_found(t, &vd) if dd is not None else ())
         _put(wt, 6, _hits_found(t, &vs) if dsd is not None else ())
+        PyObject_GC_UnTrack(wt)
+        out.append(wt)
+    return tuple(out)
+
+
+cdef enum:
+    SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
+    SHARED_ROWS = 64        # distinct rows of features over all its candidates
+
+
+cdef struct SharedRow:    # a distinct row of features some candidates meet, valued both ways
+    uint64_t bits
+    int counts[NCOUNTED]
+    bint valued[2]        # per way (0: on a discard, 1: self-drawn): ``_value`` found a value
+    Valued_ v[2]
+
+
+cdef struct SharedCandidate:  # one candidate's hand features (for one held mask) and best rows
+    uint64_t mask
+    uint64_t bits
+    int counts[NCOUNTED]
+    bint read             # ``bits`` and ``counts`` hold for ``mask``
+    int best[2]           # per way: its best row so far, -1: none
+
+
+cdef struct SharedPaid:   # a (way, value) whose payment was asked in this call, and the answer
+    int way, hb, mult
+    uint64_t found
+    bint paid
+
+
+cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
+                                 uint64_t want, CompiledContext cd, CompiledContext cs,
+                                 object visible):
+    """``_valued_waits_placed`` of the candidates ``want`` from one search, not one per
+    candidate: the concealed tiles with one more wild, the "hole". A placement where the hole
+    stands for kind c (c not the wild kind) is a placement of the hand with c drawn (its copy
+    of c where the hole is, the other wilds as they are); read with the hole as a wild, it is
+    one of the hand with a wild drawn. So each placement serves the kinds its wilds stand for
+    and the wild kind, every one of a candidate's placements is met (the search lists every
+    placement of sets and stand-ins, see ``_wild_natural``), and each candidate keeps its
+    best row per way as ``_placed_choose`` does (rows of equal value, hardness and
+    ``tie_patterns`` are left in search order, here another than the candidate's own: in the
+    tables this serves such rows list the same hits). Each distinct row is valued once per
+    way for every candidate. NotImplemented past the bounds (the caller searches per
+    candidate); None when the Python path must answer."""
+    cdef WildSearch ws
+    cdef SharedRow rows[SHARED_ROWS]
+    cdef SharedCandidate cand[34]
+    cdef SharedPaid paid[8]
+    cdef SharedCandidate* b
+    cdef SharedRow* row
+    cdef CReading r
+    cdef Packed x
+    cdef uint8_t cnt[34]
+    cdef int rcounts[NCOUNTED + NCTXCOUNTED]
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int vals[2]
+    cdef int mults[2]
+    cdef bint ok[2]
+    cdef uint64_t base = pm.kinds, mask, bits, rbits
+    cdef int i, j, c, k, prev, nin, nall, nrows = 0, ri, way, got, s, npaid = 0, unseen
+    cdef long long m
+    cdef CompiledContext ctx
+    for c in range(34):
+        if h.p.cnt[c] and c != w:
+            base |= (<uint64_t> 1) << c
+        cand[c].read = 0
+        cand[c].best[0] = cand[c].best[1] = -1
+    memcpy(cnt, h.p.cnt, 34)
+    cnt[w] += 1  # the hole
+    ws.rows = NULL
+    try:
+        if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > SHARED_READINGS:
+            return NotImplemented
+        memset(rcounts, 0, sizeof(rcounts))
+        memset(counts, 0, sizeof(counts))
+        for i in range(ws.nrows):
+            r = ws.rows[i]  # the declared sets first, then the placement's (``_placed_rows``)
+            if pm.mi.n + r.nsets > RD_SETS:
+                return None
+            for j in range(r.nsets):
+                r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
+            for j in range(pm.mi.n):
+                r.sets[j] = pm.mi.sets[j]
+            r.nsets += pm.mi.n
+            rbits = _reading_bits(&r, -1, -1, rcounts)
+            mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
+            nall = 0
+            for j in range(r.nwilds):
+                mask |= (<uint64_t> 1) << r.wild_as[j]
+                nall += r.wild_as[j] != w
+            prev = -1
+            for j in range(r.nwilds + 1):
+                if j < r.nwilds:  # the hole as this stand-in's kind, drawn
+                    c = r.wild_as[j]
+                    if c == w or c == prev:
+                        continue
+                    prev = c
+                    nin = nall - 1
+                else:  # the hole as a drawn wild
+                    c = w
+                    nin = nall
+                if not want >> c & 1:
+                    continue
+                b = &cand[c]
+                if not b.read or b.mask != mask:  # the hand's features, c drawn
+                    x = h.p
+                    s = t_suit(c)
+                    x.cnt[c] += 1
+                    x.key[s] += P5[c - s * 9]
+                    x.ncon += 1
+                    memset(b.counts, 0, sizeof(b.counts))
+                    b.bits = _hand_bits(&x, &pm.mi, mask, b.counts)
+                    b.mask = mask
+                    b.read = 1
+                bits = b.bits | rbits
+                memcpy(counts, b.counts, sizeof(b.counts))
+                counts[C_DRAGON_PUNGS] = rcounts[C_DRAGON_PUNGS]
+                counts[C_WIND_PUNGS] = rcounts[C_WIND_PUNGS]
+                counts[C_WILDS_IN] = nin
+                for ri in range(nrows):
+                    if rows[ri].bits == bits and \
+                            memcmp(rows[ri].counts, counts, sizeof(rows[ri].counts)) == 0:
+                        break
+                else:
+                    if nrows == SHARED_ROWS:
+                        return NotImplemented
+                    ri = nrows
+                    nrows += 1
+                    row = &rows[ri]
+                    row.bits = bits
+                    memcpy(row.counts, counts, sizeof(row.counts))
+                    for way in range(2):
+                        ctx = cd if way == 0 else cs
+                        row.v[way].flat = -1
+                        row.v[way].unlisted = 0
+                        got = t._value(bits | ctx.bits, counts, &row.v[way])
+                        if got < 0:
+                            return None
+                        row.valued[way] = got != 0
+                row = &rows[ri]
+                for way in range(2):
+                    if row.valued[way] and (b.best[way] < 0 or _placed_better(
+                            &row.v[way], nin == 0, &rows[b.best[way]].v[way],
+                            rows[b.best[way]].counts[C_WILDS_IN] == 0, t.tie_patterns)):
+                        b.best[way] = ri
+    finally:
+        free(ws.rows)
+    out = []
+    while want:
+        k = __builtin_ctzll(want)
+        want &= want - 1
+        b = &cand[k]
+        for way in range(2):
+            ri = b.best[way]
+            ok[way] = 0
+            vals[way] = 0
+            if ri < 0 or rows[ri].v[way].mainval <= 0:
+                continue
+            row = &rows[ri]
+            m = <long long> (row.v[way].value // row.v[way].mainval) * pm.factor
+            if m > 1000000000:
+                continue
+            mults[way] = <int> m
+            vals[way] = row.v[way].mainval * mults[way]
+            for j in range(npaid):  # (``_placed_paid``'s dict, asked once a call per value)
+                if paid[j].way == way and paid[j].hb == row.v[way].mainval and \
+                        paid[j].mult == mults[way] and paid[j].found == row.v[way].found:
+                    ok[way] = paid[j].paid
+                    break
+            else:
+                ctx = cd if way == 0 else cs
+                ok[way] = _placed_paid(t, &row.v[way], pm.factor, ctx, &mults[way]) is not None
+                if npaid < 8:
+                    paid[npaid].way = way
+                    paid[npaid].hb = row.v[way].mainval
+                    paid[npaid].mult = mults[way]
+                    paid[npaid].found = row.v[way].found
+                    paid[npaid].paid = ok[way]
+                    npaid += 1
+        if not ok[0] and not ok[1]:
+            continue
+        unseen = 4 - <int> h.held[k] - (0 if visible is None else <int> visible[k])
+        wt = mj_tuple_of(t.wait_type, 7)
+        _put(wt, 0, (<tuple> _wait_objects[k])[0])
+        _put(wt, 1, k)
+        _put(wt, 2, vals[0] if ok[0] else 0)
+        _put(wt, 3, vals[1] if ok[1] else 0)
+        _put(wt, 4, unseen if unseen > 0 else 0)
+        _put(wt, 5, _hits_found(t, &rows[b.best[0]].v[0]) if ok[0] else ())
+        _put(wt, 6, _hits_found(t, &rows[b.best[1]].v[1]) if ok[1] else ())
         PyObject_GC_UnTrack(wt)
         out.append(wt)
     return tuple(out)
