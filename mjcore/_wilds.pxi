@@ -937,10 +937,24 @@ cdef inline bint _placed_better(const Valued_* v, bint hard, const Valued_* b, b
 
 
 cdef object _hits_found(CompiledTable t, const Valued_* v):
-    """Every pattern counted (table order), then the extras."""
+    """Every pattern counted (table order), then the extras: kept in the table's
+    ``hits_kept`` under the patterns (bit 62 set, 63 clear: not one of ``_hits``'s keys) and
+    each extra's count, as ``_hits`` keeps its tuples."""
     cdef int i, j, n = __builtin_popcountll(v.found), k = 0
+    cdef uint64_t key[2]
+    cdef HitsSlot* slot = NULL
     if n == 1 and v.nextra == 0:
         return t.alone_hits[v.main]
+    if t.policy != POL_ADDITIVE and v.found >> 62 == 0 and _hits_key(v, key):
+        key[0] = v.found | (<uint64_t> 1) << 62
+        if t.hits_kept == NULL:
+            t.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
+            if t.hits_kept == NULL:
+                raise MemoryError()
+        slot = &t.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
+                             0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
+        if slot.key[0] == key[0] and slot.key[1] == key[1]:
+            return <object> slot.hits
     cdef tuple out = PyTuple_New(n + v.nextra)
     for i in range(t.npat):
         if v.found >> i & 1:
@@ -950,6 +964,12 @@ cdef object _hits_found(CompiledTable t, const Valued_* v):
         _put(out, k, (<list> t.extra_hits[v.extra_idx[j]])[v.extra_n[j]])
         k += 1
     PyObject_GC_UnTrack(out)
+    if slot != NULL:
+        Py_INCREF(out)
+        Py_XDECREF(slot.hits)
+        slot.hits = <PyObject*> out
+        slot.key[0] = key[0]
+        slot.key[1] = key[1]
     return out
 
 
@@ -1285,27 +1305,65 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
 cdef enum:
     SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
     SHARED_ROWS = 64        # distinct rows of features over all its candidates
+    SHARED_HANDS = 64       # (candidate, held mask) hand features kept in one call (a power of 2)
+    COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
 
 
-cdef struct SharedRow:    # a distinct row of features some candidates meet, valued both ways
-    uint64_t bits
-    int counts[NCOUNTED]
-    bint valued[2]        # per way (0: on a discard, 1: self-drawn): ``_value`` found a value
-    Valued_ v[2]
+cdef struct SharedRows:   # the distinct rows of features the candidates meet, valued both ways
+    int n
+    uint64_t bits[SHARED_ROWS]
+    uint64_t counts[SHARED_ROWS]  # the counted features, COUNT_BITS each
+    bint hard[SHARED_ROWS]        # no wild stands for another kind
+    bint valued[SHARED_ROWS][2]   # per way (0: on a discard, 1: self-drawn): it has a value
+    Valued_ v[SHARED_ROWS][2]
 
 
-cdef struct SharedCandidate:  # one candidate's hand features (for one held mask) and best rows
+cdef struct SharedHand:   # a candidate's hand features for one held mask
+    int cand             # -1: empty
     uint64_t mask
     uint64_t bits
     int counts[NCOUNTED]
-    bint read             # ``bits`` and ``counts`` hold for ``mask``
-    int best[2]           # per way: its best row so far, -1: none
 
 
 cdef struct SharedPaid:   # a (way, value) whose payment was asked in this call, and the answer
     int way, hb, mult
     uint64_t found
     bint paid
+
+
+cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, const int* counts,
+                     CompiledContext cd, CompiledContext cs) noexcept:
+    """The index of the row (``bits``, ``counts``) in ``rows``, added and valued both ways
+    when new; -1 past the bounds (a count or the rows), -2 when the Python path must answer."""
+    cdef uint64_t key = 0
+    cdef int i, way, got
+    cdef int full[NCOUNTED + NCTXCOUNTED]
+    if NCOUNTED * COUNT_BITS > 64:
+        return -1
+    for i in range(NCOUNTED):
+        if not 0 <= counts[i] < 1 << COUNT_BITS:
+            return -1
+        key |= (<uint64_t> counts[i]) << (COUNT_BITS * i)
+    for i in range(rows.n):
+        if rows.bits[i] == bits and rows.counts[i] == key:
+            return i
+    if rows.n == SHARED_ROWS:
+        return -1
+    i = rows.n
+    rows.n += 1
+    rows.bits[i] = bits
+    rows.counts[i] = key
+    rows.hard[i] = counts[C_WILDS_IN] == 0
+    memset(full, 0, sizeof(full))  # (the context's counted features: none, as _placed_choose)
+    memcpy(full, counts, NCOUNTED * sizeof(int))
+    for way in range(2):
+        rows.v[i][way].flat = -1
+        rows.v[i][way].unlisted = 0
+        got = t._value(bits | (cd if way == 0 else cs).bits, full, &rows.v[i][way])
+        if got < 0:
+            return -2
+        rows.valued[i][way] = got != 0
+    return i
 
 
 cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
@@ -1324,11 +1382,12 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     way for every candidate. NotImplemented past the bounds (the caller searches per
     candidate); None when the Python path must answer."""
     cdef WildSearch ws
-    cdef SharedRow rows[SHARED_ROWS]
-    cdef SharedCandidate cand[34]
+    cdef SharedRows rows
+    cdef SharedHand hands[SHARED_HANDS]
+    cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef SharedPaid paid[8]
-    cdef SharedCandidate* b
-    cdef SharedRow* row
+    cdef SharedHand* sh
+    cdef Valued_* v
     cdef CReading r
     cdef Packed x
     cdef uint8_t cnt[34]
@@ -1337,15 +1396,16 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int vals[2]
     cdef int mults[2]
     cdef bint ok[2]
-    cdef uint64_t base = pm.kinds, mask, bits, rbits
-    cdef int i, j, c, k, prev, nin, nall, nrows = 0, ri, way, got, s, npaid = 0, unseen
+    cdef uint64_t base = pm.kinds, mask, rbits
+    cdef int i, j, c, k, prev, nin, nall, ri, way, s, npaid = 0, unseen
     cdef long long m
-    cdef CompiledContext ctx
     for c in range(34):
         if h.p.cnt[c] and c != w:
             base |= (<uint64_t> 1) << c
-        cand[c].read = 0
-        cand[c].best[0] = cand[c].best[1] = -1
+        best[c][0] = best[c][1] = -1
+    for i in range(SHARED_HANDS):
+        hands[i].cand = -1
+    rows.n = 0
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
     ws.rows = NULL
@@ -1382,93 +1442,76 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                     nin = nall
                 if not want >> c & 1:
                     continue
-                b = &cand[c]
-                if not b.read or b.mask != mask:  # the hand's features, c drawn
+                sh = &hands[((mask ^ <uint64_t> c) * 0x9E3779B97F4A7C15u) >> 58]  # (64: 6 bits)
+                if sh.cand != c or sh.mask != mask:  # the hand's features, c drawn
                     x = h.p
                     s = t_suit(c)
                     x.cnt[c] += 1
                     x.key[s] += P5[c - s * 9]
                     x.ncon += 1
-                    memset(b.counts, 0, sizeof(b.counts))
-                    b.bits = _hand_bits(&x, &pm.mi, mask, b.counts)
-                    b.mask = mask
-                    b.read = 1
-                bits = b.bits | rbits
-                memcpy(counts, b.counts, sizeof(b.counts))
+                    memset(sh.counts, 0, sizeof(sh.counts))
+                    sh.bits = _hand_bits(&x, &pm.mi, mask, sh.counts)
+                    sh.mask = mask
+                    sh.cand = c
+                memcpy(counts, sh.counts, sizeof(sh.counts))
                 counts[C_DRAGON_PUNGS] = rcounts[C_DRAGON_PUNGS]
                 counts[C_WIND_PUNGS] = rcounts[C_WIND_PUNGS]
                 counts[C_WILDS_IN] = nin
-                for ri in range(nrows):
-                    if rows[ri].bits == bits and \
-                            memcmp(rows[ri].counts, counts, sizeof(rows[ri].counts)) == 0:
-                        break
-                else:
-                    if nrows == SHARED_ROWS:
-                        return NotImplemented
-                    ri = nrows
-                    nrows += 1
-                    row = &rows[ri]
-                    row.bits = bits
-                    memcpy(row.counts, counts, sizeof(row.counts))
-                    for way in range(2):
-                        ctx = cd if way == 0 else cs
-                        row.v[way].flat = -1
-                        row.v[way].unlisted = 0
-                        got = t._value(bits | ctx.bits, counts, &row.v[way])
-                        if got < 0:
-                            return None
-                        row.valued[way] = got != 0
-                row = &rows[ri]
+                ri = _shared_row(t, &rows, sh.bits | rbits, counts, cd, cs)
+                if ri == -2:
+                    return None
+                if ri < 0:
+                    return NotImplemented
                 for way in range(2):
-                    if row.valued[way] and (b.best[way] < 0 or _placed_better(
-                            &row.v[way], nin == 0, &rows[b.best[way]].v[way],
-                            rows[b.best[way]].counts[C_WILDS_IN] == 0, t.tie_patterns)):
-                        b.best[way] = ri
+                    k = best[c][way]
+                    if rows.valued[ri][way] and (k < 0 or _placed_better(
+                            &rows.v[ri][way], rows.hard[ri], &rows.v[k][way], rows.hard[k],
+                            t.tie_patterns)):
+                        best[c][way] = ri
     finally:
         free(ws.rows)
     out = []
     while want:
         k = __builtin_ctzll(want)
         want &= want - 1
-        b = &cand[k]
         for way in range(2):
-            ri = b.best[way]
+            ri = best[k][way]
             ok[way] = 0
-            vals[way] = 0
-            if ri < 0 or rows[ri].v[way].mainval <= 0:
+            if ri < 0 or rows.v[ri][way].mainval <= 0:
                 continue
-            row = &rows[ri]
-            m = <long long> (row.v[way].value // row.v[way].mainval) * pm.factor
+            v = &rows.v[ri][way]
+            m = <long long> (v.value // v.mainval) * pm.factor
             if m > 1000000000:
                 continue
             mults[way] = <int> m
-            vals[way] = row.v[way].mainval * mults[way]
+            vals[way] = v.mainval * mults[way]
             for j in range(npaid):  # (``_placed_paid``'s dict, asked once a call per value)
-                if paid[j].way == way and paid[j].hb == row.v[way].mainval and \
-                        paid[j].mult == mults[way] and paid[j].found == row.v[way].found:
+                if paid[j].way == way and paid[j].hb == v.mainval and \
+                        paid[j].mult == mults[way] and paid[j].found == v.found:
                     ok[way] = paid[j].paid
                     break
             else:
-                ctx = cd if way == 0 else cs
-                ok[way] = _placed_paid(t, &row.v[way], pm.factor, ctx, &mults[way]) is not None
+                ok[way] = _placed_paid(t, v, pm.factor, cd if way == 0 else cs,
+                                       &mults[way]) is not None
                 if npaid < 8:
                     paid[npaid].way = way
-                    paid[npaid].hb = row.v[way].mainval
+                    paid[npaid].hb = v.mainval
                     paid[npaid].mult = mults[way]
-                    paid[npaid].found = row.v[way].found
+                    paid[npaid].found = v.found
                     paid[npaid].paid = ok[way]
                     npaid += 1
         if not ok[0] and not ok[1]:
             continue
-        unseen = 4 - <int> h.held[k] - (0 if visible is None else <int> visible[k])
+        # (held: the concealed copies and the melds' ones, 4 less ``cap``)
+        unseen = h.p.cap[k] - h.p.cnt[k] - (0 if visible is None else <int> visible[k])
         wt = mj_tuple_of(t.wait_type, 7)
         _put(wt, 0, (<tuple> _wait_objects[k])[0])
         _put(wt, 1, k)
         _put(wt, 2, vals[0] if ok[0] else 0)
         _put(wt, 3, vals[1] if ok[1] else 0)
         _put(wt, 4, unseen if unseen > 0 else 0)
-        _put(wt, 5, _hits_found(t, &rows[b.best[0]].v[0]) if ok[0] else ())
-        _put(wt, 6, _hits_found(t, &rows[b.best[1]].v[1]) if ok[1] else ())
+        _put(wt, 5, _hits_found(t, &rows.v[best[k][0]][0]) if ok[0] else ())
+        _put(wt, 6, _hits_found(t, &rows.v[best[k][1]][1]) if ok[1] else ())
         PyObject_GC_UnTrack(wt)
         out.append(wt)
     return tuple(out)
