@@ -1242,6 +1242,8 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
             cd.python_only or cs.python_only:
         return None
     h = <HandBase> hand
+    if _DBG == 1:
+        return ()
     if _placed_melds(t, h.melds, w, &pm) < 0 or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
             or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong) or \
             not cs.melds_fit(&pm.mi, pm.mi.n) or not cd.melds_fit(&pm.mi, pm.mi.n):
@@ -1251,6 +1253,15 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
             return ()
     if t.must_open and not pm.opened:
         return ()
+    if _DBG == 2:
+        return ()
+    # one search for every candidate, its placements telling the kinds that complete the
+    # hand (the wait test's, four held excepted: ``h.p.four``); past its bounds, the wait
+    # test and a search per candidate
+    shared = _placed_waits_shared(t, h, &pm, w, (((<uint64_t> 1) << 34) - 1) & ~h.p.four &
+                                  ~t.no_kinds, cd, cs, visible)
+    if shared is not NotImplemented:
+        return shared
     memcpy(nat, h.p.cnt, 34)
     nat[w] = 0
     _pack(&q, nat, pm.mi.n, 0)
@@ -1258,11 +1269,6 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     q.cnt[w] = 0
     if _win(&q, SH_STANDARD, h.p.cnt[w] + 1):
         mask |= (<uint64_t> 1) << w
-    # (four held: ``h.p.four``; the search per candidate below serves what this refuses)
-    shared = _placed_waits_shared(t, h, &pm, w, mask & ~h.p.four & ~t.no_kinds, cd, cs,
-                                  visible)
-    if shared is not NotImplemented:
-        return shared
     out = []
     while mask:
         k = __builtin_ctzll(mask)
@@ -1302,27 +1308,32 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     return tuple(out)
 
 
+cdef int _DBG = 0
+def _dbg(int x):
+    global _DBG
+    _DBG = x
+
 cdef enum:
     SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
     SHARED_ROWS = 64        # distinct rows of features over all its candidates
-    SHARED_HANDS = 64       # (candidate, held mask) hand features kept in one call (a power of 2)
+    SHARED_SLOTS = 64       # kept in one call: (candidate, held mask) hand features, readings
     COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
 
 
 cdef struct SharedRows:   # the distinct rows of features the candidates meet, valued both ways
     int n
     uint64_t bits[SHARED_ROWS]
-    uint64_t counts[SHARED_ROWS]  # the counted features, COUNT_BITS each
+    uint64_t counts[SHARED_ROWS]  # the counted features, COUNT_BITS each (``_packed_counts``)
     bint hard[SHARED_ROWS]        # no wild stands for another kind
     bint valued[SHARED_ROWS][2]   # per way (0: on a discard, 1: self-drawn): it has a value
     Valued_ v[SHARED_ROWS][2]
 
 
 cdef struct SharedHand:   # a candidate's hand features for one held mask
-    int cand             # -1: empty
+    int cand              # -1: empty
     uint64_t mask
     uint64_t bits
-    int counts[NCOUNTED]
+    uint64_t counts       # packed
 
 
 cdef struct SharedPaid:   # a (way, value) whose payment was asked in this call, and the answer
@@ -1331,19 +1342,25 @@ cdef struct SharedPaid:   # a (way, value) whose payment was asked in this call,
     bint paid
 
 
-cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, const int* counts,
-                     CompiledContext cd, CompiledContext cs) noexcept:
-    """The index of the row (``bits``, ``counts``) in ``rows``, added and valued both ways
-    when new; -1 past the bounds (a count or the rows), -2 when the Python path must answer."""
-    cdef uint64_t key = 0
-    cdef int i, way, got
-    cdef int full[NCOUNTED + NCTXCOUNTED]
+cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
+    """The counted features in one word, COUNT_BITS each; -1 when one does not fit."""
+    cdef int i
+    key[0] = 0
     if NCOUNTED * COUNT_BITS > 64:
         return -1
     for i in range(NCOUNTED):
         if not 0 <= counts[i] < 1 << COUNT_BITS:
             return -1
-        key |= (<uint64_t> counts[i]) << (COUNT_BITS * i)
+        key[0] |= (<uint64_t> counts[i]) << (COUNT_BITS * i)
+    return 0
+
+
+cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
+                     CompiledContext cd, CompiledContext cs) noexcept:
+    """The index of the row (``bits``, counts packed in ``key``) in ``rows``, added and
+    valued both ways when new; -1 past SHARED_ROWS, -2 when the Python path must answer."""
+    cdef int i, j, way, got
+    cdef int full[NCOUNTED + NCTXCOUNTED]
     for i in range(rows.n):
         if rows.bits[i] == bits and rows.counts[i] == key:
             return i
@@ -1353,9 +1370,10 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, const int
     rows.n += 1
     rows.bits[i] = bits
     rows.counts[i] = key
-    rows.hard[i] = counts[C_WILDS_IN] == 0
     memset(full, 0, sizeof(full))  # (the context's counted features: none, as _placed_choose)
-    memcpy(full, counts, NCOUNTED * sizeof(int))
+    for j in range(NCOUNTED):
+        full[j] = key >> (COUNT_BITS * j) & ((1 << COUNT_BITS) - 1)
+    rows.hard[i] = full[C_WILDS_IN] == 0
     for way in range(2):
         rows.v[i][way].flat = -1
         rows.v[i][way].unlisted = 0
@@ -1378,12 +1396,14 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     placement of sets and stand-ins, see ``_wild_natural``), and each candidate keeps its
     best row per way as ``_placed_choose`` does (rows of equal value, hardness and
     ``tie_patterns`` are left in search order, here another than the candidate's own: in the
-    tables this serves such rows list the same hits). Each distinct row is valued once per
+    tables this serves such rows list the same hits). A placement met again (same sets and
+    stand-ins: the search lists repeats) is skipped; each distinct row is valued once per
     way for every candidate. NotImplemented past the bounds (the caller searches per
     candidate); None when the Python path must answer."""
     cdef WildSearch ws
     cdef SharedRows rows
-    cdef SharedHand hands[SHARED_HANDS]
+    cdef SharedHand hands[SHARED_SLOTS]
+    cdef uint64_t seen[SHARED_SLOTS][3]  # placements met: features, counts, stand-ins
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef SharedPaid paid[8]
     cdef SharedHand* sh
@@ -1392,19 +1412,20 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef Packed x
     cdef uint8_t cnt[34]
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
-    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef int vals[2]
     cdef int mults[2]
     cdef bint ok[2]
-    cdef uint64_t base = pm.kinds, mask, rbits
-    cdef int i, j, c, k, prev, nin, nall, ri, way, s, npaid = 0, unseen
+    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits
+    cdef int i, j, c, k, prev, nin, nall, ri, way, s, npaid = 0, unseen, nout = 0, hc
     cdef long long m
     for c in range(34):
         if h.p.cnt[c] and c != w:
             base |= (<uint64_t> 1) << c
         best[c][0] = best[c][1] = -1
-    for i in range(SHARED_HANDS):
+    for i in range(SHARED_SLOTS):
         hands[i].cand = -1
+        seen[i][0] = seen[i][1] = seen[i][2] = 0  # (stand-ins are never 0: kinds + 1)
     rows.n = 0
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
@@ -1412,23 +1433,38 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     try:
         if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > SHARED_READINGS:
             return NotImplemented
+        if _DBG == 4:
+            return ()
         memset(rcounts, 0, sizeof(rcounts))
-        memset(counts, 0, sizeof(counts))
         for i in range(ws.nrows):
             r = ws.rows[i]  # the declared sets first, then the placement's (``_placed_rows``)
             if pm.mi.n + r.nsets > RD_SETS:
                 return None
+            if r.nwilds > 10:
+                return NotImplemented
             for j in range(r.nsets):
                 r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
             for j in range(pm.mi.n):
                 r.sets[j] = pm.mi.sets[j]
             r.nsets += pm.mi.n
             rbits = _reading_bits(&r, -1, -1, rcounts)
+            if _packed_counts(rcounts, &rkey) < 0:
+                return NotImplemented
             mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
             nall = 0
+            stood = 0
             for j in range(r.nwilds):
                 mask |= (<uint64_t> 1) << r.wild_as[j]
                 nall += r.wild_as[j] != w
+                stood = stood << 6 | (r.wild_as[j] + 1)
+            # (a repeat: its rows are those met; a slot lost to another only costs the work)
+            slot = ((rbits ^ rkey * 0xC2B2AE3D27D4EB4Fu ^ stood * 0x165667B19E3779F9u) *
+                    0x9E3779B97F4A7C15u) >> 58  # (SHARED_SLOTS: 6 bits)
+            if seen[slot][0] == rbits and seen[slot][1] == rkey and seen[slot][2] == stood:
+                continue
+            seen[slot][0] = rbits
+            seen[slot][1] = rkey
+            seen[slot][2] = stood
             prev = -1
             for j in range(r.nwilds + 1):
                 if j < r.nwilds:  # the hole as this stand-in's kind, drawn
@@ -1442,22 +1478,31 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                     nin = nall
                 if not want >> c & 1:
                     continue
-                sh = &hands[((mask ^ <uint64_t> c) * 0x9E3779B97F4A7C15u) >> 58]  # (64: 6 bits)
-                if sh.cand != c or sh.mask != mask:  # the hand's features, c drawn
+                # the hand's features, c drawn: ``_hand_bits`` reads the concealed counts
+                # only for F_LONG (some count is 4) and, with no declared set, F_NINE_GATES
+                # (``four``, as in ``_placed_rows``, stays the ready hand's); so with declared
+                # sets those of the ready hand (34) serve every candidate, F_LONG added
+                hc = c if pm.mi.n == 0 else 34
+                sh = &hands[((mask ^ <uint64_t> hc) * 0x9E3779B97F4A7C15u) >> 58]
+                if sh.cand != hc or sh.mask != mask:
                     x = h.p
-                    s = t_suit(c)
-                    x.cnt[c] += 1
-                    x.key[s] += P5[c - s * 9]
-                    x.ncon += 1
-                    memset(sh.counts, 0, sizeof(sh.counts))
-                    sh.bits = _hand_bits(&x, &pm.mi, mask, sh.counts)
+                    if hc < 34:
+                        s = t_suit(c)
+                        x.cnt[c] += 1
+                        x.key[s] += P5[c - s * 9]
+                        x.ncon += 1
+                    memset(hcounts, 0, sizeof(hcounts))
+                    sh.bits = _hand_bits(&x, &pm.mi, mask, hcounts)
+                    if _packed_counts(hcounts, &sh.counts) < 0:
+                        return NotImplemented
                     sh.mask = mask
-                    sh.cand = c
-                memcpy(counts, sh.counts, sizeof(sh.counts))
-                counts[C_DRAGON_PUNGS] = rcounts[C_DRAGON_PUNGS]
-                counts[C_WIND_PUNGS] = rcounts[C_WIND_PUNGS]
-                counts[C_WILDS_IN] = nin
-                ri = _shared_row(t, &rows, sh.bits | rbits, counts, cd, cs)
+                    sh.cand = hc
+                hbits = sh.bits
+                if hc == 34 and h.p.cnt[c] == 3:
+                    hbits |= (<uint64_t> 1) << F_LONG
+                # (disjoint counts: the hand's, the reading's dragon and wind pungs, wilds in)
+                ri = _shared_row(t, &rows, hbits | rbits, sh.counts | rkey |
+                                 (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
                 if ri == -2:
                     return None
                 if ri < 0:
@@ -1470,51 +1515,64 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                         best[c][way] = ri
     finally:
         free(ws.rows)
-    out = []
-    while want:
-        k = __builtin_ctzll(want)
-        want &= want - 1
+    if _DBG == 5:
+        return ()
+    for c in range(34):  # each way's value and whether it is paid: ``best`` becomes -1 if not
+        if not want >> c & 1:
+            continue
         for way in range(2):
-            ri = best[k][way]
-            ok[way] = 0
-            if ri < 0 or rows.v[ri][way].mainval <= 0:
+            ri = best[c][way]
+            if ri < 0:
                 continue
             v = &rows.v[ri][way]
-            m = <long long> (v.value // v.mainval) * pm.factor
-            if m > 1000000000:
+            m = <long long> (v.value // v.mainval) * pm.factor if v.mainval > 0 else 0
+            if v.mainval <= 0 or m > 1000000000:
+                best[c][way] = -1
                 continue
-            mults[way] = <int> m
-            vals[way] = v.mainval * mults[way]
+            mults[0] = <int> m
             for j in range(npaid):  # (``_placed_paid``'s dict, asked once a call per value)
                 if paid[j].way == way and paid[j].hb == v.mainval and \
-                        paid[j].mult == mults[way] and paid[j].found == v.found:
-                    ok[way] = paid[j].paid
+                        paid[j].mult == mults[0] and paid[j].found == v.found:
+                    ok[0] = paid[j].paid
                     break
             else:
-                ok[way] = _placed_paid(t, v, pm.factor, cd if way == 0 else cs,
-                                       &mults[way]) is not None
+                ok[0] = _DBG == 6 or _placed_paid(t, v, pm.factor, cd if way == 0 else cs,
+                                       &mults[0]) is not None
                 if npaid < 8:
                     paid[npaid].way = way
                     paid[npaid].hb = v.mainval
-                    paid[npaid].mult = mults[way]
+                    paid[npaid].mult = mults[0]
                     paid[npaid].found = v.found
-                    paid[npaid].paid = ok[way]
+                    paid[npaid].paid = ok[0]
                     npaid += 1
-        if not ok[0] and not ok[1]:
+            if not ok[0]:
+                best[c][way] = -1
+        nout += best[c][0] >= 0 or best[c][1] >= 0
+    out = PyTuple_New(nout)
+    nout = 0
+    while want:
+        k = __builtin_ctzll(want)
+        want &= want - 1
+        if best[k][0] < 0 and best[k][1] < 0:
             continue
+        for way in range(2):
+            ri = best[k][way]
+            vals[way] = 0 if ri < 0 else rows.v[ri][way].mainval * (
+                rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
         # (held: the concealed copies and the melds' ones, 4 less ``cap``)
         unseen = h.p.cap[k] - h.p.cnt[k] - (0 if visible is None else <int> visible[k])
         wt = mj_tuple_of(t.wait_type, 7)
         _put(wt, 0, (<tuple> _wait_objects[k])[0])
         _put(wt, 1, k)
-        _put(wt, 2, vals[0] if ok[0] else 0)
-        _put(wt, 3, vals[1] if ok[1] else 0)
+        _put(wt, 2, vals[0])
+        _put(wt, 3, vals[1])
         _put(wt, 4, unseen if unseen > 0 else 0)
-        _put(wt, 5, _hits_found(t, &rows.v[best[k][0]][0]) if ok[0] else ())
-        _put(wt, 6, _hits_found(t, &rows.v[best[k][1]][1]) if ok[1] else ())
+        _put(wt, 5, _hits_found(t, &rows.v[best[k][0]][0]) if best[k][0] >= 0 else ())
+        _put(wt, 6, _hits_found(t, &rows.v[best[k][1]][1]) if best[k][1] >= 0 else ())
         PyObject_GC_UnTrack(wt)
-        out.append(wt)
-    return tuple(out)
+        _put(out, nout, wt)
+        nout += 1
+    return out
 
 
 cdef object _placed_decomposition(CompiledTable t, const CReading* r):
