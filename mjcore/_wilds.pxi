@@ -1026,6 +1026,41 @@ cdef int _placed_melds(CompiledTable t, tuple melds, int w, PlacedMelds* pm) exc
     return 0
 
 
+cdef tuple _MELD_NAMES = tuple(sorted(_MELD_KINDS, key=_MELD_KINDS.get))  # by MK_* - 1
+
+
+cdef int _placed_melds_packed(CompiledTable t, HandBase h, int w, PlacedMelds* pm) except -2:
+    """``_placed_melds`` from the sets a ``Hand`` packed when it was made (its ``mi``), not
+    from its Meld objects (a cold hand's objects cost a memory miss each); -1 when it has a
+    one-tile meld or one ``mi`` does not hold (``_placed_melds`` then reads them)."""
+    cdef int i, mk, x, code
+    cdef const RSet* st
+    if not h.melds_plain or h.mi.n != h.n_melds:
+        return -1
+    pm.mi = h.mi
+    pm.kinds = 0
+    pm.factor = 1
+    pm.opened = pm.kong = 0
+    for i in range(h.mi.n):
+        st = &h.mi.sets[i]
+        mk = st.meld
+        got = t.meld_codes.get(_MELD_NAMES[mk - 1]) if MK_CHI <= mk <= MK_BUGANG else None
+        if got is None:
+            return -1
+        code = got
+        for x in range(st.tile, st.tile + (3 if st.kind == SET_CHOW else 1)):
+            if x == w or t.no_kinds >> x & 1:
+                return -1
+            pm.kinds |= (<uint64_t> 1) << x
+        pm.kong = pm.kong or mk >= MK_GANG
+        if code & 16:
+            pm.opened = 1
+        pm.factor *= code >> 8
+    if pm.opened:
+        pm.factor *= t.open_factor
+    return 0
+
+
 cdef struct PlacedRow:    # one placement's features, its context's left out
     uint64_t bits
     int counts[NCOUNTED]
@@ -1244,7 +1279,8 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     h = <HandBase> hand
     if _DBG == 1:
         return ()
-    if _placed_melds(t, h.melds, w, &pm) < 0 or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
+    if (_placed_melds_packed(t, h, w, &pm) < 0 and _placed_melds(t, h.melds, w, &pm) < 0) \
+            or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
             or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong) or \
             not cs.melds_fit(&pm.mi, pm.mi.n) or not cd.melds_fit(&pm.mi, pm.mi.n):
         return None
