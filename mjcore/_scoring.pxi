@@ -59,6 +59,7 @@ cdef enum:
     CT_TIMES = 9         # an extra's hit objects for 0..8 times; more: the Python path
     CT_FANS = 64         # payments kept per context, by value
     CT_LIABILITIES = 4   # a context's liabilities (``CompiledContext.liable_meld``)
+    PAID_SEEN = 16       # a context's pay answers told apart in C (``_placed_pays``)
     # policies
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
@@ -500,6 +501,10 @@ cdef class CompiledContext:
     cdef object liable
     cdef int ctx_counts[NCTXCOUNTED]
     cdef dict paid           # score_placed: pay(base, multiplier, patterns) answers, kept
+    # ... and whether pay refused them, in C for the placed waits (``_placed_pays``): key
+    # (base | multiplier << 32, patterns), 0 empty, 1 paid, 2 refused
+    cdef uint64_t paid_keys[PAID_SEEN][2]
+    cdef uint8_t paid_seen[PAID_SEEN]
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,

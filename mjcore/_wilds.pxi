@@ -1215,6 +1215,28 @@ cdef object _placed_paid(CompiledTable t, const Valued_* best, int factor, Compi
     return paid
 
 
+cdef int _placed_pays(CompiledTable t, const Valued_* v, int factor, CompiledContext c,
+                      int* mult) except -1:
+    """1 when ``_placed_paid`` of ``v`` is an answer (the multiplier in ``mult``), 0 when it
+    is None; remembered in the context's ``paid_seen`` (a waits list asks few values, again
+    and again: no Python key to build)."""
+    cdef long long m = <long long> (v.value // v.mainval) * factor
+    cdef uint64_t k0, k1 = v.found
+    cdef int i
+    if m > 1000000000:
+        return 0
+    mult[0] = <int> m
+    k0 = <uint64_t> <uint32_t> v.mainval | (<uint64_t> m) << 32
+    i = <int> (((k0 ^ k1 * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 60)  # (16: 4 bits)
+    if c.paid_seen[i] and c.paid_keys[i][0] == k0 and c.paid_keys[i][1] == k1:
+        return c.paid_seen[i] == 1
+    got = _placed_paid(t, v, factor, c, mult) is not None
+    c.paid_keys[i][0] = k0
+    c.paid_keys[i][1] = k1
+    c.paid_seen[i] = 1 if got else 2
+    return got
+
+
 cdef object _score_placed(CompiledTable t, object hand, object tile_obj, CompiledContext c):
     cdef int tile = _tile_of(tile_obj), w = c.wild, x, status, mult
     cdef HandBase h
@@ -1372,12 +1394,6 @@ cdef struct SharedHand:   # a candidate's hand features for one held mask
     uint64_t counts       # packed
 
 
-cdef struct SharedPaid:   # a (way, value) whose payment was asked in this call, and the answer
-    int way, hb, mult
-    uint64_t found
-    bint paid
-
-
 cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
     """The counted features in one word, COUNT_BITS each; -1 when one does not fit."""
     cdef int i
@@ -1441,7 +1457,6 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef SharedHand hands[SHARED_SLOTS]
     cdef uint64_t seen[SHARED_SLOTS][3]  # placements met: features, counts, stand-ins
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
-    cdef SharedPaid paid[8]
     cdef SharedHand* sh
     cdef Valued_* v
     cdef CReading r
@@ -1450,11 +1465,9 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef int vals[2]
-    cdef int mults[2]
-    cdef bint ok[2]
+    cdef int mults[1]
     cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits
-    cdef int i, j, c, k, prev, nin, nall, ri, way, s, npaid = 0, unseen, nout = 0, hc
-    cdef long long m
+    cdef int i, j, c, k, prev, nin, nall, ri, way, s, unseen, nout = 0, hc
     for c in range(34):
         if h.p.cnt[c] and c != w:
             base |= (<uint64_t> 1) << c
@@ -1561,27 +1574,8 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             if ri < 0:
                 continue
             v = &rows.v[ri][way]
-            m = <long long> (v.value // v.mainval) * pm.factor if v.mainval > 0 else 0
-            if v.mainval <= 0 or m > 1000000000:
-                best[c][way] = -1
-                continue
-            mults[0] = <int> m
-            for j in range(npaid):  # (``_placed_paid``'s dict, asked once a call per value)
-                if paid[j].way == way and paid[j].hb == v.mainval and \
-                        paid[j].mult == mults[0] and paid[j].found == v.found:
-                    ok[0] = paid[j].paid
-                    break
-            else:
-                ok[0] = _DBG == 6 or _placed_paid(t, v, pm.factor, cd if way == 0 else cs,
-                                       &mults[0]) is not None
-                if npaid < 8:
-                    paid[npaid].way = way
-                    paid[npaid].hb = v.mainval
-                    paid[npaid].mult = mults[0]
-                    paid[npaid].found = v.found
-                    paid[npaid].paid = ok[0]
-                    npaid += 1
-            if not ok[0]:
+            if v.mainval <= 0 or not _placed_pays(t, v, pm.factor, cd if way == 0 else cs,
+                                                  &mults[0]):
                 best[c][way] = -1
         nout += best[c][0] >= 0 or best[c][1] >= 0
     out = PyTuple_New(nout)
