@@ -1299,8 +1299,6 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
             cd.python_only or cs.python_only:
         return None
     h = <HandBase> hand
-    if _DBG == 1:
-        return ()
     if (_placed_melds_packed(t, h, w, &pm) < 0 and _placed_melds(t, h.melds, w, &pm) < 0) \
             or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
             or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong) or \
@@ -1310,8 +1308,6 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
         if h.p.cnt[k] and t.no_kinds >> k & 1:
             return ()
     if t.must_open and not pm.opened:
-        return ()
-    if _DBG == 2:
         return ()
     # one search for every candidate, its placements telling the kinds that complete the
     # hand (the wait test's, four held excepted: ``h.p.four``); past its bounds, the wait
@@ -1365,11 +1361,6 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
         out.append(wt)
     return tuple(out)
 
-
-cdef int _DBG = 0
-def _dbg(int x):
-    global _DBG
-    _DBG = x
 
 cdef enum:
     SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
@@ -1482,8 +1473,6 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     try:
         if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > SHARED_READINGS:
             return NotImplemented
-        if _DBG == 4:
-            return ()
         memset(rcounts, 0, sizeof(rcounts))
         for i in range(ws.nrows):
             r = ws.rows[i]  # the declared sets first, then the placement's (``_placed_rows``)
@@ -1564,8 +1553,6 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                         best[c][way] = ri
     finally:
         free(ws.rows)
-    if _DBG == 5:
-        return ()
     for c in range(34):  # each way's value and whether it is paid: ``best`` becomes -1 if not
         if not want >> c & 1:
             continue
