@@ -59,7 +59,7 @@ cdef enum:
     CT_TIMES = 9         # an extra's hit objects for 0..8 times; more: the Python path
     CT_FANS = 64         # payments kept per context, by value
     CT_LIABILITIES = 4   # a context's liabilities (``CompiledContext.liable_meld``)
-    PAID_SEEN = 16       # a context's pay answers told apart in C (``_placed_pays``)
+    PAID_SEEN = 64       # a context's pay answers told apart in C (``_placed_pays``)
     # policies
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
@@ -206,13 +206,25 @@ cdef inline uint64_t _nonzero_bytes(uint64_t x) noexcept nogil:
     return ((x >> 7) * 0x0102040810204080ULL) >> 56
 
 
+cdef extern from *:
+    """
+    /* Bytes b[0..7] as one little-endian word: one load (gcc left the byte-by-byte form
+       as eight loads and shifts), swapped on a big-endian machine. */
+    static inline uint64_t mj_bytes8(const uint8_t* b) {
+        uint64_t x;
+        memcpy(&x, b, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap64(x);
+    #endif
+        return x;
+    }
+    """
+    uint64_t mj_bytes8(const uint8_t* b) noexcept nogil
+
+
 cdef inline uint64_t _bytes8(const uint8_t* b) noexcept nogil:
     """Bytes b[0..7] as one little-endian word (byte i in bits 8i..8i+7)."""
-    cdef uint64_t x = 0
-    cdef int i
-    for i in range(8):  # (gcc makes this one load on a little-endian machine)
-        x |= (<uint64_t> b[i]) << (8 * i)
-    return x
+    return mj_bytes8(b)
 
 
 cdef inline uint64_t _held_mask(const Packed* p) noexcept nogil:

@@ -1227,7 +1227,7 @@ cdef int _placed_pays(CompiledTable t, const Valued_* v, int factor, CompiledCon
         return 0
     mult[0] = <int> m
     k0 = <uint64_t> <uint32_t> v.mainval | (<uint64_t> m) << 32
-    i = <int> (((k0 ^ k1 * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 60)  # (16: 4 bits)
+    i = <int> (((k0 ^ k1 * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 58)  # (64: 6 bits)
     if c.paid_seen[i] and c.paid_keys[i][0] == k0 and c.paid_keys[i][1] == k1:
         return c.paid_seen[i] == 1
     got = _placed_paid(t, v, factor, c, mult) is not None
@@ -1286,7 +1286,8 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     more wild), less kinds of which four are held and ``no_kinds``, valued on a discard
     (``cd``) and self-drawn (``cs``): its value there, 0 where it does not win. () for a hand
     that cannot win (one of ``no_kinds`` held, not opened when it must be); None when the
-    Python path must answer."""
+    Python path must answer. One search serves every kind (``_placed_waits_shared``); past
+    its bounds, the wait test and a search per kind."""
     cdef HandBase h
     cdef PlacedMelds pm
     cdef Packed q, x
