@@ -11,6 +11,9 @@ hands (honours, melds, self-drawn and discard wins, contexts with meld sources):
 * contexts known - the cold loop with the answers' cache cleared but the parsed contexts kept
                 (what a server meets once its tables' contexts were seen: new hands, known
                 contexts);
+* cold, contexts at random - the cold loop on the same hands with the contexts a server
+                meets: seat and round winds, the discarder and who fed each meld drawn at
+                random (thousands of distinct contexts, where the rows above have 225);
 * the compiled core alone: ``CompiledTable.score`` on the same hands, contexts parsed and
   compiled beforehand, one per distinct context as the real path shares them (no API layer,
   no memo, no liability: what a cold call costs beside its glue);
@@ -189,6 +192,16 @@ def main() -> None:
                                 for k, _ in melds]
         items.append((hand, win, sd, ctx))
     n = len(items)
+    winds, seats = ("1z", "2z", "3z", "4z"), ("left", "across", "right")
+    drawn = []  # the same hands in contexts drawn at random
+    for hand, win, sd, _ in items:
+        ctx = {"seat_wind": rng.choice(winds), "round_wind": rng.choice(winds)}
+        if not sd:
+            ctx["discarder"] = rng.choice(seats)
+        if hand.melds:
+            ctx["meld_from"] = [None if m.kind == "angang" else "left" if m.kind == "chi" else
+                                rng.choice(seats) for m in hand.melds]
+        drawn.append((hand, win, sd, ctx))
 
     def score_batch() -> int:
         for hand, win, sd, ctx in items:
@@ -198,6 +211,12 @@ def main() -> None:
     def score_cold() -> int:
         clear_caches()
         return score_batch()
+
+    def score_cold_drawn() -> int:
+        clear_caches()
+        for hand, win, sd, ctx in drawn:
+            score(hand, win_tile=win, self_drawn=sd, context=ctx, ruleset="guangdong")
+        return n
 
     def score_known_contexts() -> int:
         compiled.CompiledTable.clear_cache()  # (the answers only: parsed contexts stay)
@@ -262,6 +281,7 @@ def main() -> None:
              peer_rate)]
     rows += [("score: batch loop, cold (never-seen hands)", rate(score_cold, s), peer_rate),
              ("score: cold hands, contexts known", rate(score_known_contexts, s), peer_rate),
+             ("score: cold, contexts at random", rate(score_cold_drawn, s), peer_rate),
              ("score: compiled core alone (no API layer)", rate(core_only, s), peer_rate),
              ("score: batch loop, warm (memoised)", rate(score_batch, s), peer_rate),
              ("valued_waits: cold, compiled", rate(waits_cold, s), peer_rate),

@@ -113,6 +113,8 @@ class CompiledEntry:
                  make_wait_contexts: Callable[[CompiledTable, Any], Any] | None,
                  general_score: Callable[..., Any], general_waits: Callable[..., Any] | None,
                  flags: Any, contexts: dict[tuple[object, ...], Any] | None = None,
+                 sources_key: str | None = None, source_offsets: dict[str, int] | None = None,
+                 situation: Callable[[bool, dict[str, object], Any], object] | None = None,
                  ) -> None: ...
     def score(self, hand: Any, win_tile: Any, self_drawn: bool, context: Any,
               options: Any) -> Any: ...

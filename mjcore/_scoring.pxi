@@ -513,10 +513,11 @@ cdef class CompiledContext:
     cdef object liable
     cdef int ctx_counts[NCTXCOUNTED]
     cdef dict paid           # score_placed: pay(base, multiplier, patterns) answers, kept
-    # ... and whether pay refused them, in C for the placed waits (``_placed_pays``): key
-    # (base | multiplier << 32, patterns), 0 empty, 1 paid, 2 refused
-    cdef uint64_t paid_keys[PAID_SEEN][2]
-    cdef uint8_t paid_seen[PAID_SEEN]
+    # ... and whether pay refused them, in C for the placed waits (``_placed_pays``):
+    # PAID_SEEN slots of (base | multiplier << 32, patterns, 0 empty / 1 paid / 2 refused),
+    # NULL until used
+    cdef uint64_t* paid_known
+    cdef CompiledContext base  # the context this one was derived from (``with_sources``)
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
@@ -582,10 +583,63 @@ cdef class CompiledContext:
         cdef int i
         for i in range(CT_FANS):
             Py_XDECREF(self.pays[i])
+        free(self.paid_known)
+
+    cdef CompiledContext with_sources(self, int n, uint32_t named, uint32_t not_left,
+                                      tuple feeders):
+        """This context with ``meld_sources`` (n, named, not_left) and ``feeders`` in place
+        of its own: a context that names who fed each meld, derived from the same context
+        without them (``CompiledEntry``'s ``sources_key``). Every field is copied."""
+        cdef CompiledContext c = CompiledContext.__new__(CompiledContext)
+        cdef int i
+        c.bits = self.bits
+        c.seat_wind = self.seat_wind
+        c.round_wind = self.round_wind
+        c.missing_suit = self.missing_suit
+        c.flower_sets = self.flower_sets
+        c.seat_flowers = self.seat_flowers
+        c.no_melds = self.no_melds
+        c.drawn = self.drawn
+        c.plain_melds = self.plain_melds
+        c.meld_count = n
+        c.named = named
+        c.not_left = not_left
+        c.sources_complete = self.sources_complete
+        c.self_drawn = self.self_drawn
+        c.pay = self.pay
+        c.base = self  # (the payments do not depend on who fed the melds: the base's)
+        c.settle = self.settle
+        c.nliab = self.nliab
+        c.liab_mains = self.liab_mains
+        c.liab_ids = self.liab_ids
+        memcpy(c.liab_tiles, self.liab_tiles, sizeof(self.liab_tiles))
+        memcpy(c.liab_melds, self.liab_melds, sizeof(self.liab_melds))
+        c.feeders = feeders
+        c.winner = self.winner
+        c.liable_pays = self.liable_pays
+        c.wild = self.wild
+        c.proxy = self.proxy
+        c.wilds_gone = self.wilds_gone
+        c.liable_seat = self.liable_seat
+        c.blocked = self.blocked
+        c.require = self.require
+        c.needs_kong = self.needs_kong
+        c.python_only = self.python_only
+        c.liable = self.liable
+        memcpy(c.ctx_counts, self.ctx_counts, sizeof(self.ctx_counts))
+        c.paid = {}
+        # out of the cycle collector (a context derived per meld_from is one of thousands):
+        # nothing it holds leads back to it (its base, the rule set's pay, tuples of
+        # numbers and strings, and no settle)
+        PyObject_GC_UnTrack(c)
+        return c
 
     cdef object payment(self, int fan, int mult, mult_obj):
         """``pay(fan, mult)`` (``mult_obj``: mult as an object), kept by value (0..CT_FANS-1)
-        on first use: a C array, no list look-up per score."""
+        on first use: a C array, no list look-up per score (a derived context's are its
+        base's, shared)."""
+        if self.base is not None:
+            return self.base.payment(fan, mult, mult_obj)
         cdef PyObject* got = self.pays[fan]
         if got != NULL:
             return <object> got
@@ -2420,7 +2474,13 @@ cdef int _value_sum_times(CompiledTable t, uint64_t found, uint64_t bits, const 
 
 
 cdef enum:
-    CTX_SLOTS = 4096  # an entry's dict contexts met lately (a power of 2)
+    CTX_SLOTS = 8192  # an entry's dict contexts met lately (a power of 2), in pairs
+
+
+cdef struct CtxSlot:     # a dict context met lately: its fingerprint, key and value
+    uint64_t fp
+    PyObject* key        # (strong references, or NULL)
+    PyObject* value
 
 
 @cython.final  # (its cdef methods called directly, not through a table)
@@ -2452,13 +2512,28 @@ cdef class CompiledEntry:
     cdef readonly dict contexts  # context_key(...) -> the table's context key, or None
     # ``contexts`` looked up without building the key: a dict context's fingerprint
     # (``_context_print``) -> the key it was found under and its value, one per slot
-    cdef uint64_t ctx_print[CTX_SLOTS]
-    cdef list ctx_keys, ctx_values
+    cdef CtxSlot ctx_slots[CTX_SLOTS]
+    # A context key whose value, who fed each meld (a list of relative seats or None, named
+    # by ``source_offsets``: seat = (winner + offset) % 4), varies hand by hand: a dict
+    # context holding it that was not seen before is derived here from its situation (the
+    # context without it: ``situation(self_drawn, that dict, options)`` gives its table key,
+    # or None) rather than parsed whole. Keys of derived contexts are negative ints.
+    cdef object sources_key, situation
+    cdef dict source_offsets
+    cdef Py_ssize_t last_derived
 
     def __init__(self, tables, make_table, on_discard, on_self_draw, wait_contexts,
-                 make_wait_contexts, general_score, general_waits, flags, dict contexts=None):
+                 make_wait_contexts, general_score, general_waits, flags, dict contexts=None,
+                 str sources_key=None, dict source_offsets=None, situation=None):
         if not isinstance(tables, dict) or not isinstance(wait_contexts, dict):
             raise TypeError("tables and wait_contexts are dicts (a Memo is one)")
+        if sources_key is not None and (contexts is None or source_offsets is None or
+                                        situation is None):
+            raise TypeError("sources_key needs contexts, source_offsets and situation")
+        self.sources_key = sources_key
+        self.source_offsets = source_offsets
+        self.situation = situation
+        self.last_derived = 0
         self.tables = tables
         self.make_table = make_table
         self.on_discard = on_discard
@@ -2469,9 +2544,20 @@ cdef class CompiledEntry:
         self.general_waits = general_waits
         self.flags = flags.__dict__
         self.contexts = contexts
-        self.ctx_keys = [None] * CTX_SLOTS
-        self.ctx_values = [None] * CTX_SLOTS
-        memset(self.ctx_print, 0, sizeof(self.ctx_print))
+        memset(self.ctx_slots, 0, sizeof(self.ctx_slots))
+
+    def __dealloc__(self):
+        self._empty_slots()
+
+    cdef void _empty_slots(self) noexcept:
+        cdef CtxSlot* e
+        cdef int i
+        for i in range(CTX_SLOTS):
+            e = &self.ctx_slots[i]
+            if e.key != NULL:
+                Py_DECREF(<object> e.key)
+                Py_DECREF(<object> e.value)
+        memset(self.ctx_slots, 0, sizeof(self.ctx_slots))
 
     def remember_context(self, tuple key, value):
         """Keep ``value`` (the table's key of a parsed context) under ``key``
@@ -2481,29 +2567,47 @@ cdef class CompiledEntry:
         self.contexts[key] = value
 
     def forget_contexts(self):
-        """Forget every context remembered (for cold benchmarks and the bound)."""
+        """Forget every context remembered (for cold benchmarks and the bound), and the
+        contexts derived here (``sources_key``) from the tables."""
+        cdef CompiledTable t
+        if self.sources_key is not None:
+            for t in list(self.tables.values()):
+                for k in [k for k in t.contexts if type(k) is int and k < 0]:
+                    del t.contexts[k]
+                t.last_key = t.last = None
         self.contexts.clear()
-        self.ctx_keys = [None] * CTX_SLOTS
-        self.ctx_values = [None] * CTX_SLOTS
-        memset(self.ctx_print, 0, sizeof(self.ctx_print))
+        self._empty_slots()
 
     cdef object _context_value(self, self_drawn, dict context):
         """``contexts.get(context_key(self_drawn, context))``, None also for an unhashable
         value; a context met lately is matched in place, with no key built."""
         cdef uint64_t fp = _context_print(self_drawn, context)
-        cdef Py_ssize_t i = fp & (CTX_SLOTS - 1)
-        if fp and self.ctx_print[i] == fp and _context_is(self_drawn, context,
-                                                          <tuple> self.ctx_keys[i]):
-            return self.ctx_values[i]
+        cdef CtxSlot* e = &self.ctx_slots[fp & (CTX_SLOTS - 2)]  # (two slots a context may use)
+        cdef PyObject* old_key
+        cdef PyObject* old_value
+        if fp:
+            if e[0].fp == fp and _context_is(self_drawn, context, <tuple> e[0].key):
+                return <object> e[0].value
+            if e[1].fp == fp and _context_is(self_drawn, context, <tuple> e[1].key):
+                return <object> e[1].value
         try:
             key = context_key(self_drawn, context)
             got = self.contexts.get(key)
         except TypeError:  # an unhashable value: the rule set's error
             return None
         if got is not None and fp:
-            self.ctx_print[i] = fp
-            self.ctx_keys[i] = key
-            self.ctx_values[i] = got
+            if e[0].fp and (not e[1].fp or fp >> 40 & 1):  # (an empty one, else either)
+                e = &e[1]
+            old_key = e.key  # (released last: the slot is whole first)
+            old_value = e.value
+            Py_INCREF(key)
+            Py_INCREF(got)
+            e.key = <PyObject*> key
+            e.value = <PyObject*> got
+            e.fp = fp
+            if old_key != NULL:
+                Py_DECREF(<object> old_key)
+                Py_DECREF(<object> old_value)
         return got
 
     cdef inline bint _pure(self):
@@ -2538,6 +2642,8 @@ cdef class CompiledEntry:
                 key = self._context_value(self_drawn, _NO_CONTEXT)
             elif type(context) is dict:
                 key = self._context_value(self_drawn, <dict> context)
+                if key is None and self.sources_key is not None:
+                    key = self._derived(self_drawn, <dict> context, options)
         elif context is None:
             key = self.on_self_draw if self_drawn else self.on_discard
         if key is not None:
@@ -2545,9 +2651,76 @@ cdef class CompiledEntry:
                 _fetch_words(&(<HandBase> hand).p, 0)
             t = self._table(options)
             got = None if t is None else t._score_cached(hand, win_tile, key)
+            if got is False and self.sources_key is not None:
+                # (the table's contexts were cleared: a derived one is derived again)
+                key = self._derived(self_drawn, <dict> context, options) \
+                    if type(context) is dict else None
+                if key is not None:
+                    got = t._score_cached(hand, win_tile, key)
             if got:  # (False: the table's contexts were cleared; the rule set adds them)
                 return got
         return self.general_score(hand, win_tile, self_drawn, context, options)
+
+    cdef object _derived(self, self_drawn, dict context, options):
+        """The table key of ``context`` derived from its situation (see ``sources_key``),
+        remembered; None when it cannot be (no sources named, a value not plainly valid, a
+        situation the rule set does not give, one settled by the rule set or naming its
+        own sources): the rule set's own path answers, with its errors."""
+        cdef CompiledTable t
+        cdef CompiledContext base
+        cdef Py_ssize_t n, j
+        cdef uint32_t named = 0, not_left = 0
+        value = _dict_get(context, self.sources_key)
+        if type(value) is not list and type(value) is not tuple:
+            return None
+        n = len(value)
+        if n > 4 or self_drawn is not True and self_drawn is not False or \
+                not _context_print(self_drawn, context):  # (plain values only)
+            return None
+        t = self._table(options)
+        if t is None:
+            return None
+        situation = context.copy()
+        del situation[self.sources_key]
+        bkey = self._context_value(self_drawn, situation)
+        got = None if bkey is None else t.contexts.get(bkey)
+        if got is None:
+            try:
+                bkey = self.situation(self_drawn, situation, options)
+            except Exception:  # a wrong situation: the rule set's path says what is wrong
+                return None
+            got = None if bkey is None else t.contexts.get(bkey)
+            if got is None:
+                return None
+        base = <CompiledContext> got
+        if base.settle is not None or base.meld_count >= 0 or type(base.winner) is not int \
+                or base.winner < 0:
+            return None
+        feeders = PyTuple_New(n)
+        for j in range(n):
+            v = value[j]
+            if v is None:
+                _put(feeders, j, None)
+                continue
+            offset = _dict_get(self.source_offsets, v) if type(v) is str else None
+            if offset is None:
+                return None
+            named |= 1u << j
+            if v != "left":  # (a chi comes from the left seat only)
+                not_left |= 1u << j
+            _put(feeders, j, (<int> base.winner + <int> offset) % 4)
+        key = context_key(self_drawn, context)
+        # thousands of these are kept: out of the cycle collector (plain values only)
+        PyObject_GC_UnTrack(feeders)
+        PyObject_GC_UnTrack(key)
+        for item in <tuple> key:
+            if type(item) is tuple:
+                PyObject_GC_UnTrack(item)
+        self.last_derived -= 1
+        derived = self.last_derived
+        t.add_context(derived, base.with_sources(n, named, not_left, <tuple> feeders))
+        self.remember_context(key, derived)
+        return derived
 
     def valued_waits(self, hand, context, options, visible=None):
         return self._valued_waits(hand, context, options, visible)
@@ -2596,6 +2769,20 @@ cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:
     return h ^ h >> 29
 
 
+cdef extern from *:
+    """
+    /* A plain value's hash; a str's as it keeps it (no call once hashed). */
+    static inline Py_hash_t mj_plain_hash(PyObject *o) {
+        if (PyUnicode_CheckExact(o)) {
+            Py_hash_t h = ((PyASCIIObject *) o)->hash;
+            if (h != -1) return h;
+        }
+        return PyObject_Hash(o);
+    }
+    """
+    Py_hash_t mj_plain_hash(PyObject* o) noexcept
+
+
 cdef inline bint _plain(object v) noexcept:
     """A value whose hash and equality run no Python code (and cannot fail)."""
     cdef type tp = type(v)
@@ -2611,22 +2798,22 @@ cdef uint64_t _context_print(self_drawn, dict context) noexcept:
     cdef uint64_t h = 0xCBF29CE484222325u
     if not _plain(self_drawn):
         return 0
-    h = _mix(h, hash(self_drawn))
+    h = _mix(h, mj_plain_hash(<PyObject*> self_drawn))
     while PyDict_Next(context, &pos, &k, &v):
         if type(<object> k) is not str:
             return 0
-        h = _mix(h, hash(<object> k))
+        h = _mix(h, mj_plain_hash(k))
         if type(<object> v) is list:
             for j in range(len(<list> v)):
                 item = (<list> v)[j]
                 if not _plain(item):
                     return 0
-                h = _mix(h, hash(item))
+                h = _mix(h, mj_plain_hash(<PyObject*> item))
             h = _mix(h, len(<list> v))
         elif not _plain(<object> v):
             return 0
         else:
-            h = _mix(h, hash(<object> v))
+            h = _mix(h, mj_plain_hash(v))
         h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(<object> v))
     return h | 1
 

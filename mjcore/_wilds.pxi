@@ -1218,22 +1218,26 @@ cdef object _placed_paid(CompiledTable t, const Valued_* best, int factor, Compi
 cdef int _placed_pays(CompiledTable t, const Valued_* v, int factor, CompiledContext c,
                       int* mult) except -1:
     """1 when ``_placed_paid`` of ``v`` is an answer (the multiplier in ``mult``), 0 when it
-    is None; remembered in the context's ``paid_seen`` (a waits list asks few values, again
+    is None; remembered in the context's ``paid_known`` (a waits list asks few values, again
     and again: no Python key to build)."""
     cdef long long m = <long long> (v.value // v.mainval) * factor
     cdef uint64_t k0, k1 = v.found
-    cdef int i
+    cdef uint64_t* e
     if m > 1000000000:
         return 0
     mult[0] = <int> m
+    if c.paid_known == NULL:
+        c.paid_known = <uint64_t*> calloc(3 * PAID_SEEN, sizeof(uint64_t))
+        if c.paid_known == NULL:
+            raise MemoryError()
     k0 = <uint64_t> <uint32_t> v.mainval | (<uint64_t> m) << 32
-    i = <int> (((k0 ^ k1 * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 58)  # (64: 6 bits)
-    if c.paid_seen[i] and c.paid_keys[i][0] == k0 and c.paid_keys[i][1] == k1:
-        return c.paid_seen[i] == 1
+    e = &c.paid_known[3 * (((k0 ^ k1 * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 58)]
+    if e[2] and e[0] == k0 and e[1] == k1:  # (PAID_SEEN 64: 6 bits of the hash)
+        return e[2] == 1
     got = _placed_paid(t, v, factor, c, mult) is not None
-    c.paid_keys[i][0] = k0
-    c.paid_keys[i][1] = k1
-    c.paid_seen[i] = 1 if got else 2
+    e[0] = k0
+    e[1] = k1
+    e[2] = 1 if got else 2
     return got
 
 

@@ -472,6 +472,71 @@ def test_guangdong_liabilities_on_both_paths(monkeypatch: pytest.MonkeyPatch) ->
     assert {"dasixi", "dasanyuan", "shierzhang_luodi", "bad_context"} <= seen.keys(), seen
 
 
+def test_guangdong_meld_sources_derived_from_their_situation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A context naming who fed the melds, derived in the core from the same context without
+    meld_from (``CompiledEntry``'s ``sources_key``), answers as a whole parse does: random
+    seats, winds, discarders, flags and meld_from lists good and bad (their errors too),
+    asked while their situations are known, after the answers' cache and after the contexts
+    were forgotten."""
+    from mjcore._core import context_key
+    from mjcore.rules.guangdong import scoring as gd
+
+    opts = [resolve_options("guangdong", {"bao_shierzhang": a, "bao_dasixi_dasanyuan": b,
+                                          "discard_payment": pay})
+            for a, b, pay in ((True, True, "discarder_pays_three"), (False, True, "discarder_only"),
+                              (True, False, "discarder_only"))]
+    rng = random.Random(31)
+    winds, seats = ("1z", "2z", "3z", "4z"), ("left", "across", "right")
+    derived = errors = 0
+    for i in range(N // 4):
+        hand, win = _honour_melds_hand(rng) if rng.random() < 0.3 else guangdong_hand(rng)
+        sd = rng.random() < 0.5
+        items: list[tuple[str, Any]] = [("seat_wind", rng.choice(winds)),
+                                        ("round_wind", rng.choice(winds))]
+        if not sd:
+            items.append(("discarder", rng.choice(seats)))
+        if rng.random() < 0.1:
+            items.append(("bao_exempt", True))
+        if rng.random() < 0.05:
+            items.append(("winner", rng.randrange(4)))
+        sources: Any = [rng.choice(seats) if rng.random() < 0.1 else  # (wrong for some)
+                        None if m.kind == "angang" else "left" if m.kind == "chi" else
+                        rng.choice(seats) for m in hand.melds]
+        r = rng.random()
+        if r < 0.04:
+            sources.append("left")  # one too many
+        elif r < 0.1 and sources:
+            sources[rng.randrange(len(sources))] = rng.choice(("up", 3, "Left", None, "left"))
+        elif r < 0.13:
+            sources = tuple(sources)
+        elif r < 0.15:
+            sources = ["across"] * 5
+        items.insert(rng.randrange(len(items) + 1), ("meld_from", sources))
+        ctx = dict(items)
+        o = rng.choice(opts)
+        if i % 97 == 0:
+            keys = [k for k in gd._CIDS.values() if k < 0]
+            gd.clear_caches()  # (situations and derived contexts forgotten)
+            assert all(gd._TABLES[x].context(k) is None for x in opts if x in gd._TABLES
+                       for k in keys)
+        elif i % 13 == 0:
+            compiled.CompiledTable.clear_cache()
+        answers = []
+        for pure in (False, True, False):  # (the Python path's parse is not the core's)
+            monkeypatch.setattr(compiled, "PURE", pure)
+            try:
+                answers.append(gd.score(hand, win, sd, ctx, o))
+            except MahjongError as exc:
+                answers.append((exc.code, str(exc)))
+            if not pure:
+                derived += (gd._CIDS.get(context_key(sd, ctx)) or 0) < 0
+        same_result(answers[1], answers[0])
+        same_result(answers[1], answers[2])
+        errors += isinstance(answers[1], tuple) and not hasattr(answers[1], "value")
+    assert derived > N // 5 and errors > N // 100, (derived, errors)
+
+
 def _waits_asked(ask: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """``ask()`` on the Python path, then four times on the compiled one (the rule set's own
     function, then the entry: the table twice, its cache), each answer or error (code,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, NamedTuple
 
 from mjcore._core import _untrack
@@ -238,9 +239,9 @@ def parse_context(context: Mapping[str, object] | None, self_drawn: bool) -> Ctx
                 chi_bad |= 1 << i
     first, second, third = (s for s in range(4) if s != winner)
     others = (first, second, third)
-    return Ctx(facts, winner, seat("discarder"), seat("robbed"), seat("gang_fed_by"), abs_from,
-               named, chi_bad, flags["bao_exempt"], bool(qg or gsk or flat), others,
-               next(_CONTEXT_IDS))
+    return _untrack(Ctx(_untrack(facts), winner, seat("discarder"), seat("robbed"),
+                        seat("gang_fed_by"), abs_from, named, chi_bad, flags["bao_exempt"],
+                        bool(qg or gsk or flat), others, next(_CONTEXT_IDS)))
 
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
@@ -331,25 +332,26 @@ def _compiled_context(t: compiled.CompiledTable, c: Ctx,
     if f.flat:
         names.append(f.flat)
     w = c.winner
-
-    def pay(value: int, p: int) -> tuple[tuple[int, int, int], ...]:
-        if f.zimo:
-            return _untrack(tuple(_untrack((s, w, p)) for s in c.others))
-        if c.discarder < 0:
-            return ()
-        amount = 3 * p if o.discard_payment == "discarder_pays_three" else p
-        return _untrack(((c.discarder, w, amount),))
-
     # Without checks only a self-draw's 包 by its melds is left (§11): the core's, from the
     # rules below (抢杠 and 杠上开花 are flagged: checked, and settled here)
     checks = c.flagged or f.winners > 1 and o.multi_ron == "first_only" or o.min_fan
     return t.add_context(c.cid, compiled.CompiledContext(
-        compiled.context_bits(TABLE, names), f.self_drawn, pay, seat_wind=f.seat_wind,
+        compiled.context_bits(TABLE, names), f.self_drawn, partial(_pay, c, o), seat_wind=f.seat_wind,
         round_wind=f.round_wind, no_melds=bool(f.flat), plain_melds=True,
         meld_sources=None if c.meld_from is None else (len(c.meld_from), c.named, c.chi_bad),
         settle=(lambda r, h, tile: _settle(r, h, tile, c, o)) if checks else None,
         liabilities=() if checks or not f.zimo else _meld_liabilities(c, o),
         feeders=c.meld_from, winner=w, liable_pays=len(c.others)))
+
+
+def _pay(c: Ctx, o: GuangdongOptions, value: int, p: int) -> tuple[tuple[int, int, int], ...]:
+    """The payments of a win worth ``p`` points in context ``c`` when no liability applies."""
+    if c.facts.zimo:
+        return _untrack(tuple(_untrack((s, c.winner, p)) for s in c.others))
+    if c.discarder < 0:
+        return ()
+    amount = 3 * p if o.discard_payment == "discarder_pays_three" else p
+    return _untrack(((c.discarder, c.winner, amount),))
 
 
 _WIND_TILES = sum(1 << t for t in range(27, 31))  # (tile masks: bit t for tile id t)
@@ -884,8 +886,19 @@ def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
     return tuple(out)
 
 
+def _situation(self_drawn: bool, context: dict[str, object], o: GuangdongOptions) -> int:
+    """The ``cid`` of a context without meld_from, compiled in the options' table: what
+    ``_ENTRY`` derives the contexts that add a meld_from from (a new meld_from costs no parse
+    and no Python call)."""
+    c = parsed_context(context, self_drawn)
+    _compiled_context(_TABLES.get(o) or _compiled_table(o), c, o)
+    return c.cid
+
+
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, compiled, contexts=_CIDS)
+                                _general_score, _general_waits, compiled, contexts=_CIDS,
+                                sources_key="meld_from", source_offsets=_REL_OFFSET,
+                                situation=_situation)
 # A ``Hand`` and a tile id in a context already parsed (a dict or none) is answered in one
 # core call (the options' compiled table, the context's ``cid`` and the table's cache), and
 # so is a ``Hand``'s waits in a context already served (``_serve``) with nothing visible;
