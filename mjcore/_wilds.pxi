@@ -1384,7 +1384,7 @@ cdef struct SharedRows:   # the distinct rows of features the candidates meet, v
 
 
 cdef struct SharedHand:   # a candidate's hand features for one held mask
-    int cand              # -1: empty
+    int cand              # the candidate (34: the ready hand, for every candidate)
     uint64_t mask
     uint64_t bits
     uint64_t counts       # packed
@@ -1452,7 +1452,9 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef SharedRows rows
     cdef SharedHand hands[SHARED_SLOTS]
     cdef uint64_t seen[SHARED_SLOTS][3]  # placements met: features, counts, stand-ins
+    cdef uint64_t hands_used = 0, seen_used = 0  # which slots of each hold something
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
+    cdef uint64_t met = 0  # candidates some placement serves (``best`` holds for those)
     cdef SharedHand* sh
     cdef Valued_* v
     cdef CReading r
@@ -1462,15 +1464,11 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef int vals[2]
     cdef int mults[1]
-    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits
+    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, left
     cdef int i, j, c, k, prev, nin, nall, ri, way, s, unseen, nout = 0, hc
     for c in range(34):
         if h.p.cnt[c] and c != w:
             base |= (<uint64_t> 1) << c
-        best[c][0] = best[c][1] = -1
-    for i in range(SHARED_SLOTS):
-        hands[i].cand = -1
-        seen[i][0] = seen[i][1] = seen[i][2] = 0  # (stand-ins are never 0: kinds + 1)
     rows.n = 0
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
@@ -1503,8 +1501,10 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             # (a repeat: its rows are those met; a slot lost to another only costs the work)
             slot = ((rbits ^ rkey * 0xC2B2AE3D27D4EB4Fu ^ stood * 0x165667B19E3779F9u) *
                     0x9E3779B97F4A7C15u) >> 58  # (SHARED_SLOTS: 6 bits)
-            if seen[slot][0] == rbits and seen[slot][1] == rkey and seen[slot][2] == stood:
+            if seen_used >> slot & 1 and seen[slot][0] == rbits and seen[slot][1] == rkey \
+                    and seen[slot][2] == stood:
                 continue
+            seen_used |= (<uint64_t> 1) << slot
             seen[slot][0] = rbits
             seen[slot][1] = rkey
             seen[slot][2] = stood
@@ -1526,8 +1526,10 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 # (``four``, as in ``_placed_rows``, stays the ready hand's); so with declared
                 # sets those of the ready hand (34) serve every candidate, F_LONG added
                 hc = c if pm.mi.n == 0 else 34
-                sh = &hands[((mask ^ <uint64_t> hc) * 0x9E3779B97F4A7C15u) >> 58]
-                if sh.cand != hc or sh.mask != mask:
+                slot = ((mask ^ <uint64_t> hc) * 0x9E3779B97F4A7C15u) >> 58
+                sh = &hands[slot]
+                if not hands_used >> slot & 1 or sh.cand != hc or sh.mask != mask:
+                    hands_used |= (<uint64_t> 1) << slot
                     x = h.p
                     if hc < 34:
                         s = t_suit(c)
@@ -1550,6 +1552,9 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                     return None
                 if ri < 0:
                     return NotImplemented
+                if not met >> c & 1:
+                    met |= (<uint64_t> 1) << c
+                    best[c][0] = best[c][1] = -1
                 for way in range(2):
                     k = best[c][way]
                     if rows.valued[ri][way] and (k < 0 or _placed_better(
@@ -1558,9 +1563,11 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                         best[c][way] = ri
     finally:
         free(ws.rows)
-    for c in range(34):  # each way's value and whether it is paid: ``best`` becomes -1 if not
-        if not want >> c & 1:
-            continue
+    want &= met
+    left = want
+    while left:  # each way's value and whether it is paid: ``best`` becomes -1 if not
+        c = __builtin_ctzll(left)
+        left &= left - 1
         for way in range(2):
             ri = best[c][way]
             if ri < 0:
@@ -1569,14 +1576,15 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             if v.mainval <= 0 or not _placed_pays(t, v, pm.factor, cd if way == 0 else cs,
                                                   &mults[0]):
                 best[c][way] = -1
-        nout += best[c][0] >= 0 or best[c][1] >= 0
+        if best[c][0] < 0 and best[c][1] < 0:
+            want &= ~((<uint64_t> 1) << c)
+        else:
+            nout += 1
     out = PyTuple_New(nout)
     nout = 0
     while want:
         k = __builtin_ctzll(want)
         want &= want - 1
-        if best[k][0] < 0 and best[k][1] < 0:
-            continue
         for way in range(2):
             ri = best[k][way]
             vals[way] = 0 if ri < 0 else rows.v[ri][way].mainval * (
