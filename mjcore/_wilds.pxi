@@ -1370,12 +1370,14 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
 cdef enum:
     SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
     SHARED_ROWS = 64        # distinct rows of features over all its candidates
+    ROW_INDEX = 128         # their hash index (a power of 2, above SHARED_ROWS)
     SHARED_SLOTS = 64       # kept in one call: (candidate, held mask) hand features, readings
     COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
 
 
 cdef struct SharedRows:   # the distinct rows of features the candidates meet, valued both ways
     int n
+    int8_t index[ROW_INDEX]       # each row's index at its hash (open addressing), -1: empty
     uint64_t bits[SHARED_ROWS]
     uint64_t counts[SHARED_ROWS]  # the counted features, COUNT_BITS each (``_packed_counts``)
     bint hard[SHARED_ROWS]        # no wild stands for another kind
@@ -1409,13 +1411,17 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t 
     valued both ways when new; -1 past SHARED_ROWS, -2 when the Python path must answer."""
     cdef int i, j, way, got
     cdef int full[NCOUNTED + NCTXCOUNTED]
-    for i in range(rows.n):
+    cdef uint64_t at = ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 57
+    while rows.index[at] >= 0:  # (ROW_INDEX 128: 7 bits of the hash)
+        i = rows.index[at]
         if rows.bits[i] == bits and rows.counts[i] == key:
             return i
+        at = (at + 1) & (ROW_INDEX - 1)
     if rows.n == SHARED_ROWS:
         return -1
     i = rows.n
     rows.n += 1
+    rows.index[at] = i
     rows.bits[i] = bits
     rows.counts[i] = key
     memset(full, 0, sizeof(full))  # (the context's counted features: none, as _placed_choose)
@@ -1470,6 +1476,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
         if h.p.cnt[c] and c != w:
             base |= (<uint64_t> 1) << c
     rows.n = 0
+    memset(rows.index, -1, sizeof(rows.index))
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
     ws.rows = NULL
@@ -1488,9 +1495,12 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             for j in range(pm.mi.n):
                 r.sets[j] = pm.mi.sets[j]
             r.nsets += pm.mi.n
-            rbits = _reading_bits(&r, -1, -1, rcounts)
-            if _packed_counts(rcounts, &rkey) < 0:
+            rbits = _reading_bits(&r, -1, -1, rcounts)  # (its counts: dragon and wind pungs)
+            if not (0 <= rcounts[C_DRAGON_PUNGS] < 1 << COUNT_BITS and
+                    0 <= rcounts[C_WIND_PUNGS] < 1 << COUNT_BITS):
                 return NotImplemented
+            rkey = (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
+                (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
             mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
             nall = 0
             stood = 0
