@@ -18,7 +18,8 @@ hands (honours, melds, self-drawn and discard wins, contexts with meld sources):
   compiled beforehand, one per distinct context as the real path shares them (no API layer,
   no memo, no liability: what a cold call costs beside its glue);
 * the cold loop on the Python path too (``MJ_PURE_SCORING=1``'s, switched in-process), and
-  ``valued_waits`` cold (compiled, Python) and warm on the same hands less the winning tile;
+  ``valued_waits`` cold (compiled, contexts at random, Python) and warm on the same hands less
+  the winning tile;
 
 and, in the same run, PyMahjongGB's ``MahjongFanCalculator`` (the Chinese Official rules'
 fan calculator, C++: decompose, find fans, value the hand) on the same hands, as a ratio. If
@@ -258,6 +259,15 @@ def main() -> None:
         clear_caches()
         return waits_batch()
 
+    ready_drawn = [(hand, {k: v for k, v in d[3].items() if k != "discarder"})
+                   for (hand, _), d in zip(ready, drawn)]
+
+    def waits_cold_drawn() -> int:
+        clear_caches()
+        for hand, ctx in ready_drawn:
+            valued_waits(hand, context=ctx, ruleset="guangdong")
+        return n
+
     # one compiled context per distinct context, shared by its hands as the real path shares
     # it (CompiledEntry's contexts, by context_key): what a cold call meets
     table = gd._compiled_table(resolve_options("guangdong"))
@@ -285,6 +295,7 @@ def main() -> None:
              ("score: compiled core alone (no API layer)", rate(core_only, s), peer_rate),
              ("score: batch loop, warm (memoised)", rate(score_batch, s), peer_rate),
              ("valued_waits: cold, compiled", rate(waits_cold, s), peer_rate),
+             ("valued_waits: cold, contexts at random", rate(waits_cold_drawn, s), peer_rate),
              ("valued_waits: cold, Python path", rate(python_path(waits_cold), s), peer_rate),
              ("valued_waits: warm (memoised)", rate(waits_batch, s), peer_rate)]
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load average "

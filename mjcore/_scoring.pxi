@@ -2661,44 +2661,29 @@ cdef class CompiledEntry:
                 return got
         return self.general_score(hand, win_tile, self_drawn, context, options)
 
-    cdef object _derived(self, self_drawn, dict context, options):
-        """The table key of ``context`` derived from its situation (see ``sources_key``),
-        remembered; None when it cannot be (no sources named, a value not plainly valid, a
-        situation the rule set does not give, one settled by the rule set or naming its
-        own sources): the rule set's own path answers, with its errors."""
-        cdef CompiledTable t
-        cdef CompiledContext base
-        cdef Py_ssize_t n, j
-        cdef uint32_t named = 0, not_left = 0
+    cdef object _situation_of(self, self_drawn, dict context):
+        """``context`` without its ``sources_key`` (its situation), or None when it names no
+        sources plainly (a list or tuple of at most four, every value of the context plain)."""
         value = _dict_get(context, self.sources_key)
-        if type(value) is not list and type(value) is not tuple:
-            return None
-        n = len(value)
-        if n > 4 or self_drawn is not True and self_drawn is not False or \
-                not _context_print(self_drawn, context):  # (plain values only)
-            return None
-        t = self._table(options)
-        if t is None:
+        if type(value) is not list and type(value) is not tuple or len(value) > 4 or \
+                not _context_print(self_drawn, context):
             return None
         situation = context.copy()
         del situation[self.sources_key]
-        bkey = self._context_value(self_drawn, situation)
-        got = None if bkey is None else t.contexts.get(bkey)
-        if got is None:
-            try:
-                bkey = self.situation(self_drawn, situation, options)
-            except Exception:  # a wrong situation: the rule set's path says what is wrong
-                return None
-            got = None if bkey is None else t.contexts.get(bkey)
-            if got is None:
-                return None
-        base = <CompiledContext> got
+        return situation
+
+    cdef object _with_sources(self, CompiledContext base, sources):
+        """``base`` with the meld sources ``sources`` (``_situation_of`` checked them as a
+        sequence), or None when a value is not a seat or ``base`` cannot take them (settled by
+        the rule set, naming its own, no winner)."""
+        cdef Py_ssize_t n = len(sources), j
+        cdef uint32_t named = 0, not_left = 0
         if base.settle is not None or base.meld_count >= 0 or type(base.winner) is not int \
                 or base.winner < 0:
             return None
         feeders = PyTuple_New(n)
         for j in range(n):
-            v = value[j]
+            v = sources[j]
             if v is None:
                 _put(feeders, j, None)
                 continue
@@ -2709,18 +2694,75 @@ cdef class CompiledEntry:
             if v != "left":  # (a chi comes from the left seat only)
                 not_left |= 1u << j
             _put(feeders, j, (<int> base.winner + <int> offset) % 4)
-        key = context_key(self_drawn, context)
-        # thousands of these are kept: out of the cycle collector (plain values only)
-        PyObject_GC_UnTrack(feeders)
+        PyObject_GC_UnTrack(feeders)  # (numbers and None: kept out of the cycle collector)
+        return base.with_sources(n, named, not_left, <tuple> feeders)
+
+    cdef void _remember_derived(self, tuple key, value):
+        """``remember_context(key, value)``, the key (plain values only) out of the cycle
+        collector: thousands of derived contexts may be kept."""
         PyObject_GC_UnTrack(key)
-        for item in <tuple> key:
+        for item in key:
             if type(item) is tuple:
                 PyObject_GC_UnTrack(item)
+        self.remember_context(key, value)
+
+    cdef object _derived(self, self_drawn, dict context, options):
+        """The table key of ``context`` derived from its situation (see ``sources_key``),
+        remembered; None when it cannot be (no sources named, a value not plainly valid, a
+        situation the rule set does not give, one settled by the rule set or naming its
+        own sources): the rule set's own path answers, with its errors."""
+        cdef CompiledTable t
+        if self_drawn is not True and self_drawn is not False:
+            return None
+        situation = self._situation_of(self_drawn, context)
+        t = self._table(options) if situation is not None else None
+        if t is None:
+            return None
+        bkey = self._context_value(self_drawn, situation)
+        base = None if bkey is None else t.contexts.get(bkey)
+        if base is None:
+            try:
+                bkey = self.situation(self_drawn, situation, options)
+            except Exception:  # a wrong situation: the rule set's path says what is wrong
+                return None
+            base = None if bkey is None else t.contexts.get(bkey)
+            if base is None:
+                return None
+        c = self._with_sources(<CompiledContext> base, context[self.sources_key])
+        if c is None:
+            return None
         self.last_derived -= 1
         derived = self.last_derived
-        t.add_context(derived, base.with_sources(n, named, not_left, <tuple> feeders))
-        self.remember_context(key, derived)
+        t.add_context(derived, c)
+        self._remember_derived(context_key(self_drawn, context), derived)
         return derived
+
+    cdef object _derived_waits(self, dict context, options):
+        """The served waits pairs (options -> pair) of ``context``: its situation's pair under
+        ``options`` with the melds' sources (as ``_derived``), remembered; None when it
+        cannot be (the rule set's own path answers)."""
+        situation = self._situation_of(None, context)
+        if situation is None:
+            return None
+        served = self._context_value(None, situation)
+        pair = None if served is None else (<dict> served).get(options)
+        if pair is None:
+            try:
+                self.situation(None, situation, options)  # (serves its waits, if it may)
+            except Exception:
+                return None
+            served = self._context_value(None, situation)
+            pair = None if served is None else (<dict> served).get(options)
+            if pair is None:
+                return None
+        sources = context[self.sources_key]
+        d = self._with_sources(<CompiledContext?> (<tuple?> pair)[0], sources)
+        s = self._with_sources(<CompiledContext?> (<tuple> pair)[1], sources)
+        if d is None or s is None:
+            return None
+        served = {options: (d, s)}
+        self._remember_derived(context_key(None, context), served)
+        return served
 
     def valued_waits(self, hand, context, options, visible=None):
         return self._valued_waits(hand, context, options, visible)
@@ -2742,6 +2784,8 @@ cdef class CompiledEntry:
                 # a waits question's key: self_drawn None (both ways), its value the
                 # (discard, self-drawn) pair by options
                 served = self._context_value(None, _NO_CONTEXT if context is None else context)
+                if served is None and self.sources_key is not None and context is not None:
+                    served = self._derived_waits(<dict> context, options)
                 if served is not None:
                     pair = (<dict> served).get(options)
                     t = self._table(options) if pair is not None else None

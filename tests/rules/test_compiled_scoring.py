@@ -639,6 +639,61 @@ def test_guangdong_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -
         ("9m", -1, (), 1)]
 
 
+def test_guangdong_waits_meld_sources_derived_from_their_situation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The waits of a context naming who fed the melds, its compiled pair derived in the core
+    from its situation's (``CompiledEntry``'s ``sources_key``), are those of the Python path:
+    random winds, flags and meld_from lists good and bad, asked while their situations are
+    served, after the answers' cache and after the contexts were forgotten."""
+    from mjcore._core import context_key
+    from mjcore.rules.guangdong import scoring as gd
+
+    opts = [resolve_options("guangdong"),
+            resolve_options("guangdong", {"bao_shierzhang": False, "qidui": True}),
+            resolve_options("guangdong", {"min_fan": 1})]
+    rng = random.Random(37)
+    winds, seats = ("1z", "2z", "3z", "4z"), ("left", "across", "right")
+    derived = answered = 0
+    for i in range(N // 8):
+        hand, win = _honour_melds_hand(rng) if rng.random() < 0.3 else guangdong_hand(rng)
+        counts = list(hand.counts)
+        counts[win] -= 1
+        ready = Hand(counts, hand.melds)
+        items: list[tuple[str, Any]] = [("seat_wind", rng.choice(winds)),
+                                        ("round_wind", rng.choice(winds))]
+        if rng.random() < 0.1:
+            items.append(("bao_exempt", True))
+        if rng.random() < 0.05:
+            items.append(("hai_di_lao_yue", True))
+        sources: Any = [rng.choice(seats) if rng.random() < 0.1 else
+                        None if m.kind == "angang" or rng.random() < 0.05 else
+                        "left" if m.kind == "chi" else rng.choice(seats) for m in ready.melds]
+        if rng.random() < 0.05:
+            sources.append("left")
+        elif rng.random() < 0.05 and sources:
+            sources[0] = rng.choice(("up", 3, ("left",)))
+        items.insert(rng.randrange(len(items) + 1), ("meld_from", sources))
+        ctx = dict(items)
+        o = rng.choice(opts)
+        if i % 89 == 0:
+            gd.clear_caches()
+        elif i % 11 == 0:
+            compiled.CompiledTable.clear_cache()
+        answers = []
+        for pure in (False, True, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            try:
+                answers.append(gd.valued_waits(ready, ctx, o))
+            except MahjongError as exc:
+                answers.append((exc.code, str(exc)))
+            if not pure:
+                derived += type(gd._CIDS.get(context_key(None, ctx))) is dict
+        same_result(answers[1], answers[0])
+        same_result(answers[1], answers[2])
+        answered += bool(answers[1]) and not isinstance(answers[1][0], str)
+    assert derived > N // 16 and answered > N // 40, (derived, answered)
+
+
 # --------------------------------------------------------------------------- batch
 
 

@@ -164,8 +164,9 @@ def serve_waits(entry: CompiledEntry, context: dict[str, object] | None, options
     contexts = entry.contexts
     assert contexts is not None
     served = contexts.get(key)
-    if served is None:
-        served = Memo(64)  # (options objects: few, but bounded)
+    if not isinstance(served, Memo):  # (none, or the plain dict of a context the entry derived)
+        derived, served = served, Memo(64)  # (options objects: few, but bounded)
+        served.update(derived or {})
         entry.remember_context(key, served)
     served.keep(options, pair)
 

@@ -886,10 +886,20 @@ def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
     return tuple(out)
 
 
-def _situation(self_drawn: bool, context: dict[str, object], o: GuangdongOptions) -> int:
+def _situation(self_drawn: bool | None, context: dict[str, object],
+               o: GuangdongOptions) -> int | None:
     """The ``cid`` of a context without meld_from, compiled in the options' table: what
     ``_ENTRY`` derives the contexts that add a meld_from from (a new meld_from costs no parse
-    and no Python call)."""
+    and no Python call). A waits context (``self_drawn`` None) is served instead, if it
+    may be (``_serve``)."""
+    if self_drawn is None:
+        ck = _ckey(False, context)
+        pair = _WAIT_PAIRS.get(ck)
+        if pair is None:
+            pair = _wait_pair(ck, context)
+        if pair:
+            _serve(context, pair, o)
+        return None
     c = parsed_context(context, self_drawn)
     _compiled_context(_TABLES.get(o) or _compiled_table(o), c, o)
     return c.cid
