@@ -8,6 +8,8 @@ for ``mjcore.rules.score`` and ``valued_waits`` on N distinct random Sichuan han
          on the compiled path (the default), and on the Python path (``MJ_PURE_SCORING=1``'s,
          switched in-process), and the compiled core alone (``CompiledTable.score``, no API
          layer around it);
+* cold, contexts at random - the cold loop with the context a server passes (the winner's
+         seat, the discarder of a discard win, sometimes the seats still playing);
 * warm - the same loop again: answers memoised per input (the compiled table's cache keeps an
          answer once a question is asked a second time, so the best pass is all hits);
 * batch - ``CompiledTable.score_batch`` on the same hands as uint8 buffers (GIL released, no
@@ -118,6 +120,25 @@ def main() -> None:
         clear_caches()
         return score_all()
 
+    # the same hands with the context a server passes: the winner's seat, the discarder of a
+    # discard win, now and then the seats still playing or the missing suit
+    in_context = []
+    for h, w in hands:
+        winner, sd = rng.randrange(4), rng.random() < 0.5
+        ctx: dict[str, object] = {"winner": winner}
+        if not sd:
+            ctx["discarder"] = rng.choice([x for x in range(4) if x != winner])
+        if rng.random() < 0.2:
+            ctx["active_seats"] = sorted({winner, *rng.sample(range(4), 2),
+                                          *([ctx["discarder"]] if not sd else [])})
+        in_context.append((h, w, sd, ctx))
+
+    def score_cold_in_context() -> int:
+        clear_caches()
+        for h, w, sd, ctx in in_context:
+            score(h, win_tile=w, self_drawn=sd, context=ctx, ruleset="sichuan")
+        return n
+
     def waits_all() -> int:
         for h in ready:
             valued_waits(h, ruleset="sichuan")
@@ -209,6 +230,7 @@ def main() -> None:
 
     rows = [
         ("score, cold, compiled (never-seen hands)", rate(score_cold, s)),
+        ("score, cold, contexts at random (seats)", rate(score_cold_in_context, s)),
         ("score, cold, Python path", rate(python_path(score_cold), s)),
         ("score, compiled core alone (no API layer)", rate(core_only, s)),
         ("score, warm (memoised)", rate(score_all, s)),

@@ -2635,6 +2635,8 @@ cdef class CompiledEntry:
             __builtin_prefetch(&(<HandBase> hand).mi)
         if self._pure():
             pass
+        elif context is None and self.on_discard is not None:
+            key = self.on_self_draw if self_drawn else self.on_discard
         elif self.contexts is not None:
             if self_drawn is not True and self_drawn is not False:
                 pass  # (None keys a waits question; any other the rule set refuses)
@@ -2644,8 +2646,6 @@ cdef class CompiledEntry:
                 key = self._context_value(self_drawn, <dict> context)
                 if key is None and self.sources_key is not None:
                     key = self._derived(self_drawn, <dict> context, options)
-        elif context is None:
-            key = self.on_self_draw if self_drawn else self.on_discard
         if key is not None:
             if packed:  # (and its reading words, while the memo is asked)
                 _fetch_words(&(<HandBase> hand).p, 0)

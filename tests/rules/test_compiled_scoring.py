@@ -200,6 +200,53 @@ def test_sichuan_sample_on_both_paths() -> None:
     assert compiled_answers > N // 2  # most hands are wins: the compiled path was exercised
 
 
+def test_sichuan_dict_contexts_through_the_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dict context parsed once is answered by ``CompiledEntry`` from then on (no Python
+    frame): the same answers and errors as the Python path, for random seats, flags, active
+    seats and missing suits, asked again, after the answers' cache and after the contexts
+    were forgotten; a kong_feeder (checked against the hand) is never served that way."""
+    from mjcore._core import context_key
+
+    opts = [resolve_options("sichuan"), resolve_options("sichuan", preset="modern"),
+            resolve_options("sichuan", {"scoring": "points", "cap_fan": 2, "base": 3})]
+    rng = random.Random(41)
+    served = 0
+    for i in range(N // 4):
+        hand, win = sichuan_hand(rng)
+        sd = rng.random() < 0.5
+        winner = rng.randrange(4)
+        ctx: dict[str, Any] = {"winner": winner}
+        if not sd and rng.random() < 0.9:
+            ctx["discarder"] = rng.choice([s for s in range(4) if s != winner])
+        if rng.random() < 0.3:
+            ctx["active_seats"] = sorted({winner, *rng.sample(range(4), rng.randrange(4))})
+        if rng.random() < 0.3:
+            ctx["missing_suit"] = rng.choice("mps")
+        flag = rng.choice(("", "", "", "after_kong", "last_tile", "robbing_kong", "heavenly"))
+        if flag:
+            ctx[flag] = True
+        if flag == "after_kong" and rng.random() < 0.3:
+            ctx["kong_feeder"] = (winner + 1) % 4
+        o = rng.choice(opts)
+        if i % 101 == 0:
+            sichuan.clear_caches()
+        elif i % 7 == 0:
+            compiled.CompiledTable.clear_cache()
+        answers = []
+        for pure in (True, False, False, False):
+            monkeypatch.setattr(compiled, "PURE", pure)
+            try:
+                answers.append(sichuan.score(hand, win, sd, ctx, o))
+            except MahjongError as exc:
+                answers.append((exc.code, str(exc)))
+        for other in answers[1:]:
+            same_result(answers[0], other)
+        known = context_key(sd, ctx) in (sichuan._ENTRY.contexts or {})
+        assert not (known and "kong_feeder" in ctx)
+        served += known
+    assert served > N // 8, served
+
+
 def test_the_compiled_path_answers_a_never_seen_hand_itself() -> None:
     """The core answers a win (no fall back to Python): the table and context are compiled."""
     o = resolve_options("sichuan")

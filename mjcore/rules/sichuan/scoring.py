@@ -25,6 +25,7 @@ from mjcore._core import (
     decomposition_for,
     hand_profile,
 )
+from mjcore._core import context_key as _ckey
 from mjcore._core import waits as _core_waits
 from mjcore.errors import MahjongError
 from mjcore.hand import Hand
@@ -579,6 +580,9 @@ def _score(
         if known is None:
             known = _parse_context(context, self_drawn)  # raises for a bad context: not kept
             _CONTEXTS.keep(ctx_key, known)
+        if type(context) is dict and (self_drawn is True or self_drawn is False) and \
+                known.kong_feeder < 0:  # (a kong_feeder is checked against the hand here)
+            _ENTRY.remember_context(_ckey(self_drawn, context), known)  # (the entry's next)
         ctx = known
     if ctx.kong_feeder >= 0:
         _check_feeder(h)
@@ -599,13 +603,16 @@ def _score(
 
 def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
     """A context's part of a memo key: its items and the types of its values (``True``, ``1``
-    and ``1.0`` are equal, but only some of them are valid where a flag or a seat goes)."""
-    return (*context.items(), *map(type, context.values()))
+    and ``1.0`` are equal, but only some of them are valid where a flag or a seat goes); a
+    list (active_seats) as a tuple, so such a context is parsed once too."""
+    return (*((k, tuple(v) if type(v) is list else v) for k, v in context.items()),
+            *map(type, context.values()))
 
 
 def clear_caches() -> None:
     """Forget every memoised analysis, score and wait list (for cold benchmarks)."""
     _CONTEXTS.clear()
+    _ENTRY.forget_contexts()
     clear_inputs()
     _SHARED.clear()
     _MELD_INFO.clear()
@@ -719,10 +726,11 @@ def _valued_waits(
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, _DEFAULT_CTX[False], _DEFAULT_CTX[True],
                                 _WAIT_CONTEXTS, _default_wait_contexts, _score, _valued_waits,
-                                compiled)
-# The common calls (a ``Hand``, a tile id, no context; a ``Hand``, no context, nothing
-# visible) are answered in one core call (the options' compiled table and its cache); every
-# other by ``_score`` and ``_valued_waits``.
+                                compiled, contexts={})
+# The common calls (a ``Hand``, a tile id, no context or a dict context ``_score`` parsed
+# before and the core checks by itself: every one but a kong_feeder's; a ``Hand``, no
+# context, nothing visible) are answered in one core call (the options' compiled table and
+# its cache); every other by ``_score`` and ``_valued_waits``.
 score: Callable[[Hand | str, int | str, bool, Mapping[str, object] | None, SichuanOptions],
                 ScoreResult] = _ENTRY.score
 """Score one winning hand (see ``mjcore.rules.score``). Memoised per input."""
