@@ -59,6 +59,7 @@ cdef enum:
     CT_TIMES = 9         # an extra's hit objects for 0..8 times; more: the Python path
     CT_FANS = 64         # payments kept per context, by value
     CT_LIABILITIES = 4   # a context's liabilities (``CompiledContext.liable_meld``)
+    PAID_SEEN = 64       # a context's pay answers told apart in C (``_placed_pays``)
     # policies
     POL_HIGHEST = 0      # highest_plus_extras
     POL_CAPPED_BASE = 1  # capped_base
@@ -205,13 +206,25 @@ cdef inline uint64_t _nonzero_bytes(uint64_t x) noexcept nogil:
     return ((x >> 7) * 0x0102040810204080ULL) >> 56
 
 
+cdef extern from *:
+    """
+    /* Bytes b[0..7] as one little-endian word: one load (gcc left the byte-by-byte form
+       as eight loads and shifts), swapped on a big-endian machine. */
+    static inline uint64_t mj_bytes8(const uint8_t* b) {
+        uint64_t x;
+        memcpy(&x, b, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap64(x);
+    #endif
+        return x;
+    }
+    """
+    uint64_t mj_bytes8(const uint8_t* b) noexcept nogil
+
+
 cdef inline uint64_t _bytes8(const uint8_t* b) noexcept nogil:
     """Bytes b[0..7] as one little-endian word (byte i in bits 8i..8i+7)."""
-    cdef uint64_t x = 0
-    cdef int i
-    for i in range(8):  # (gcc makes this one load on a little-endian machine)
-        x |= (<uint64_t> b[i]) << (8 * i)
-    return x
+    return mj_bytes8(b)
 
 
 cdef inline uint64_t _held_mask(const Packed* p) noexcept nogil:
@@ -500,6 +513,10 @@ cdef class CompiledContext:
     cdef object liable
     cdef int ctx_counts[NCTXCOUNTED]
     cdef dict paid           # score_placed: pay(base, multiplier, patterns) answers, kept
+    # ... and whether pay refused them, in C for the placed waits (``_placed_pays``):
+    # PAID_SEEN slots of (base | multiplier << 32, patterns, 0 empty / 1 paid / 2 refused),
+    # NULL until used
+    cdef uint64_t* paid_known
     cdef CompiledContext base  # the context this one was derived from (``with_sources``)
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
@@ -566,6 +583,7 @@ cdef class CompiledContext:
         cdef int i
         for i in range(CT_FANS):
             Py_XDECREF(self.pays[i])
+        free(self.paid_known)
 
     cdef CompiledContext with_sources(self, int n, uint32_t named, uint32_t not_left,
                                       tuple feeders):

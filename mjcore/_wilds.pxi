@@ -995,10 +995,24 @@ cdef inline bint _placed_better(const Valued_* v, bint hard, const Valued_* b, b
 
 
 cdef object _hits_found(CompiledTable t, const Valued_* v):
-    """Every pattern counted (table order), then the extras."""
+    """Every pattern counted (table order), then the extras: kept in the table's
+    ``hits_kept`` under the patterns (bit 62 set, 63 clear: not one of ``_hits``'s keys) and
+    each extra's count, as ``_hits`` keeps its tuples."""
     cdef int i, j, n = __builtin_popcountll(v.found), k = 0
+    cdef uint64_t key[2]
+    cdef HitsSlot* slot = NULL
     if n == 1 and v.nextra == 0:
         return t.alone_hits[v.main]
+    if t.policy != POL_ADDITIVE and v.found >> 62 == 0 and _hits_key(v, key):
+        key[0] = v.found | (<uint64_t> 1) << 62
+        if t.hits_kept == NULL:
+            t.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
+            if t.hits_kept == NULL:
+                raise MemoryError()
+        slot = &t.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
+                             0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
+        if slot.key[0] == key[0] and slot.key[1] == key[1]:
+            return <object> slot.hits
     cdef tuple out = PyTuple_New(n + v.nextra)
     for i in range(t.npat):
         if v.found >> i & 1:
@@ -1008,6 +1022,12 @@ cdef object _hits_found(CompiledTable t, const Valued_* v):
         _put(out, k, (<list> t.extra_hits[v.extra_idx[j]])[v.extra_n[j]])
         k += 1
     PyObject_GC_UnTrack(out)
+    if slot != NULL:
+        Py_INCREF(out)
+        Py_XDECREF(slot.hits)
+        slot.hits = <PyObject*> out
+        slot.key[0] = key[0]
+        slot.key[1] = key[1]
     return out
 
 
@@ -1059,6 +1079,41 @@ cdef int _placed_melds(CompiledTable t, tuple melds, int w, PlacedMelds* pm) exc
         if (<int> code) & 16:
             pm.opened = 1
         pm.factor *= (<int> code) >> 8
+    if pm.opened:
+        pm.factor *= t.open_factor
+    return 0
+
+
+cdef tuple _MELD_NAMES = tuple(sorted(_MELD_KINDS, key=_MELD_KINDS.get))  # by MK_* - 1
+
+
+cdef int _placed_melds_packed(CompiledTable t, HandBase h, int w, PlacedMelds* pm) except -2:
+    """``_placed_melds`` from the sets a ``Hand`` packed when it was made (its ``mi``), not
+    from its Meld objects (a cold hand's objects cost a memory miss each); -1 when it has a
+    one-tile meld or one ``mi`` does not hold (``_placed_melds`` then reads them)."""
+    cdef int i, mk, x, code
+    cdef const RSet* st
+    if not h.melds_plain or h.mi.n != h.n_melds:
+        return -1
+    pm.mi = h.mi
+    pm.kinds = 0
+    pm.factor = 1
+    pm.opened = pm.kong = 0
+    for i in range(h.mi.n):
+        st = &h.mi.sets[i]
+        mk = st.meld
+        got = t.meld_codes.get(_MELD_NAMES[mk - 1]) if MK_CHI <= mk <= MK_BUGANG else None
+        if got is None:
+            return -1
+        code = got
+        for x in range(st.tile, st.tile + (3 if st.kind == SET_CHOW else 1)):
+            if x == w or t.no_kinds >> x & 1:
+                return -1
+            pm.kinds |= (<uint64_t> 1) << x
+        pm.kong = pm.kong or mk >= MK_GANG
+        if code & 16:
+            pm.opened = 1
+        pm.factor *= code >> 8
     if pm.opened:
         pm.factor *= t.open_factor
     return 0
@@ -1218,6 +1273,32 @@ cdef object _placed_paid(CompiledTable t, const Valued_* best, int factor, Compi
     return paid
 
 
+cdef int _placed_pays(CompiledTable t, const Valued_* v, int factor, CompiledContext c,
+                      int* mult) except -1:
+    """1 when ``_placed_paid`` of ``v`` is an answer (the multiplier in ``mult``), 0 when it
+    is None; remembered in the context's ``paid_known`` (a waits list asks few values, again
+    and again: no Python key to build)."""
+    cdef long long m = <long long> (v.value // v.mainval) * factor
+    cdef uint64_t k0, k1 = v.found
+    cdef uint64_t* e
+    if m > 1000000000:
+        return 0
+    mult[0] = <int> m
+    if c.paid_known == NULL:
+        c.paid_known = <uint64_t*> calloc(3 * PAID_SEEN, sizeof(uint64_t))
+        if c.paid_known == NULL:
+            raise MemoryError()
+    k0 = <uint64_t> <uint32_t> v.mainval | (<uint64_t> m) << 32
+    e = &c.paid_known[3 * (((k0 ^ k1 * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 58)]
+    if e[2] and e[0] == k0 and e[1] == k1:  # (PAID_SEEN 64: 6 bits of the hash)
+        return e[2] == 1
+    got = _placed_paid(t, v, factor, c, mult) is not None
+    e[0] = k0
+    e[1] = k1
+    e[2] = 1 if got else 2
+    return got
+
+
 cdef object _score_placed(CompiledTable t, object hand, object tile_obj, CompiledContext c):
     cdef int tile = _tile_of(tile_obj), w = c.wild, x, status, mult
     cdef HandBase h
@@ -1267,7 +1348,8 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     more wild), less kinds of which four are held and ``no_kinds``, valued on a discard
     (``cd``) and self-drawn (``cs``): its value there, 0 where it does not win. () for a hand
     that cannot win (one of ``no_kinds`` held, not opened when it must be); None when the
-    Python path must answer."""
+    Python path must answer. One search serves every kind (``_placed_waits_shared``); past
+    its bounds, the wait test and a search per kind."""
     cdef HandBase h
     cdef PlacedMelds pm
     cdef Packed q, x
@@ -1280,7 +1362,8 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
             cd.python_only or cs.python_only:
         return None
     h = <HandBase> hand
-    if _placed_melds(t, h.melds, w, &pm) < 0 or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
+    if (_placed_melds_packed(t, h, w, &pm) < 0 and _placed_melds(t, h.melds, w, &pm) < 0) \
+            or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
             or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong) or \
             not cs.melds_fit(&pm.mi, pm.mi.n) or not cd.melds_fit(&pm.mi, pm.mi.n):
         return None
@@ -1289,6 +1372,13 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
             return ()
     if t.must_open and not pm.opened:
         return ()
+    # one search for every candidate, its placements telling the kinds that complete the
+    # hand (the wait test's, four held excepted: ``h.p.four``); past its bounds, the wait
+    # test and a search per candidate
+    shared = _placed_waits_shared(t, h, &pm, w, (((<uint64_t> 1) << 34) - 1) & ~h.p.four &
+                                  ~t.no_kinds, cd, cs, visible)
+    if shared is not NotImplemented:
+        return shared
     memcpy(nat, h.p.cnt, 34)
     nat[w] = 0
     _pack(&q, nat, pm.mi.n, 0)
@@ -1333,6 +1423,254 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
         PyObject_GC_UnTrack(wt)
         out.append(wt)
     return tuple(out)
+
+
+cdef enum:
+    SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
+    SHARED_ROWS = 64        # distinct rows of features over all its candidates
+    ROW_INDEX = 128         # their hash index (a power of 2, above SHARED_ROWS)
+    SHARED_SLOTS = 64       # kept in one call: (candidate, held mask) hand features, readings
+    COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
+
+
+cdef struct SharedRows:   # the distinct rows of features the candidates meet, valued both ways
+    int n
+    int8_t index[ROW_INDEX]       # each row's index at its hash (open addressing), -1: empty
+    uint64_t bits[SHARED_ROWS]
+    uint64_t counts[SHARED_ROWS]  # the counted features, COUNT_BITS each (``_packed_counts``)
+    bint hard[SHARED_ROWS]        # no wild stands for another kind
+    bint valued[SHARED_ROWS][2]   # per way (0: on a discard, 1: self-drawn): it has a value
+    Valued_ v[SHARED_ROWS][2]
+
+
+cdef struct SharedHand:   # a candidate's hand features for one held mask
+    int cand              # the candidate (34: the ready hand, for every candidate)
+    uint64_t mask
+    uint64_t bits
+    uint64_t counts       # packed
+
+
+cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
+    """The counted features in one word, COUNT_BITS each; -1 when one does not fit."""
+    cdef int i
+    key[0] = 0
+    if NCOUNTED * COUNT_BITS > 64:
+        return -1
+    for i in range(NCOUNTED):
+        if not 0 <= counts[i] < 1 << COUNT_BITS:
+            return -1
+        key[0] |= (<uint64_t> counts[i]) << (COUNT_BITS * i)
+    return 0
+
+
+cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
+                     CompiledContext cd, CompiledContext cs) noexcept:
+    """The index of the row (``bits``, counts packed in ``key``) in ``rows``, added and
+    valued both ways when new; -1 past SHARED_ROWS, -2 when the Python path must answer."""
+    cdef int i, j, way, got
+    cdef int full[NCOUNTED + NCTXCOUNTED]
+    cdef uint64_t at = ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 57
+    while rows.index[at] >= 0:  # (ROW_INDEX 128: 7 bits of the hash)
+        i = rows.index[at]
+        if rows.bits[i] == bits and rows.counts[i] == key:
+            return i
+        at = (at + 1) & (ROW_INDEX - 1)
+    if rows.n == SHARED_ROWS:
+        return -1
+    i = rows.n
+    rows.n += 1
+    rows.index[at] = i
+    rows.bits[i] = bits
+    rows.counts[i] = key
+    memset(full, 0, sizeof(full))  # (the context's counted features: none, as _placed_choose)
+    for j in range(NCOUNTED):
+        full[j] = key >> (COUNT_BITS * j) & ((1 << COUNT_BITS) - 1)
+    rows.hard[i] = full[C_WILDS_IN] == 0
+    for way in range(2):
+        rows.v[i][way].flat = -1
+        rows.v[i][way].unlisted = 0
+        got = t._value(bits | (cd if way == 0 else cs).bits, full, &rows.v[i][way])
+        if got < 0:
+            return -2
+        rows.valued[i][way] = got != 0
+    return i
+
+
+cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
+                                 uint64_t want, CompiledContext cd, CompiledContext cs,
+                                 object visible):
+    """``_valued_waits_placed`` of the candidates ``want`` from one search, not one per
+    candidate: the concealed tiles with one more wild, the "hole". A placement where the hole
+    stands for kind c (c not the wild kind) is a placement of the hand with c drawn (its copy
+    of c where the hole is, the other wilds as they are); read with the hole as a wild, it is
+    one of the hand with a wild drawn. So each placement serves the kinds its wilds stand for
+    and the wild kind, every one of a candidate's placements is met (the search lists every
+    placement of sets and stand-ins, see ``_wild_natural``), and each candidate keeps its
+    best row per way as ``_placed_choose`` does (rows of equal value, hardness and
+    ``tie_patterns`` are left in search order, here another than the candidate's own: in the
+    tables this serves such rows list the same hits). A placement met again (same sets and
+    stand-ins: the search lists repeats) is skipped; each distinct row is valued once per
+    way for every candidate. NotImplemented past the bounds (the caller searches per
+    candidate); None when the Python path must answer."""
+    cdef WildSearch ws
+    cdef SharedRows rows
+    cdef SharedHand hands[SHARED_SLOTS]
+    cdef uint64_t seen[SHARED_SLOTS][3]  # placements met: features, counts, stand-ins
+    cdef uint64_t hands_used = 0, seen_used = 0  # which slots of each hold something
+    cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
+    cdef uint64_t met = 0  # candidates some placement serves (``best`` holds for those)
+    cdef SharedHand* sh
+    cdef Valued_* v
+    cdef CReading r
+    cdef Packed x
+    cdef uint8_t cnt[34]
+    cdef int rcounts[NCOUNTED + NCTXCOUNTED]
+    cdef int hcounts[NCOUNTED + NCTXCOUNTED]
+    cdef int vals[2]
+    cdef int mults[1]
+    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, left
+    cdef int i, j, c, k, prev, nin, nall, ri, way, s, unseen, nout = 0, hc
+    for c in range(34):
+        if h.p.cnt[c] and c != w:
+            base |= (<uint64_t> 1) << c
+    rows.n = 0
+    memset(rows.index, -1, sizeof(rows.index))
+    memcpy(cnt, h.p.cnt, 34)
+    cnt[w] += 1  # the hole
+    ws.rows = NULL
+    try:
+        if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > SHARED_READINGS:
+            return NotImplemented
+        memset(rcounts, 0, sizeof(rcounts))
+        for i in range(ws.nrows):
+            r = ws.rows[i]  # the declared sets first, then the placement's (``_placed_rows``)
+            if pm.mi.n + r.nsets > RD_SETS:
+                return None
+            if r.nwilds > 10:
+                return NotImplemented
+            for j in range(r.nsets):
+                r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
+            for j in range(pm.mi.n):
+                r.sets[j] = pm.mi.sets[j]
+            r.nsets += pm.mi.n
+            rbits = _reading_bits(&r, -1, -1, rcounts)  # (its counts: dragon and wind pungs)
+            if not (0 <= rcounts[C_DRAGON_PUNGS] < 1 << COUNT_BITS and
+                    0 <= rcounts[C_WIND_PUNGS] < 1 << COUNT_BITS):
+                return NotImplemented
+            rkey = (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
+                (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
+            mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
+            nall = 0
+            stood = 0
+            for j in range(r.nwilds):
+                mask |= (<uint64_t> 1) << r.wild_as[j]
+                nall += r.wild_as[j] != w
+                stood = stood << 6 | (r.wild_as[j] + 1)
+            # (a repeat: its rows are those met; a slot lost to another only costs the work)
+            slot = ((rbits ^ rkey * 0xC2B2AE3D27D4EB4Fu ^ stood * 0x165667B19E3779F9u) *
+                    0x9E3779B97F4A7C15u) >> 58  # (SHARED_SLOTS: 6 bits)
+            if seen_used >> slot & 1 and seen[slot][0] == rbits and seen[slot][1] == rkey \
+                    and seen[slot][2] == stood:
+                continue
+            seen_used |= (<uint64_t> 1) << slot
+            seen[slot][0] = rbits
+            seen[slot][1] = rkey
+            seen[slot][2] = stood
+            prev = -1
+            for j in range(r.nwilds + 1):
+                if j < r.nwilds:  # the hole as this stand-in's kind, drawn
+                    c = r.wild_as[j]
+                    if c == w or c == prev:
+                        continue
+                    prev = c
+                    nin = nall - 1
+                else:  # the hole as a drawn wild
+                    c = w
+                    nin = nall
+                if not want >> c & 1:
+                    continue
+                # the hand's features, c drawn: ``_hand_bits`` reads the concealed counts
+                # only for F_LONG (some count is 4) and, with no declared set, F_NINE_GATES
+                # (``four``, as in ``_placed_rows``, stays the ready hand's); so with declared
+                # sets those of the ready hand (34) serve every candidate, F_LONG added
+                hc = c if pm.mi.n == 0 else 34
+                slot = ((mask ^ <uint64_t> hc) * 0x9E3779B97F4A7C15u) >> 58
+                sh = &hands[slot]
+                if not hands_used >> slot & 1 or sh.cand != hc or sh.mask != mask:
+                    hands_used |= (<uint64_t> 1) << slot
+                    x = h.p
+                    if hc < 34:
+                        s = t_suit(c)
+                        x.cnt[c] += 1
+                        x.key[s] += P5[c - s * 9]
+                        x.ncon += 1
+                    memset(hcounts, 0, sizeof(hcounts))
+                    sh.bits = _hand_bits(&x, &pm.mi, mask, hcounts)
+                    if _packed_counts(hcounts, &sh.counts) < 0:
+                        return NotImplemented
+                    sh.mask = mask
+                    sh.cand = hc
+                hbits = sh.bits
+                if hc == 34 and h.p.cnt[c] == 3:
+                    hbits |= (<uint64_t> 1) << F_LONG
+                # (disjoint counts: the hand's, the reading's dragon and wind pungs, wilds in)
+                ri = _shared_row(t, &rows, hbits | rbits, sh.counts | rkey |
+                                 (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
+                if ri == -2:
+                    return None
+                if ri < 0:
+                    return NotImplemented
+                if not met >> c & 1:
+                    met |= (<uint64_t> 1) << c
+                    best[c][0] = best[c][1] = -1
+                for way in range(2):
+                    k = best[c][way]
+                    if rows.valued[ri][way] and (k < 0 or _placed_better(
+                            &rows.v[ri][way], rows.hard[ri], &rows.v[k][way], rows.hard[k],
+                            t.tie_patterns)):
+                        best[c][way] = ri
+    finally:
+        free(ws.rows)
+    want &= met
+    left = want
+    while left:  # each way's value and whether it is paid: ``best`` becomes -1 if not
+        c = __builtin_ctzll(left)
+        left &= left - 1
+        for way in range(2):
+            ri = best[c][way]
+            if ri < 0:
+                continue
+            v = &rows.v[ri][way]
+            if v.mainval <= 0 or not _placed_pays(t, v, pm.factor, cd if way == 0 else cs,
+                                                  &mults[0]):
+                best[c][way] = -1
+        if best[c][0] < 0 and best[c][1] < 0:
+            want &= ~((<uint64_t> 1) << c)
+        else:
+            nout += 1
+    out = PyTuple_New(nout)
+    nout = 0
+    while want:
+        k = __builtin_ctzll(want)
+        want &= want - 1
+        for way in range(2):
+            ri = best[k][way]
+            vals[way] = 0 if ri < 0 else rows.v[ri][way].mainval * (
+                rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
+        # (held: the concealed copies and the melds' ones, 4 less ``cap``)
+        unseen = h.p.cap[k] - h.p.cnt[k] - (0 if visible is None else <int> visible[k])
+        wt = mj_tuple_of(t.wait_type, 7)
+        _put(wt, 0, (<tuple> _wait_objects[k])[0])
+        _put(wt, 1, k)
+        _put(wt, 2, vals[0])
+        _put(wt, 3, vals[1])
+        _put(wt, 4, unseen if unseen > 0 else 0)
+        _put(wt, 5, _hits_found(t, &rows.v[best[k][0]][0]) if best[k][0] >= 0 else ())
+        _put(wt, 6, _hits_found(t, &rows.v[best[k][1]][1]) if best[k][1] >= 0 else ())
+        PyObject_GC_UnTrack(wt)
+        _put(out, nout, wt)
+        nout += 1
+    return out
 
 
 cdef object _placed_decomposition(CompiledTable t, const CReading* r):

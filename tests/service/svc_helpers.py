@@ -36,10 +36,47 @@ def ld(number: int, body: bytes) -> bytes:
     return key(number, 2) + varint(len(body)) + body
 
 
+class _Held:
+    """Calls of the test-only method asked to hold: how many are in, and their release."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Condition()
+        self.count = 0
+        self.release = threading.Event()
+
+
+_HELD = _Held()
+
+
 def _sleep(request: bytes, context: grpc.ServicerContext) -> bytes:
-    """Test-only method: sleeps the number of milliseconds in the request."""
-    time.sleep(int(request.decode() or "0") / 1000)
+    """Test-only method: sleeps the number of milliseconds in the request, or (``hold``)
+    until ``release_held`` (10 s at most)."""
+    arg = request.decode()
+    if arg == "hold":
+        with _HELD.entered:
+            _HELD.count += 1
+            _HELD.entered.notify_all()
+        _HELD.release.wait(10)
+        return b"ok"
+    time.sleep(int(arg or "0") / 1000)
     return b"ok"
+
+
+def hold_calls(channel: grpc.Channel, n: int) -> list[grpc.Future]:
+    """``n`` calls of the test-only method, returned once the server runs all of them (they
+    hold their threads until ``release_held``): no guess of how long a loaded machine
+    takes to start them."""
+    global _HELD
+    _HELD.release.set()  # (any earlier test's held calls go)
+    _HELD = _Held()
+    calls = [slow_call(channel).future(b"hold", timeout=15) for _ in range(n)]
+    with _HELD.entered:
+        assert _HELD.entered.wait_for(lambda: _HELD.count >= n, timeout=10), _HELD.count
+    return calls
+
+
+def release_held() -> None:
+    _HELD.release.set()
 
 
 SLOW_HANDLER = grpc.method_handlers_generic_handler(

@@ -12,7 +12,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY
-from svc_helpers import hand, slow_call, start, tile
+from svc_helpers import hand, hold_calls, release_held, start, tile
 
 from service.pb import pb2, pb2_grpc
 
@@ -103,8 +103,7 @@ def test_health_checks_are_outside_the_call_cap() -> None:
     try:
         ch = _channel(r.target)
         stub = pb2_grpc.MahjongRulesStub(ch)
-        busy = [slow_call(ch).future(b"800", timeout=10) for _ in range(2)]
-        time.sleep(0.3)
+        busy = hold_calls(ch, 2)
         score = RULES + "Score"
         before = (_calls(score, "RESOURCE_EXHAUSTED"), _limited(score, "concurrent_calls"))
         check = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5)
@@ -116,6 +115,7 @@ def test_health_checks_are_outside_the_call_cap() -> None:
         # the refusal is counted, with its status and the limit that refused it
         after = (_calls(score, "RESOURCE_EXHAUSTED"), _limited(score, "concurrent_calls"))
         assert after == (before[0] + 1, before[1] + 1)
+        release_held()
         assert [f.result() for f in busy] == [b"ok", b"ok"]
         ch.close()
     finally:

@@ -23,7 +23,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from svc_helpers import Counter, hand, slow_call, start, tile
+from svc_helpers import Counter, hand, hold_calls, release_held, slow_call, start, tile
 
 from service import convert
 from service.config import parse_config
@@ -257,12 +257,11 @@ def test_concurrency_cap() -> None:
     r = start(max_concurrent_calls=2, threads=4)
     try:
         ch, stub = _stub(r.target)
-        slow = slow_call(ch)
-        busy = [slow.future(b"800", timeout=10) for _ in range(2)]
-        time.sleep(0.3)
+        busy = hold_calls(ch, 2)
         with pytest.raises(grpc.RpcError) as ei:
             stub.Score(SCORE, timeout=5)
         assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        release_held()
         assert [f.result() for f in busy] == [b"ok", b"ok"]
         assert stub.Score(SCORE, timeout=5).result.multiplier == 1  # room again
         ch.close()

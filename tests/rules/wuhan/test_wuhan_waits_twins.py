@@ -1,0 +1,122 @@
+"""Wuhan waits of ready hands holding 赖子, compiled against the Python path (the reference):
+the core values every candidate tile from one placement search of the ready hand with one
+more wild (docs/rulesets/wuhan.md §10), and falls back to a search per candidate past its
+bounds. A seeded sample over contexts and options, one to four 赖子 held, declared melds and
+one-tile kongs now and then; ``MJ_CROSSCHECK_N`` sets its size."""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pytest
+from compiled_twins import both_paths
+
+from mjcore import Hand, MahjongError, Meld
+from mjcore.rules import resolve_options
+from mjcore.rules.wuhan import scoring as wh
+from mjcore.tiles import tile_to_text
+
+N = max(300, int(os.environ.get("MJ_CROSSCHECK_N", "20000")) // 24)
+
+OPTIONS: list[dict[str, Any]] = [
+    {}, {}, {}, {"must_open": False}, {"xiaohu_max_laizi": 0}, {"xiaohu_max_laizi": 2},
+    {"gangshanghua_as": "factor"}, {"situational_any_pair": True, "quanqiuren_self_draw": True},
+    {"factors": False, "yinghu_factor": 1}, {"min_points": 20}, {"cap_points": 16},
+    {"dahu_discard_all_pay": True, "base_dahu": 5, "base_points": 3},
+    {"pizi": "hongzhong_facai"}]
+CONTEXTS: list[dict[str, Any]] = [
+    {}, {}, {"discarder": "right"}, {"robbed": "across"}, {"hai_di": True},
+    {"gang_shang_hua": True}, {"winner": 2, "discarder": "across"}]
+
+
+def ready_hand(rng: random.Random) -> tuple[Hand, int]:
+    """A random ready hand holding one to four 赖子: a win (sets, some declared, and a pair,
+    often of one suit or of pungs) less one tile, some tiles then turned into 赖子; now and
+    then a 痞子杠 or 赖子杠 laid aside. (hand, 赖子)."""
+    while True:
+        laizi = rng.choice((17, 17, 4, 22, 27, 30))
+        suit = rng.randrange(3)
+        counts = [0] * 34
+        melds: list[Meld] = []
+        for i in range(4):
+            declared = rng.random() < (0.6 if i == 0 else 0.25)
+            s = suit if rng.random() < 0.5 else rng.randrange(3)
+            if rng.random() < 0.5:
+                first = s * 9 + rng.randrange(7)
+                run = (first, first + 1, first + 2)
+                if declared:
+                    melds.append(Meld("chi", run))
+                else:
+                    for t in run:
+                        counts[t] += 1
+            else:
+                t = rng.choice((s * 9 + rng.randrange(9), rng.randrange(33)))
+                if declared:
+                    kind = rng.choice(("peng", "peng", "gang", "bugang", "angang"))
+                    melds.append(Meld(kind, (t,) * (3 if kind == "peng" else 4)))
+                else:
+                    counts[t] += 3
+        counts[rng.choice((1, 4, 7, 10, 13, 16, 19, 22, 25, rng.randrange(33)))] += 2
+        held = [t for t in range(34) for _ in range(counts[t])]
+        counts[rng.choice(held)] -= 1  # the winning tile, not yet drawn
+        for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
+            ks = [x for x in range(34) if counts[x] and x != laizi]
+            if ks:
+                counts[rng.choice(ks)] -= 1
+                counts[laizi] += 1
+        if rng.random() < 0.15:
+            melds.append(Meld("pizigang", (33,)))
+        if rng.random() < 0.05:
+            melds.append(Meld("laizigang", (laizi,)))
+        if any(laizi in m.tiles and m.kind != "laizigang" or 33 in m.tiles and m.kind !=
+               "pizigang" for m in melds):
+            continue
+        total = counts[:]
+        for m in melds:
+            for t in m.tiles:
+                total[t] += 1
+        if max(total) > 4 or counts[33] or not counts[laizi]:
+            continue
+        return Hand(counts, melds), laizi
+
+
+def _ask(ready: Hand, ctx: dict[str, Any], o: Any) -> Any:
+    try:
+        return wh.valued_waits(ready, ctx, o)
+    except MahjongError as exc:
+        return (exc.code, str(exc))
+
+
+def test_wuhan_waits_with_laizi_held_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sampled hand's waits, asked twice on the compiled path (the first serves the
+    context; the second is the core's when ``_WAITS``, the Python path's memo, stays empty),
+    equal the Python path's; most are the core's, and most wait on something."""
+    rng = random.Random(1212)
+    served = waiting = 0
+    for _ in range(N):
+        ready, laizi = ready_hand(rng)
+        o = resolve_options("wuhan", rng.choice(OPTIONS))
+        ctx = {"laizi": tile_to_text(laizi), **rng.choice(CONTEXTS)}
+        python, first = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx,
+                                   o)
+        wh._WAITS.clear()
+        again = _ask(ready, ctx, o)
+        assert python == first == again, (ready, ctx, o)
+        served += not wh._WAITS
+        waiting += bool(python) and not isinstance(python[0], str)
+    assert served > N // 2 and waiting > N // 3
+
+
+def test_a_single_laizi_pairs_with_any_258(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four sets and one 赖子 waiting for its pair: a 2, 5 or 8 of any suit makes a 小胡 with
+    the 赖子 standing in (软胡: H 1, W 2 for the chi); any other tile, or a second 赖子 (two
+    would stand in), makes none. Both paths alike (the core reads every candidate from one
+    search)."""
+    ready = Hand.parse("123m456m789m9p chi:345s")
+    python, core = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready,
+                              {"laizi": "9p"}, resolve_options("wuhan"))
+    assert python == core
+    assert [(w.tile, w.fan_discard, w.fan_self_drawn) for w in core] == [
+        (f"{r}{s}", 2, 2) for s in "mps" for r in (2, 5, 8)]
