@@ -2651,11 +2651,9 @@ cdef class CompiledEntry:
                 _fetch_words(&(<HandBase> hand).p, 0)
             t = self._table(options)
             got = None if t is None else t._score_cached(hand, win_tile, key)
-            if got is False and self.sources_key is not None:
-                # (the table's contexts were cleared: a derived one is derived again)
-                key = self._derived(self_drawn, <dict> context, options) \
-                    if type(context) is dict else None
-                if key is not None:
+            if got is False and self.sources_key is not None and type(context) is dict:
+                # (the table's contexts were cleared: derived again, under the key it had)
+                if self._derived(self_drawn, <dict> context, options, key) is not None:
                     got = t._score_cached(hand, win_tile, key)
             if got:  # (False: the table's contexts were cleared; the rule set adds them)
                 return got
@@ -2706,11 +2704,14 @@ cdef class CompiledEntry:
                 PyObject_GC_UnTrack(item)
         self.remember_context(key, value)
 
-    cdef object _derived(self, self_drawn, dict context, options):
+    cdef object _derived(self, self_drawn, dict context, options, key=None):
         """The table key of ``context`` derived from its situation (see ``sources_key``),
         remembered; None when it cannot be (no sources named, a value not plainly valid, a
         situation the rule set does not give, one settled by the rule set or naming its
-        own sources): the rule set's own path answers, with its errors."""
+        own sources): the rule set's own path answers, with its errors. With ``key`` (the
+        context's key already remembered, whose compiled context the table dropped) it is
+        derived again under that key: a new key would leave the fingerprint slots and the
+        cache's answers pointing at the old one."""
         cdef CompiledTable t
         if self_drawn is not True and self_drawn is not False:
             return None
@@ -2731,6 +2732,9 @@ cdef class CompiledEntry:
         c = self._with_sources(<CompiledContext> base, context[self.sources_key])
         if c is None:
             return None
+        if key is not None:
+            t.add_context(key, c)
+            return key
         self.last_derived -= 1
         derived = self.last_derived
         t.add_context(derived, c)
