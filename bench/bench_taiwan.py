@@ -12,7 +12,8 @@ Figures are CPU µs per call (process time, best of three runs).
   context, per call on never-seen hands (every memo cleared before the loop) and warm
   (answered from the memo), and ``valued_waits`` on their 16-tile hands: on the compiled
   path (the default) and on the Python path (``MJ_PURE_SCORING=1``'s, its twin) in the same
-  run, and the compiled core alone (``CompiledTable.score`` in a compiled context). No other
+  run, and the compiled core alone (``CompiledTable.score`` in a compiled context); the cold
+  row again with contexts drawn at random (winds, dealer, streak, discarder, flowers). No other
   library scores 16-tile Taiwan hands that we know of: the peers in the same run are the
   Python twin and, for the core calls, the same calls on 14-tile hands.
 Not a test: nothing here fails.
@@ -147,6 +148,30 @@ def main() -> None:
         clear_caches()
         return loop(calls, one)()
 
+    # the same hands in the contexts a server passes: winds, dealer, dealer streak, the
+    # discarder and the winner's flowers drawn at random (thousands of distinct contexts)
+    winds, seats = ("1z", "2z", "3z", "4z"), ("left", "across", "right")
+    drawn = []
+    for h, w, sd in calls:
+        ctx: dict[str, object] = {"seat_wind": rng.choice(winds), "round_wind": rng.choice(winds),
+                                  "dealer": rng.choice(("self", *seats))}
+        if rng.random() < 0.5:
+            ctx["dealer_streak"] = rng.randrange(3)
+        if not sd:
+            ctx["discarder"] = rng.choice(seats)
+        flowers = "".join(str(k) for k in range(1, 9) if rng.random() < 0.15)
+        if flowers:
+            ctx["flowers"] = flowers + "f"
+        drawn.append((h, w, sd, ctx))
+
+    def one_drawn(x: tuple[Hand, int, bool, dict[str, object]]) -> object:
+        h, w, sd, ctx = x
+        return score(h, win_tile=w, self_drawn=sd, context=ctx, ruleset="taiwan")
+
+    def cold_drawn() -> int:
+        clear_caches()
+        return loop(drawn, one_drawn)()
+
     ready = []
     for h, w in wins:
         c = list(h.counts)
@@ -170,6 +195,7 @@ def main() -> None:
 
     rows2: list[tuple[str, Callable[[], int], bool]] = [
         ("score, never-seen (cold)", cold, False),
+        ("score, cold, contexts at random", cold_drawn, False),
         ("score, memoised (warm)", loop(calls, one), False),
         ("score, compiled core alone", core, False),
         ("valued_waits, never-seen", waits_cold, False)]
