@@ -532,8 +532,8 @@ cdef class CompiledContext:
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
         ``settle``: the rule set's last word on a result (checks that may raise, who is
         liable), called by ``score_in`` before it answers or a memo keeps it. (``score`` and
-        the batches give the table's result as it is.) ``flower_sets``, ``seat_flowers``: the context's counted features of those
-        names. ``sources_complete``: with ``meld_sources``, a meld not named must be an
+        the batches give the table's result as it is.) ``flower_sets``, ``seat_flowers``: the
+        context's counted features of those names. ``sources_complete``: with ``meld_sources``, a meld not named must be an
         angang too (else the hand is handed back). ``liabilities``: ((main pattern ids or
         (), tile mask, melds, liability id), ...), of which the one whose melds came
         earliest (the first on a tie) makes the feeder (``feeders``) of its last meld pay
@@ -591,7 +591,6 @@ cdef class CompiledContext:
         of its own: a context that names who fed each meld, derived from the same context
         without them (``CompiledEntry``'s ``sources_key``). Every field is copied."""
         cdef CompiledContext c = CompiledContext.__new__(CompiledContext)
-        cdef int i
         c.bits = self.bits
         c.seat_wind = self.seat_wind
         c.round_wind = self.round_wind
@@ -799,6 +798,15 @@ cdef inline bint _hits_key(const Valued_* v, uint64_t* key) noexcept nogil:
             return 0
         key[1] |= (<uint64_t> v.extra_n[j]) << (4 * v.extra_idx[j])
     return 1
+
+
+cdef inline void _hits_keep(HitsSlot* slot, const uint64_t* key, object hits):
+    """Keep ``hits`` in ``slot`` under ``key`` (``CompiledTable._hits_kept``'s slot)."""
+    Py_INCREF(hits)
+    Py_XDECREF(slot.hits)
+    slot.hits = <PyObject*> hits
+    slot.key[0] = key[0]
+    slot.key[1] = key[1]
 
 
 cdef enum:
@@ -1649,6 +1657,21 @@ cdef class CompiledTable:
                 return i
         return -1
 
+    cdef object _hits_kept(self, const uint64_t* key, HitsSlot** slot):
+        """The hit tuple kept under ``key`` (a result's hits recur: a main pattern and a few
+        extras), else None with ``slot`` where to keep it (``_hits_keep``). The kinds of key
+        differ in their top bits (``_hits_key``'s bit 63, ``_hits_found``'s 62, neither for
+        an additive table's)."""
+        if self.hits_kept == NULL:
+            self.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
+            if self.hits_kept == NULL:
+                raise MemoryError()
+        slot[0] = &self.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
+                                   0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
+        if slot[0].key[0] == key[0] and slot[0].key[1] == key[1]:
+            return <object> slot[0].hits
+        return None
+
     cdef object _hits(self, const Valued_* v, int flat):
         if flat >= 0:
             return self.alone_hits[flat]
@@ -1656,25 +1679,15 @@ cdef class CompiledTable:
             return self._hits_additive(v)
         if v.nextra == 0 and v.floors == 0:
             return self.alone_hits[v.main]
-        # a result's hits recur (a main pattern and a few extras): kept per key, not built
         cdef uint64_t key[2]
         cdef HitsSlot* slot = NULL
         if _hits_key(v, key):
-            if self.hits_kept == NULL:
-                self.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
-                if self.hits_kept == NULL:
-                    raise MemoryError()
-            slot = &self.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
-                                    0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
-            if slot.key[0] == key[0] and slot.key[1] == key[1]:
-                return <object> slot.hits
+            got = self._hits_kept(key, &slot)
+            if got is not None:
+                return got
         out = self._hits_built(v)
         if slot != NULL:
-            Py_INCREF(out)
-            Py_XDECREF(slot.hits)
-            slot.hits = <PyObject*> out
-            slot.key[0] = key[0]
-            slot.key[1] = key[1]
+            _hits_keep(slot, key, out)
         return out
 
     cdef tuple _hits_built(self, const Valued_* v):
@@ -1990,14 +2003,9 @@ cdef class CompiledTable:
         if k == 0:
             return ()
         if k <= 16:
-            if self.hits_kept == NULL:
-                self.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
-                if self.hits_kept == NULL:
-                    raise MemoryError()
-            slot = &self.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
-                                    0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
-            if slot.key[0] == key[0] and slot.key[1] == key[1]:
-                return <object> slot.hits
+            got = self._hits_kept(key, &slot)
+            if got is not None:
+                return got
         cdef tuple out = PyTuple_New(k)
         f = v.found
         k = 0
@@ -2010,11 +2018,7 @@ cdef class CompiledTable:
             k += 1
         PyObject_GC_UnTrack(out)
         if slot != NULL:  # (an additive table's keys: its ``_hits`` keeps no other kind)
-            Py_INCREF(out)
-            Py_XDECREF(slot.hits)
-            slot.hits = <PyObject*> out
-            slot.key[0] = key[0]
-            slot.key[1] = key[1]
+            _hits_keep(slot, key, out)
         return out
 
     cdef int _reading_value(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:

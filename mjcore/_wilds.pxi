@@ -1005,14 +1005,9 @@ cdef object _hits_found(CompiledTable t, const Valued_* v):
         return t.alone_hits[v.main]
     if t.policy != POL_ADDITIVE and v.found >> 62 == 0 and _hits_key(v, key):
         key[0] = v.found | (<uint64_t> 1) << 62
-        if t.hits_kept == NULL:
-            t.hits_kept = <HitsSlot*> calloc(HITS_SLOTS, sizeof(HitsSlot))
-            if t.hits_kept == NULL:
-                raise MemoryError()
-        slot = &t.hits_kept[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4Fu) *
-                             0x9E3779B97F4A7C15u) >> 56]  # (HITS_SLOTS: 8 bits)
-        if slot.key[0] == key[0] and slot.key[1] == key[1]:
-            return <object> slot.hits
+        got = t._hits_kept(key, &slot)
+        if got is not None:
+            return got
     cdef tuple out = PyTuple_New(n + v.nextra)
     for i in range(t.npat):
         if v.found >> i & 1:
@@ -1023,11 +1018,7 @@ cdef object _hits_found(CompiledTable t, const Valued_* v):
         k += 1
     PyObject_GC_UnTrack(out)
     if slot != NULL:
-        Py_INCREF(out)
-        Py_XDECREF(slot.hits)
-        slot.hits = <PyObject*> out
-        slot.key[0] = key[0]
-        slot.key[1] = key[1]
+        _hits_keep(slot, key, out)
     return out
 
 
