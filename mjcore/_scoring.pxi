@@ -2485,6 +2485,7 @@ cdef struct CtxSlot:     # a dict context met lately: its fingerprint, key and v
     uint64_t fp
     PyObject* key        # (strong references, or NULL)
     PyObject* value
+    uint64_t changes     # the entry's ``changes`` when it was filled
 
 
 @cython.final  # (its cdef methods called directly, not through a table)
@@ -2517,6 +2518,7 @@ cdef class CompiledEntry:
     # ``contexts`` looked up without building the key: a dict context's fingerprint
     # (``_context_print``) -> the key it was found under and its value, one per slot
     cdef CtxSlot ctx_slots[CTX_SLOTS]
+    cdef uint64_t changes  # how often a remembered key got another value (its slots then stale)
     # A context key whose value, who fed each meld (a list of relative seats or None, named
     # by ``source_offsets``: seat = (winner + offset) % 4), varies hand by hand: a dict
     # context holding it that was not seen before is derived here from its situation (the
@@ -2568,6 +2570,9 @@ cdef class CompiledEntry:
         (``context_key``'s), forgetting every other first when CONTEXTS_KEPT are kept."""
         if len(self.contexts) >= CONTEXTS_KEPT:
             self.forget_contexts()
+        old = self.contexts.get(key)
+        if old is not None and old is not value:
+            self.changes += 1  # (rare: every slot is then filled again on its next use)
         self.contexts[key] = value
 
     def forget_contexts(self):
@@ -2590,9 +2595,11 @@ cdef class CompiledEntry:
         cdef PyObject* old_key
         cdef PyObject* old_value
         if fp:
-            if e[0].fp == fp and _context_is(self_drawn, context, <tuple> e[0].key):
+            if e[0].fp == fp and e[0].changes == self.changes and _context_is(
+                    self_drawn, context, <tuple> e[0].key):
                 return <object> e[0].value
-            if e[1].fp == fp and _context_is(self_drawn, context, <tuple> e[1].key):
+            if e[1].fp == fp and e[1].changes == self.changes and _context_is(
+                    self_drawn, context, <tuple> e[1].key):
                 return <object> e[1].value
         try:
             key = context_key(self_drawn, context)
@@ -2609,6 +2616,7 @@ cdef class CompiledEntry:
             e.key = <PyObject*> key
             e.value = <PyObject*> got
             e.fp = fp
+            e.changes = self.changes
             if old_key != NULL:
                 Py_DECREF(<object> old_key)
                 Py_DECREF(<object> old_value)

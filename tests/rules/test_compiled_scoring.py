@@ -611,6 +611,27 @@ def test_a_derived_context_the_table_dropped_keeps_its_key() -> None:
             assert gd._CIDS[context_key(True, ctx)] == key and t.context(key) is not None
 
 
+def test_a_context_remembered_again_is_served_from_then_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A context whose remembered value changes (here a derived waits context served under a
+    second options object: its plain dict becomes a Memo) is answered by the entry from then
+    on, not by the rule set's path each time (the entry's slots must not keep the old value)."""
+    from mjcore.rules.guangdong import scoring as gd
+
+    gd.clear_caches()
+    ctx = {"seat_wind": "2z", "round_wind": "1z", "meld_from": ["right"]}
+    first, second = resolve_options("guangdong"), resolve_options("guangdong", {"qidui": True})
+    for o in (first, second):
+        gd.valued_waits(Hand.parse("123m456p789s1z peng:222z"), ctx, o)
+    served: list[object] = []
+    monkeypatch.setattr(gd, "_serve", lambda *a: served.append(a))
+    for text in ("123m456p789s3z", "234m456p789s1z", "345m456p789s7z"):  # (never asked)
+        for o in (second, first):
+            got = gd.valued_waits(Hand.parse(text + " peng:222z"), ctx, o)
+            assert [w.tile for w in got] == [text[-2:]]
+    assert served == []
+
+
 def _waits_asked(ask: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """``ask()`` on the Python path, then four times on the compiled one (the rule set's own
     function, then the entry: the table twice, its cache), each answer or error (code,
