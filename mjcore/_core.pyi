@@ -103,6 +103,10 @@ class CompiledContext:
                   feeders: tuple[int | None, ...] | None = None, winner: int = -1,
                   liable_pays: int = 1) -> None: ...
 
+class ContextPart:
+    def __init__(self, mask: int = 0, bits: int = 0, seat_wind: int = -1, round_wind: int = -1,
+                 flower_sets: int = -1, seat_flowers: int = -1) -> None: ...
+
 class CompiledEntry:
     general_score: Callable[..., Any]
     general_waits: Callable[..., Any]
@@ -115,6 +119,9 @@ class CompiledEntry:
                  flags: Any, contexts: dict[tuple[object, ...], Any] | None = None,
                  sources_key: str | None = None, source_offsets: dict[str, int] | None = None,
                  situation: Callable[[bool, dict[str, object], Any], object] | None = None,
+                 parts: tuple[tuple[str, ...], ...] | None = None,
+                 part: Callable[[int, tuple[object, ...], Any], ContextPart | None] | None = None,
+                 neutral: dict[str, object] | None = None,
                  ) -> None: ...
     def score(self, hand: Any, win_tile: Any, self_drawn: bool, context: Any,
               options: Any) -> Any: ...
