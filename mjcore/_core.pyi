@@ -111,6 +111,7 @@ class CompiledEntry:
     general_score: Callable[..., Any]
     general_waits: Callable[..., Any]
     contexts: dict[tuple[object, ...], Any] | None
+    part_memo: dict[tuple[object, ...], Any]
     def __init__(self, tables: Mapping[Any, CompiledTable | None],
                  make_table: Callable[[Any], CompiledTable | None],
                  on_discard: object, on_self_draw: object, wait_contexts: dict[Any, Any],
@@ -121,7 +122,7 @@ class CompiledEntry:
                  situation: Callable[[bool, dict[str, object], Any], object] | None = None,
                  parts: tuple[tuple[str, ...], ...] | None = None,
                  part: Callable[[int, tuple[object, ...], Any], ContextPart | None] | None = None,
-                 neutral: dict[str, object] | None = None,
+                 neutral: Mapping[str, object] | None = None,
                  ) -> None: ...
     def score(self, hand: Any, win_tile: Any, self_drawn: bool, context: Any,
               options: Any) -> Any: ...

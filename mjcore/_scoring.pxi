@@ -629,7 +629,7 @@ cdef class CompiledContext:
         c.python_only = self.python_only
         c.liable = self.liable
         memcpy(c.ctx_counts, self.ctx_counts, sizeof(self.ctx_counts))
-        c.paid = {}
+        c.paid = self.paid  # (its payments are this one's)
         return c
 
     cdef object payment(self, int fan, int mult, mult_obj):
@@ -2566,16 +2566,18 @@ cdef class CompiledEntry:
     # gives its table key, or None) rather than parsed whole. Keys of derived contexts are
     # negative ints.
     cdef object sources_key, situation, part
-    cdef dict source_offsets, neutral, part_memo
+    cdef dict source_offsets, neutral
+    cdef readonly dict part_memo  # (readonly: the tests read its size)
     cdef tuple parts, part_keys
     cdef bint derives       # a per-hand key is named
     cdef object missed_key, missed_context  # the key ``_context_value`` built last, its context
+    cdef uint64_t missed_fp                 # ... and its fingerprint (0: not plain)
     cdef Py_ssize_t last_derived
 
     def __init__(self, tables, make_table, on_discard, on_self_draw, wait_contexts,
                  make_wait_contexts, general_score, general_waits, flags, dict contexts=None,
                  str sources_key=None, dict source_offsets=None, situation=None,
-                 tuple parts=None, part=None, dict neutral=None):
+                 tuple parts=None, part=None, neutral=None):
         if not isinstance(tables, dict) or not isinstance(wait_contexts, dict):
             raise TypeError("tables and wait_contexts are dicts (a Memo is one)")
         if sources_key is not None and (contexts is None or source_offsets is None or
@@ -2655,8 +2657,6 @@ cdef class CompiledEntry:
         value; a context met lately is matched in place, with no key built."""
         cdef uint64_t fp = _context_print(self_drawn, context)
         cdef CtxSlot* e = &self.ctx_slots[fp & (CTX_SLOTS - 2)]  # (two slots a context may use)
-        cdef PyObject* old_key
-        cdef PyObject* old_value
         if fp:
             if e[0].fp == fp and e[0].changes == self.changes and _context_is(
                     self_drawn, context, <tuple> e[0].key):
@@ -2672,21 +2672,30 @@ cdef class CompiledEntry:
             return None
         self.missed_key = key  # (a context derived next is remembered under it)
         self.missed_context = context
+        self.missed_fp = fp
         if got is not None and fp:
-            if e[0].fp and (not e[1].fp or fp >> 40 & 1):  # (an empty one, else either)
-                e = &e[1]
-            old_key = e.key  # (released last: the slot is whole first)
-            old_value = e.value
-            Py_INCREF(key)
-            Py_INCREF(got)
-            e.key = <PyObject*> key
-            e.value = <PyObject*> got
-            e.fp = fp
-            e.changes = self.changes
-            if old_key != NULL:
-                Py_DECREF(<object> old_key)
-                Py_DECREF(<object> old_value)
+            self._slot_keep(fp, key, got)
         return got
+
+    cdef void _slot_keep(self, uint64_t fp, key, value) noexcept:
+        """Keep ``value`` under ``key`` (``context_key``'s, fingerprint ``fp``) in one of the
+        two slots of ``fp``."""
+        cdef CtxSlot* e = &self.ctx_slots[fp & (CTX_SLOTS - 2)]
+        cdef PyObject* old_key
+        cdef PyObject* old_value
+        if e[0].fp and (not e[1].fp or fp >> 40 & 1):  # (an empty one, else either)
+            e = &e[1]
+        old_key = e.key  # (released last: the slot is whole first)
+        old_value = e.value
+        Py_INCREF(key)
+        Py_INCREF(value)
+        e.key = <PyObject*> key
+        e.value = <PyObject*> value
+        e.fp = fp
+        e.changes = self.changes
+        if old_key != NULL:
+            Py_DECREF(<object> old_key)
+            Py_DECREF(<object> old_value)
 
     cdef inline bint _pure(self):
         """``flags.PURE`` (read from the module's dict: no attribute look-up per call)."""
@@ -2844,14 +2853,19 @@ cdef class CompiledEntry:
         PyObject_GC_UnTrack(c)
         return c
 
-    cdef void _remember_derived(self, tuple key, value) except *:
-        """``remember_context(key, value)``, the key (plain values only) out of the cycle
-        collector: thousands of derived contexts may be kept."""
+    cdef void _remember_derived(self, tuple key, value, uint64_t fp) except *:
+        """``remember_context(key, value)`` for a key not remembered (its look-up just
+        missed), and in a slot of its fingerprint ``fp`` (0: none); the key (plain values
+        only) out of the cycle collector: thousands of derived contexts may be kept."""
         PyObject_GC_UnTrack(key)
         for item in key:
             if type(item) is tuple:
                 PyObject_GC_UnTrack(item)
-        self._remember(key, value)
+        if len(self.contexts) >= CONTEXTS_KEPT:
+            self._forget()
+        self.contexts[key] = value
+        if fp:
+            self._slot_keep(fp, key, value)
 
     cdef object _derived(self, self_drawn, dict context, options, key=None):
         """The table key of ``context`` derived from its situation (see ``sources_key``),
@@ -2865,8 +2879,9 @@ cdef class CompiledEntry:
         cdef object derived  # (one int object: the cache tells keys apart by identity)
         if self_drawn is not True and self_drawn is not False:
             return None
-        # (the context's key, when its look-up just missed)
+        # (the context's key and fingerprint, when its look-up just missed)
         dkey = self.missed_key if self.missed_context is context else None
+        cdef uint64_t fp = self.missed_fp
         situation = self._situation_of(self_drawn, context)
         t = self._table(options) if situation is not None else None
         if t is None:
@@ -2884,25 +2899,32 @@ cdef class CompiledEntry:
         c = self._derive(<CompiledContext> base, context, options)
         if c is None:
             return None
-        if len(t.contexts) >= CT_CONTEXTS - 1:  # (forgotten before the table forgets all:
-            self._forget()                      # the situations stay compiled)
+        if key is None and (dkey is None or (<tuple> dkey)[0] is not self_drawn):
+            try:
+                dkey = context_key(self_drawn, context)
+            except TypeError:  # (an unhashable value: never remembered)
+                return None
+            fp = _context_print(self_drawn, context)
+        # the contexts forgotten before the table's bound would drop them all (the
+        # situations stay compiled there) and before this one is kept
+        if len(t.contexts) >= CT_CONTEXTS - 1 or len(self.contexts) >= CONTEXTS_KEPT:
+            self._forget()
         if key is not None:
             t.add_context(key, c)
             return key
         self.last_derived -= 1
         derived = self.last_derived
         t.add_context(derived, c)
-        if dkey is None or (<tuple> dkey)[0] is not self_drawn:
-            dkey = context_key(self_drawn, context)
-        self._remember_derived(<tuple> dkey, derived)
+        self._remember_derived(<tuple> dkey, derived, fp)
         return derived
 
     cdef object _derived_waits(self, dict context, options):
         """The served waits pairs (options -> pair) of ``context``: its situation's pair under
         ``options`` with the per-hand values (as ``_derived``), remembered; None when it
         cannot be (the rule set's own path answers)."""
-        # (the context's key, when its look-up just missed)
+        # (the context's key and fingerprint, when its look-up just missed)
         dkey = self.missed_key if self.missed_context is context else None
+        cdef uint64_t fp = self.missed_fp
         situation = self._situation_of(None, context)
         if situation is None:
             return None
@@ -2924,8 +2946,12 @@ cdef class CompiledEntry:
             return None
         served = {options: (d, s)}
         if dkey is None or (<tuple> dkey)[0] is not None:
-            dkey = context_key(None, context)
-        self._remember_derived(<tuple> dkey, served)
+            try:
+                dkey = context_key(None, context)
+            except TypeError:  # (an unhashable value: never remembered)
+                return None
+            fp = _context_print(None, context)
+        self._remember_derived(<tuple> dkey, served, fp)
         return served
 
     def valued_waits(self, hand, context, options, visible=None):
