@@ -2832,21 +2832,30 @@ cdef class CompiledEntry:
             self.part_memo[memo_key] = False if got is None else got
         return None if got is False else got
 
-    cdef object _derive(self, CompiledContext base, dict context, options):
+    cdef object _parts_of(self, dict context, options):
+        """The ``ContextPart`` of each group of ``parts`` for ``context`` (a tuple), or None
+        when a group's values are not plainly valid."""
+        cdef Py_ssize_t i, n = len(self.parts)
+        out = PyTuple_New(n)
+        for i in range(n):
+            part = self._part(i, context, options)
+            if part is None:
+                return None
+            _put(out, i, part)
+        return out
+
+    cdef object _derive(self, CompiledContext base, dict context, tuple parts):
         """``base`` (the compiled context of ``context``'s situation) with ``context``'s
-        per-hand values, or None when one is not plainly valid or ``base`` cannot take
-        them (settled by the rule set; see ``_give_sources``)."""
-        cdef Py_ssize_t i
+        per-hand values (its meld sources, its ``parts``), or None when one is not plainly
+        valid or ``base`` cannot take them (settled by the rule set; see
+        ``_give_sources``)."""
         if base.settle is not None:
             return None
         cdef CompiledContext c = base.derived()
         if self.sources_key is not None and not self._give_sources(
                 c, context[self.sources_key]):
             return None
-        for i in range(len(self.parts)):
-            part = self._part(i, context, options)
-            if part is None:
-                return None
+        for part in parts:
             (<ContextPart> part).apply(c)
         # out of the cycle collector (a derived context is one of thousands): nothing it
         # holds leads back to it (its base, the rule set's pay, tuples of numbers and
@@ -2897,7 +2906,8 @@ cdef class CompiledEntry:
             base = None if bkey is None else t.contexts.get(bkey)
             if base is None:
                 return None
-        c = self._derive(<CompiledContext> base, context, options)
+        parts = self._parts_of(context, options)
+        c = None if parts is None else self._derive(<CompiledContext> base, context, parts)
         if c is None:
             return None
         if key is None and (dkey is None or (<tuple> dkey)[0] is not self_drawn):
@@ -2940,8 +2950,11 @@ cdef class CompiledEntry:
             pair = None if served is None else (<dict> served).get(options)
             if pair is None:
                 return None
-        d = self._derive(<CompiledContext?> (<tuple?> pair)[0], context, options)
-        s = self._derive(<CompiledContext?> (<tuple> pair)[1], context, options) \
+        parts = self._parts_of(context, options)
+        if parts is None:
+            return None
+        d = self._derive(<CompiledContext?> (<tuple?> pair)[0], context, parts)
+        s = self._derive(<CompiledContext?> (<tuple> pair)[1], context, parts) \
             if d is not None else None
         if s is None:
             return None
