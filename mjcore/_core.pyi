@@ -105,7 +105,8 @@ class CompiledContext:
 
 class ContextPart:
     def __init__(self, mask: int = 0, bits: int = 0, seat_wind: int = -1, round_wind: int = -1,
-                 flower_sets: int = -1, seat_flowers: int = -1) -> None: ...
+                 flower_sets: int = -1,
+                 seat_flowers: int | tuple[int, ...] = -1) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]

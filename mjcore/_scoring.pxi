@@ -692,14 +692,18 @@ cdef class CompiledContext:
 @cython.final
 cdef class ContextPart:
     """What the values of some per-hand keys of a context change in the compiled context of
-    its situation (``CompiledEntry``'s ``parts``): the context feature bits under ``mask``
-    (set to ``bits``), and the winds and counted features given (-1: the situation's)."""
+    its situation (``CompiledEntry``'s ``parts``, applied in their order): the context
+    feature bits under ``mask`` (set to ``bits``), and the winds and counted features given
+    (-1: the situation's); ``seat_flowers`` may be four, by the seat wind (0-3) the context
+    has by then (the seat's own flowers)."""
 
     cdef uint64_t mask, bits
-    cdef int seat_wind, round_wind, flower_sets, seat_flowers
+    cdef int seat_wind, round_wind, flower_sets
+    cdef int seat_flowers[4]
 
     def __init__(self, uint64_t mask=0, uint64_t bits=0, int seat_wind=-1, int round_wind=-1,
-                 int flower_sets=-1, int seat_flowers=-1):
+                 int flower_sets=-1, seat_flowers=-1):
+        cdef int k
         if bits & ~mask:
             raise ValueError("a part's bits lie under its mask")
         self.mask = mask
@@ -707,7 +711,11 @@ cdef class ContextPart:
         self.seat_wind = seat_wind
         self.round_wind = round_wind
         self.flower_sets = flower_sets
-        self.seat_flowers = seat_flowers
+        by_seat = tuple(seat_flowers) if type(seat_flowers) is tuple else (seat_flowers,) * 4
+        if len(by_seat) != 4:
+            raise ValueError("seat_flowers is one count or four, by the seat wind")
+        for k in range(4):
+            self.seat_flowers[k] = by_seat[k]
 
     cdef void apply(self, CompiledContext c) noexcept:
         """Give ``c`` (a ``derived`` copy) what this part says."""
@@ -718,8 +726,8 @@ cdef class ContextPart:
             c.round_wind = self.round_wind
         if self.flower_sets >= 0:
             c.flower_sets = self.flower_sets
-        if self.seat_flowers >= 0:
-            c.seat_flowers = self.seat_flowers
+        if 0 <= c.seat_wind < 4 and self.seat_flowers[c.seat_wind] >= 0:
+            c.seat_flowers = self.seat_flowers[c.seat_wind]
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:

@@ -739,7 +739,7 @@ def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
 # ``_situation``, and the ``_part``s its winds and flowers give (neither changes who pays:
 # the situation's payments are the context's).
 
-_PARTS = (("seat_wind", "flowers"), ("round_wind",))  # (the seat flowers are the seat's)
+_PARTS = (("seat_wind",), ("round_wind",), ("flowers",))  # (in order: the seat's flowers last)
 _NEUTRAL = {"seat_wind": "1z", "round_wind": "1z"}  # (no flowers: the key removed)
 _FLOWER_BITS = compiled.context_bits(TABLE, ["no_flowers"])
 # a hand the situation's checks pass with: no melds (the core checks a first-turn win's),
@@ -756,23 +756,23 @@ def _part(i: int, values: tuple[object, ...], o: TaiwanOptions) -> compiled.Cont
     """What group ``i`` of ``_PARTS`` (its keys' ``values``) changes in the compiled context of
     the situation, or None when a value is not plainly valid (the Python path's errors): a
     flower in a game without them, all eight on a normal win (a flower win is one)."""
-    if i:
+    if i < 2:
         wind = _wind(values[0])
-        return None if wind is None else compiled.ContextPart(round_wind=wind - 27)
-    wind = _wind(values[0])
-    if wind is None:
-        return None
+        if wind is None:
+            return None
+        return compiled.ContextPart(seat_wind=wind - 27) if i == 0 else \
+            compiled.ContextPart(round_wind=wind - 27)
     try:
-        flowers = parse_flowers(values[1])
+        flowers = parse_flowers(values[0])
     except MahjongError:
         return None
     if flowers and not o.flowers_in_play or len(flowers) == 8 and o.flower_wins:
         return None
-    flower_sets, seat_flowers = _flower_counts(TwContext(wind, 27, "self", 0, None, True,
-                                                         flowers), o)
+    counts = [_flower_counts(TwContext(27 + k, 27, "self", 0, None, True, flowers), o)
+              for k in range(4)]  # (in each seat: its own flowers)
     return compiled.ContextPart(_FLOWER_BITS, 0 if flowers else _FLOWER_BITS,  # (no_flowers)
-                                seat_wind=wind - 27, flower_sets=flower_sets,
-                                seat_flowers=seat_flowers)
+                                flower_sets=counts[0][0],
+                                seat_flowers=tuple(n for _, n in counts))
 
 
 def _situation(self_drawn: bool | None, context: dict[str, object],
