@@ -431,18 +431,28 @@ def _best(rs: tuple[TwReading, ...], c: TwContext,
     return best[0], best[2], best[3]
 
 
-def payments(tai: int, c: TwContext, o: TaiwanOptions) -> tuple[tuple[int, int, int], ...]:
-    """§10: 底 + (台 + D) × 台錢 per payer; D only between the dealer and the winner."""
+def _payers(c: TwContext, o: TaiwanOptions) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """§10's winner and payers in context ``c``, each with the dealer 台 D he pays (D only
+    between the dealer and the winner, else 0)."""
     w = c.winner
     dealer = (w + RELATIVE.index(c.dealer)) % 4
     d = sum(v for _, v in dealer_tai(c.dealer_streak, o))
     if c.self_drawn:
-        payers = [(w + k) % 4 for k in (1, 2, 3)]
+        seats = [(w + k) % 4 for k in (1, 2, 3)]
     else:
         assert c.discarder is not None
-        payers = [(w + RELATIVE.index(c.discarder)) % 4]
-    return tuple((p, w, o.di + (tai + (d if dealer in (p, w) else 0)) * o.tai_value)
-                 for p in payers)
+        seats = [(w + RELATIVE.index(c.discarder)) % 4]
+    return w, tuple((p, d if dealer in (p, w) else 0) for p in seats)
+
+
+def _paid(tai: int, w: int, payers: tuple[tuple[int, int], ...],
+          o: TaiwanOptions) -> tuple[tuple[int, int, int], ...]:
+    return tuple((p, w, o.di + (tai + d) * o.tai_value) for p, d in payers)
+
+
+def payments(tai: int, c: TwContext, o: TaiwanOptions) -> tuple[tuple[int, int, int], ...]:
+    """§10: 底 + (台 + D) × 台錢 per payer; D only between the dealer and the winner."""
+    return _paid(tai, *_payers(c, o), o)
 
 
 def _evaluate(hand: Hand, tile: int, c: TwContext, o: TaiwanOptions) -> ScoreResult:
@@ -551,9 +561,10 @@ def _flower_counts(c: TwContext, o: TaiwanOptions) -> tuple[int, int]:
 def _new_context(c: TwContext, o: TaiwanOptions) -> compiled.CompiledContext:
     """The context ``c`` compiled (a new object)."""
     flower_sets, seat_flowers = _flower_counts(c, o)
+    w, payers = _payers(c, o)  # (once: its payments by value are asked one by one)
     return compiled.CompiledContext(
         compiled.context_bits(TABLE, context_features(c, o)), c.self_drawn,
-        lambda tai, mult: payments(tai, c, o), seat_wind=c.seat_wind - 27,
+        lambda tai, mult: _paid(tai, w, payers, o), seat_wind=c.seat_wind - 27,
         round_wind=c.round_wind - 27, no_melds=c.first_turn is not None, plain_melds=True,
         flower_sets=flower_sets, seat_flowers=seat_flowers)
 
