@@ -1167,7 +1167,7 @@ cdef class CompiledTable:
         return self.contexts.get(key)
 
     def add_context(self, key, CompiledContext c):
-        if len(self.contexts) >= CT_CONTEXTS:  # bounded: contexts are few, but keys come from input
+        if len(self.contexts) >= CT_CONTEXTS:  # bounded: contexts are few, but keys are input
             self.contexts.clear()
         self.contexts[key] = c
         return c
