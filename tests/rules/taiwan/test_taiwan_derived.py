@@ -206,3 +206,20 @@ def test_the_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
             assert got == tw._evaluate(*tw.analyse(hand, 10, sd, ctx, o), o)
     tw.clear_caches()
     assert not entry.contexts and not entry.part_memo
+
+
+def test_a_derived_answer_is_kept_from_its_second_ask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A derived context's key is one object (the cache tells keys apart by identity): its
+    answer is kept on the second ask and given from the third (keys past the small ints
+    Python shares: Cython had made three ints of the key, and kept it from the third ask)."""
+    monkeypatch.setattr(compiled, "PURE", False)
+    tw.clear_caches()
+    o = resolve_options("taiwan")
+    hand = Hand.parse("123m456m789m234p567p99s")
+    for k in range(12):  # (a dozen derived keys first: -1 to -12)
+        tw.score(hand, 10, True, {"seat_wind": WINDS[k % 4], "round_wind": WINDS[k // 4],
+                                  "dealer": "left", "flowers": f"{k % 8 + 1}f"}, o)
+    ctx = {"seat_wind": "2z", "round_wind": "4z", "dealer": "left", "discarder": "left"}
+    first, second, third = (tw.score(hand, 10, False, dict(ctx), o) for _ in range(3))
+    assert tw._CIDS[context_key(False, ctx)] < -5 and first == second == third
+    assert third is second
