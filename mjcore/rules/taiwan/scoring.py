@@ -786,17 +786,32 @@ def _part(i: int, values: tuple[object, ...], o: TaiwanOptions) -> compiled.Cont
                                 seat_flowers=tuple(n for _, n in counts))
 
 
+# situations refused (checked against the hand, wrong without the hand's flowers, waits not
+# served) by options and key: asked again, refused at once
+_REFUSED: Memo[tuple[object, ...], bool] = Memo(_CONTEXT_LIMIT)
+
+
 def _situation(self_drawn: bool | None, context: dict[str, object],
                o: TaiwanOptions) -> int | None:
     """The number of a context in ``_NEUTRAL``'s winds with no flowers, compiled in the
-    options' table and remembered by ``_ENTRY`` (None when its checks need the hand: it is
-    never derived from); a waits context (``self_drawn`` None) is served instead, if it may
-    be."""
+    options' table and remembered by ``_ENTRY`` (None when its checks need the hand or it is
+    wrong: it is never derived from); a waits context (``self_drawn`` None) is served
+    instead, if it may be."""
+    key = (o, *context_key(self_drawn, context))
+    if key in _REFUSED:
+        return None
     if self_drawn is None:
         _compiled_waits(_SITUATION_WAITS, context, o, None)
+        served = _CIDS.get(context_key(None, context))
+        if not (isinstance(served, dict) and o in served):
+            _REFUSED.keep(key, True)
         return None
-    c = parse_context(context, _SITUATION_HAND, 24, self_drawn, (), o)  # (on 7s)
-    if c.flower_win is not None or not _hand_free(c):
+    try:
+        c = parse_context(context, _SITUATION_HAND, 24, self_drawn, (), o)  # (on 7s)
+    except MahjongError:
+        c = None
+    if c is None or c.flower_win is not None or not _hand_free(c):
+        _REFUSED.keep(key, True)
         return None
     cid = _cid(c)
     _compiled_context(_TABLES.get(o) or _compiled_table(o), c, o)
@@ -829,7 +844,7 @@ def clear_caches() -> None:
 
     clear_inputs()
     _ENTRY.forget_contexts()
-    for memo in (_READINGS, _IDS):
+    for memo in (_READINGS, _IDS, _REFUSED):
         memo.clear()
     compiled.CompiledTable.clear_cache()
 
