@@ -2952,9 +2952,13 @@ cdef class CompiledEntry:
                 return None
             fp = _context_print(self_drawn, context, NULL)
         # the contexts forgotten before the table's bound would drop them all (the
-        # situations stay compiled there) and before this one is kept
+        # situations stay compiled there) and before this one is kept; a table that its
+        # own contexts fill is emptied (as ``add_context`` would: else every context
+        # derived next would forget them all again)
         if len(t.contexts) >= CT_CONTEXTS - 1 or len(self.contexts) >= CONTEXTS_KEPT:
             self._forget()
+            if len(t.contexts) >= CT_CONTEXTS - 1:
+                t.contexts.clear()
         if key is not None:
             t.add_context(key, c)
             return key

@@ -223,3 +223,30 @@ def test_a_derived_answer_is_kept_from_its_second_ask(monkeypatch: pytest.Monkey
     first, second, third = (tw.score(hand, 10, False, dict(ctx), o) for _ in range(3))
     assert tw._CIDS[context_key(False, ctx)] < -5 and first == second == third
     assert third is second
+
+
+def test_a_table_full_of_its_own_contexts_does_not_forget_each_derived_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table holding its bound of contexts the rule set compiled (numbers parsed earlier,
+    forgotten since) is emptied once; the contexts derived after it stay remembered (the
+    entry forgetting everything before each new derived context would keep only the last)."""
+    monkeypatch.setattr(compiled, "PURE", False)
+    tw.clear_caches()
+    o = resolve_options("taiwan")
+    hand = Hand.parse("123m456m789m234p567p99s")
+    base = {"seat_wind": "2z", "round_wind": "1z", "dealer": "left", "discarder": "left"}
+    tw.score(hand, 10, False, base, o)
+    t = tw._TABLES[o]
+    spare = t.context(tw._CIDS[context_key(False, base)])
+    assert spare is not None
+    k, emptied_at = 0, None
+    while emptied_at is None or k - emptied_at < 4094:  # (the situation's makes 4,095)
+        t.add_context(("filler", k), spare)
+        if emptied_at is None and t.context(("filler", 0)) is None:
+            emptied_at = k  # (the table's bound: it kept only this one)
+        k += 1
+    contexts = [{**base, "flowers": f"{j}f"} for j in range(1, 8)]
+    for ctx in contexts:
+        assert tw.score(hand, 10, False, ctx, o) == tw._evaluate(
+            *tw.analyse(hand, 10, False, ctx, o), o)
+    assert all(tw._CIDS.get(context_key(False, ctx), 0) < 0 for ctx in contexts)
