@@ -28,6 +28,7 @@ cdef struct WGroup:       # one group of the search's stack
 
 cdef struct WildSearch:
     uint8_t n[34]         # natural tiles not yet placed
+    int key[4]            # ``n`` packed as the core's tables read it (``_wild_keys``)
     int wild
     WGroup stack[WG_MAX]
     int depth
@@ -152,8 +153,37 @@ cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept no
     w.depth = base
 
 
+cdef inline void _wild_keys(WildSearch* w) noexcept nogil:
+    cdef int s, r
+    for s in range(4):
+        w.key[s] = 0
+        for r in range(6 if s == 3 else 8, -1, -1):
+            w.key[s] = w.key[s] * 5 + w.n[s * 9 + r]
+
+
+cdef inline void _wild_take(WildSearch* w, int t, int k) noexcept nogil:
+    """``k`` naturals of kind ``t`` placed (negative: put back)."""
+    cdef int s = t_suit(t)
+    w.n[t] -= k
+    w.key[s] -= k * P5[t - 9 * s]
+
+
+cdef inline bint _wild_hopeless(const WildSearch* w, int wilds, int pair) noexcept nogil:
+    """The naturals left need more than ``wilds`` wilds to become sets (and, with ``pair``,
+    a pair): the core's tables, whose wilds stand for any kind with no copy limit, as here.
+    Every placement uses at least that many, so no placement lies below this node."""
+    cdef uint32_t v[4]
+    v[0] = suit_info[w.key[0]]; v[1] = suit_info[w.key[1]]
+    v[2] = suit_info[w.key[2]]; v[3] = hon_info[w.key[3]]
+    if pair:
+        return _std_need(v) > wilds
+    return <int> ((v[0] >> 20 & 31) + (v[1] >> 20 & 31) + (v[2] >> 20 & 31) +
+                  (v[3] >> 20 & 31)) > wilds
+
+
 cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noexcept nogil:
-    """Place every natural tile (none below kind ``t`` is left)."""
+    """Place every natural tile (none below kind ``t`` is left). A node no placement lies
+    below is left at once (``_wild_hopeless``): the same placements, in the same order."""
     cdef int nat, first, r, start, k, need, i, ntaken
     cdef int stood[3]
     cdef int taken[3]
@@ -164,22 +194,24 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
     if t == 34:
         _wild_only_c(w, wilds, sets, pair)
         return
+    if _wild_hopeless(w, wilds, pair):
+        return
     if pair:  # the pair: two naturals, or one and a wild
         for nat in range(2, 0, -1):
             if w.n[t] >= nat and wilds - (2 - nat) >= w.floor:
-                w.n[t] -= nat
+                _wild_take(w, t, nat)
                 _wild_push(w, WG_PAIR, t, 2 - nat, t, 0, 0)
                 _wild_natural(w, wilds - (2 - nat), sets, 0, t)
                 w.depth -= 1
-                w.n[t] += nat
+                _wild_take(w, t, -nat)
     if sets:
         for nat in range(3, 0, -1):  # a pung
             if w.n[t] >= nat and wilds - (3 - nat) >= w.floor:
-                w.n[t] -= nat
+                _wild_take(w, t, nat)
                 _wild_push(w, WG_PUNG, t, 3 - nat, t, t, t)
                 _wild_natural(w, wilds - (3 - nat), sets - 1, pair, t)
                 w.depth -= 1
-                w.n[t] += nat
+                _wild_take(w, t, -nat)
         if t < 27:  # a sequence holding t; tiles below t are wilds
             r = t % 9
             for start in range(max(0, r - 2), min(r, 6) + 1):
@@ -196,12 +228,12 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                 if need > wilds - w.floor:
                     continue
                 for i in range(ntaken):
-                    w.n[taken[i]] -= 1
+                    _wild_take(w, taken[i], 1)
                 _wild_push(w, WG_CHOW, first, need, stood[0], stood[1], stood[2])
                 _wild_natural(w, wilds - need, sets - 1, pair, t)
                 w.depth -= 1
                 for i in range(ntaken):
-                    w.n[taken[i]] += 1
+                    _wild_take(w, taken[i], -1)
 
 
 cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets,
@@ -213,6 +245,7 @@ cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets,
     memcpy(w.n, counts, 34)
     w.wild = wild
     w.n[wild] = 0
+    _wild_keys(w)
     _wild_natural(w, counts[wild], nsets, pair, 0)
     return w.error
 
@@ -373,6 +406,7 @@ cdef int _first_wild(WildSearch* w, const uint8_t* counts, int wild, bint pair, 
         memcpy(w.lim, lim, 34 * sizeof(int))
     c = w.n[wild]
     w.n[wild] = 0
+    _wild_keys(w)
     w.wild = wild
     w.first = True
     w.home = home if 0 <= home < 34 else -1
