@@ -816,11 +816,27 @@ cdef struct WaitSlot:  # one valued wait kept (``w``: a reference, NULL when emp
 cdef WaitSlot _waits_kept[WAITS_KEPT]
 
 
+cdef extern from "Python.h":
+    Py_ssize_t _refcnt "Py_REFCNT" (PyObject* o)
+    PyObject* _tuple_item "PyTuple_GET_ITEM" (PyObject* t, Py_ssize_t i)
+    void _tuple_set "PyTuple_SET_ITEM" (PyObject* t, Py_ssize_t i, PyObject* o)
+
+
+cdef inline void _reput(PyObject* tup, Py_ssize_t i, object item):
+    """Item ``i`` of a tuple no one else holds replaced by ``item``."""
+    cdef PyObject* old = _tuple_item(tup, i)
+    Py_INCREF(item)
+    _tuple_set(tup, i, <PyObject*> item)
+    Py_XDECREF(old)
+
+
 cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
     """The valued wait (``t.wait_type``) of ``tile`` with these values, unseen copies and
     hits. Ready hands wait on the same few of them (a kind, two small values, ``hits``
     tuples the table keeps), so one object per content is kept lately (WAITS_KEPT slots),
-    not a new one made for each: objects only, never answers (every wait is still valued)."""
+    not a new one made for each: objects only, never answers (every wait is still valued).
+    A slot's object that only the slot holds is rewritten in place for new content (not
+    freed and made again)."""
     cdef uint64_t x = (<uint64_t> tile | <uint64_t> unseen << 6 | <uint64_t> <uint32_t> vd << 9
                        ^ <uint64_t> <uint32_t> vs << 33)
     x ^= (<uint64_t> <uintptr_t> <PyObject*> hd) * 0x9E3779B97F4A7C15u ^ (
@@ -831,26 +847,36 @@ cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, h
             and e.hd == <PyObject*> hd and e.hs == <PyObject*> hs and \
             e.tp == <PyObject*> t.wait_type:
         return <object> e.w
-    w = mj_tuple_of(t.wait_type, 7)
-    _put(w, 0, (<tuple> _wait_objects[tile])[0])
-    _put(w, 1, tile)
-    _put(w, 2, vd)
-    _put(w, 3, vs)
-    _put(w, 4, unseen)
-    _put(w, 5, hd)
-    _put(w, 6, hs)
-    PyObject_GC_UnTrack(w)
-    Py_INCREF(w)
-    Py_XDECREF(e.w)
-    e.w = <PyObject*> w
+    if e.w != NULL and e.tp == <PyObject*> t.wait_type and _refcnt(e.w) == 1:
+        if e.tile != tile:
+            _reput(e.w, 0, (<tuple> _wait_objects[tile])[0])
+            _reput(e.w, 1, tile)
+        _reput(e.w, 2, vd)
+        _reput(e.w, 3, vs)
+        _reput(e.w, 4, unseen)
+        _reput(e.w, 5, hd)
+        _reput(e.w, 6, hs)
+    else:
+        w = mj_tuple_of(t.wait_type, 7)
+        _put(w, 0, (<tuple> _wait_objects[tile])[0])
+        _put(w, 1, tile)
+        _put(w, 2, vd)
+        _put(w, 3, vs)
+        _put(w, 4, unseen)
+        _put(w, 5, hd)
+        _put(w, 6, hs)
+        PyObject_GC_UnTrack(w)
+        Py_INCREF(w)
+        Py_XDECREF(e.w)
+        e.w = <PyObject*> w
+        e.tp = <PyObject*> t.wait_type
     e.hd = <PyObject*> hd
     e.hs = <PyObject*> hs
-    e.tp = <PyObject*> t.wait_type
     e.tile = tile
     e.vd = vd
     e.vs = vs
     e.unseen = unseen
-    return w
+    return <object> e.w
 
 
 def _wait_probe(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
