@@ -161,11 +161,17 @@ cdef inline void _wild_keys(WildSearch* w) noexcept nogil:
             w.key[s] = w.key[s] * 5 + w.n[s * 9 + r]
 
 
+cdef int _KEY_SUIT[34]    # each kind's suit and weight in its suit's key (``_pack``)
+cdef int _KEY_WEIGHT[34]
+for _t in range(34):
+    _KEY_SUIT[_t] = _t // 9 if _t < 27 else 3
+    _KEY_WEIGHT[_t] = P5[_t - 9 * _KEY_SUIT[_t]]
+
+
 cdef inline void _wild_take(WildSearch* w, int t, int k) noexcept nogil:
     """``k`` naturals of kind ``t`` placed (negative: put back)."""
-    cdef int s = t_suit(t)
     w.n[t] -= k
-    w.key[s] -= k * P5[t - 9 * s]
+    w.key[_KEY_SUIT[t]] -= k * _KEY_WEIGHT[t]
 
 
 cdef inline bint _wild_hopeless(const WildSearch* w, int wilds, int pair) noexcept nogil:
@@ -579,6 +585,7 @@ cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) ex
             if add[t] > 4:
                 return -1
             cnt[t] = add[t]
+            total += add[t]
         memcpy(wh.held, cnt, 34)
     elif isinstance(hand, HandBase):
         h = <HandBase> hand
@@ -595,15 +602,14 @@ cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) ex
             wh.nmelds += 1
             if (<tuple> m)[0] in ("gang", "angang", "bugang"):
                 wh.kong = 1
+        for t in range(34):  # (text holds no melds: its counts were checked above)
+            total += cnt[t]
+            if wh.held[t] > 4:
+                return -1
     else:
         return -1
-    for t in range(34):
-        total += cnt[t]
     if total + 3 * wh.nmelds != ntiles:
         return -1
-    for t in range(34):
-        if wh.held[t] > 4:
-            return -1
     memcpy(wh.con, cnt, 34)
     memcpy(wh.nat, cnt, 34)
     wh.wilds = cnt[w]
@@ -1710,16 +1716,10 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
         # (held: the concealed copies and the melds' ones, 4 less ``cap``)
         unseen = h.p.cap[k] - h.p.cnt[k] - (0 if visible is None else <int> visible[k])
-        wt = mj_tuple_of(t.wait_type, 7)
-        _put(wt, 0, (<tuple> _wait_objects[k])[0])
-        _put(wt, 1, k)
-        _put(wt, 2, vals[0])
-        _put(wt, 3, vals[1])
-        _put(wt, 4, unseen if unseen > 0 else 0)
-        _put(wt, 5, _hits_found(t, &rows.v[best[k][0]][0]) if best[k][0] >= 0 else ())
-        _put(wt, 6, _hits_found(t, &rows.v[best[k][1]][1]) if best[k][1] >= 0 else ())
-        PyObject_GC_UnTrack(wt)
-        _put(out, nout, wt)
+        _put(out, nout, _wait_entry(
+            t, k, vals[0], vals[1], unseen if unseen > 0 else 0,
+            _hits_found(t, &rows.v[best[k][0]][0]) if best[k][0] >= 0 else (),
+            _hits_found(t, &rows.v[best[k][1]][1]) if best[k][1] >= 0 else ()))
         nout += 1
     return out
 
