@@ -2590,16 +2590,17 @@ cdef class CompiledEntry:
     cdef object _context_value(self, self_drawn, dict context):
         """``contexts.get(context_key(self_drawn, context))``, None also for an unhashable
         value; a context met lately is matched in place, with no key built."""
-        cdef uint64_t fp = _context_print(self_drawn, context)
+        cdef CtxItems items
+        cdef uint64_t fp = _context_print(self_drawn, context, &items)
         cdef CtxSlot* e = &self.ctx_slots[fp & (CTX_SLOTS - 2)]  # (two slots a context may use)
         cdef PyObject* old_key
         cdef PyObject* old_value
         if fp:
             if e[0].fp == fp and e[0].changes == self.changes and _context_is(
-                    self_drawn, context, <tuple> e[0].key):
+                    self_drawn, context, <tuple> e[0].key, &items):
                 return <object> e[0].value
             if e[1].fp == fp and e[1].changes == self.changes and _context_is(
-                    self_drawn, context, <tuple> e[1].key):
+                    self_drawn, context, <tuple> e[1].key, &items):
                 return <object> e[1].value
         try:
             key = context_key(self_drawn, context)
@@ -2676,7 +2677,7 @@ cdef class CompiledEntry:
         sources plainly (a list or tuple of at most four, every value of the context plain)."""
         value = _dict_get(context, self.sources_key)
         if type(value) is not list and type(value) is not tuple or len(value) > 4 or \
-                not _context_print(self_drawn, context):
+                not _context_print(self_drawn, context, NULL):
             return None
         situation = context.copy()
         del situation[self.sources_key]
@@ -2849,19 +2850,37 @@ cdef inline bint _plain(object v) noexcept:
     return tp is str or tp is int or tp is bool or v is None
 
 
-cdef uint64_t _context_print(self_drawn, dict context) noexcept:
+cdef enum:
+    CTX_ITEMS = 8  # a context's items ``_context_print`` lists for ``_context_is``
+
+
+cdef struct CtxItems:  # a dict's items in order, borrowed (n -1: not listed, too many)
+    Py_ssize_t n
+    PyObject* k[CTX_ITEMS]
+    PyObject* v[CTX_ITEMS]
+
+
+cdef uint64_t _context_print(self_drawn, dict context, CtxItems* items) noexcept:
     """A fingerprint of ``context_key(self_drawn, context)`` built in place (its items in
-    order), or 0 when a value is not plain (a str, int, bool, None or a list of those)."""
-    cdef Py_ssize_t pos = 0, j
+    order), or 0 when a value is not plain (a str, int, bool, None or a list of those). Its
+    items are listed in ``items`` (when not NULL), so that ``_context_is`` need not walk
+    the dict again (no Python code runs between the two: the dict cannot change)."""
+    cdef Py_ssize_t pos = 0, j, i = 0
     cdef PyObject* k
     cdef PyObject* v
     cdef uint64_t h = 0xCBF29CE484222325u
+    if items != NULL:
+        items.n = len(context) if len(context) <= CTX_ITEMS else -1
     if not _plain(self_drawn):
         return 0
     h = _mix(h, mj_plain_hash(<PyObject*> self_drawn))
     while PyDict_Next(context, &pos, &k, &v):
         if type(<object> k) is not str:
             return 0
+        if items != NULL and i < CTX_ITEMS:
+            items.k[i] = k
+            items.v[i] = v
+            i += 1
         h = _mix(h, mj_plain_hash(k))
         if type(<object> v) is list:
             for j in range(len(<list> v)):
@@ -2879,21 +2898,33 @@ cdef uint64_t _context_print(self_drawn, dict context) noexcept:
 
 
 def _context_probe(self_drawn, dict context, tuple key):
-    """(``_context_print(self_drawn, context)``, ``_context_is(self_drawn, context, key)``),
-    for the tests that hold them to ``context_key``."""
-    return _context_print(self_drawn, context), _context_is(self_drawn, context, key)
+    """(``_context_print(self_drawn, context)``, ``_context_is(self_drawn, context, key)``
+    walking the dict, and again from the items the print listed), for the tests that hold
+    them to ``context_key``."""
+    cdef CtxItems items
+    fp = _context_print(self_drawn, context, &items)
+    return fp, _context_is(self_drawn, context, key, NULL), _context_is(
+        self_drawn, context, key, &items if fp else NULL)
 
 
-cdef bint _context_is(self_drawn, dict context, tuple key) noexcept:
+cdef bint _context_is(self_drawn, dict context, tuple key, const CtxItems* items) noexcept:
     """Whether ``context_key(self_drawn, context) == key`` (plain values only: see
-    ``_context_print``), with no key built."""
-    cdef Py_ssize_t n = len(context), pos = 0, i = 0, j
+    ``_context_print``, whose listed ``items`` it reads when given and complete), with no
+    key built."""
+    cdef Py_ssize_t n = len(context), pos = 0, i, j
     cdef PyObject* k
     cdef PyObject* v
     # (each comparison first by identity, as a tuple's: the same str objects are common)
     if len(key) != 1 + 3 * n or (key[0] is not self_drawn and key[0] != self_drawn):
         return 0
-    while PyDict_Next(context, &pos, &k, &v):
+    if items != NULL and items.n != n:
+        items = NULL
+    for i in range(n):
+        if items != NULL:
+            k = items.k[i]
+            v = items.v[i]
+        elif not PyDict_Next(context, &pos, &k, &v):
+            return 0
         kk = key[1 + i]
         if key[1 + 2 * n + i] is not type(<object> v) or (kk is not <object> k and
                                                           kk != <object> k):
@@ -2909,7 +2940,6 @@ cdef bint _context_is(self_drawn, dict context, tuple key) noexcept:
                     return 0
         elif kv is not <object> v and kv != <object> v:
             return 0
-        i += 1
     return 1
 
 
@@ -3149,6 +3179,22 @@ def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint dr
 # ---------------------------------------------------------------- mjcore.rules' front door
 
 cdef dict _FRONT = {}  # rule set name -> (its score, its valued_waits, its _FrontOptions)
+cdef object _front_last_name = None, _front_last = None  # the last name found, its entry
+
+
+cdef inline object _front_of(ruleset):
+    """``_FRONT.get(ruleset)`` for a str (the last one found matched by identity: a caller's
+    name is most often the same object each call), else None."""
+    global _front_last_name, _front_last
+    if ruleset is _front_last_name and ruleset is not None:
+        return _front_last
+    if type(ruleset) is not str:
+        return None
+    got = _FRONT.get(ruleset)
+    if got is not None:
+        _front_last_name = ruleset
+        _front_last = got
+    return got
 cdef object _general_score = None, _general_waits = None  # mjcore.rules' Python functions
 
 
@@ -3191,7 +3237,7 @@ cdef class _FrontOptions:
                 return self.default
         if preset is not None and type(preset) is not str:
             return None
-        cdef uint64_t fp = _context_print(preset, given)
+        cdef uint64_t fp = _context_print(preset, given, NULL)
         if not fp:
             return None
         cdef Py_ssize_t i = fp & (OPTION_SLOTS - 1)
@@ -3215,7 +3261,7 @@ cdef class _FrontOptions:
 cdef bint _options_is(preset, dict options, tuple key):
     """``_context_is``, and each list item of the same type as the kept one's (``[1]`` and
     ``[True]`` are equal, but only one is a valid list of integers)."""
-    if not _context_is(preset, options, key):
+    if not _context_is(preset, options, key, NULL):
         return 0
     cdef Py_ssize_t n = len(options), pos = 0, i = 0, j
     cdef PyObject* k
@@ -3234,11 +3280,13 @@ def _set_front(str name, engine, resolver):
     """Route ``mjcore.rules.score`` / ``valued_waits`` calls for rule set ``name`` to
     ``engine`` (a ``CompiledEntry``'s bound methods are called in C) with the options
     ``resolver`` gives (those it resolved lately found in C: ``_FrontOptions``)."""
+    global _front_last_name
     fns = []
     for fn in (engine.score, engine.valued_waits):
         owner = getattr(fn, "__self__", None)
         fns.append(owner if isinstance(owner, CompiledEntry) else fn)
     _FRONT[name] = (fns[0], fns[1], _FrontOptions(resolver))
+    _front_last_name = None  # (a name found before may now mean another rule set)
 
 
 def _front_options(str name):
@@ -3256,7 +3304,7 @@ def _set_general(score, valued_waits):
 
 def rules_score(hand, *, win_tile, ruleset, self_drawn=False, context=None, options=None,
                 preset=None):
-    got = _FRONT.get(ruleset) if type(ruleset) is str else None
+    got = _front_of(ruleset)
     o = None if got is None else (<_FrontOptions> (<tuple> got)[2]).get(options, preset)
     if o is None:
         return _general_score(hand, win_tile=win_tile, ruleset=ruleset, self_drawn=self_drawn,
@@ -3269,7 +3317,7 @@ def rules_score(hand, *, win_tile, ruleset, self_drawn=False, context=None, opti
 
 def rules_valued_waits(hand, *, ruleset, context=None, options=None, preset=None,
                        visible=None):
-    got = _FRONT.get(ruleset) if type(ruleset) is str else None
+    got = _front_of(ruleset)
     o = None if got is None else (<_FrontOptions> (<tuple> got)[2]).get(options, preset)
     if o is None:
         return _general_waits(hand, ruleset=ruleset, context=context, options=options,

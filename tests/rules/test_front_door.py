@@ -138,25 +138,30 @@ VALUES: tuple[object, ...] = ("2z", "1z", "left", None, True, False, 0, 1, 2, ["
 
 def test_the_context_slot_match_is_the_memo_key_equality() -> None:
     """``_context_is`` says a dict is the one a key was built from exactly when
-    ``context_key`` gives an equal key; equal keys have one fingerprint, and a value that is
-    not plain (a float, a tuple) gives none (the key is built)."""
+    ``context_key`` gives an equal key, both walking the dict and from the items
+    ``_context_print`` listed (up to its CTX_ITEMS, 8: past that it walks); equal keys have
+    one fingerprint, and a value that is not plain (a float, a tuple) gives none (the key is
+    built)."""
     rng = random.Random(11)
-    names = ("seat_wind", "round_wind", "discarder", "meld_from")
+    names = ("seat_wind", "round_wind", "discarder", "meld_from", "dealer", "flowers",
+             "dealer_streak", "last_tile", "kong_feeder", "qiang_gang", "tianhu")
     checked = 0
     for _ in range(4000):
-        a = {k: rng.choice(VALUES) for k in rng.sample(names, rng.randrange(4))}
+        size = rng.randrange(4) if rng.random() < 0.7 else rng.randrange(len(names) + 1)
+        a = {k: rng.choice(VALUES) for k in rng.sample(names, size)}
         b = dict(a) if rng.random() < 0.5 else {
             k: rng.choice(VALUES) for k in rng.sample(names, rng.randrange(4))}
         if a and rng.random() < 0.3:  # the same items in another order: another key
             b = dict(reversed(list(a.items())))
         sa, sb = rng.choice((True, False, 1)), rng.choice((True, False, 1))
         same = context_key(sa, a) == context_key(sb, b)
-        fa, match = _context_probe(sa, a, context_key(sb, b))
-        fb, _ = _context_probe(sb, b, context_key(sb, b))
+        fa, match, listed_match = _context_probe(sa, a, context_key(sb, b))
+        fb, _, _ = _context_probe(sb, b, context_key(sb, b))
         plain = not any(type(v) in (float, tuple) for v in a.values())
         assert (fa != 0) == plain, a
         if plain:
             assert match == same, (sa, a, sb, b)
+            assert listed_match == same, (sa, a, sb, b)
             if same:
                 assert fa == fb
             checked += 1
