@@ -8,6 +8,9 @@ a third of them holding one or two 赖子:
 * batch cold - a loop over N distinct prepared hands, every cache cleared first (each hand
                never seen before: read, every 赖子 placed, valued, paid);
 * batch warm - the same loop again (answers memoised per input);
+* contexts at random - the cold loop with the contexts a server passes, drawn at random: the
+               winner's seat, the discarder and each claimed meld's source (``meld_from``),
+               then also the other seats' melds (``payer_melds``, for their doublings);
 
 and the same for ``valued_waits`` on the hands less their winning tile.
 Not a test: nothing here fails.
@@ -83,6 +86,27 @@ def winning_hand(rng: random.Random) -> tuple[Hand, int, bool, dict[str, Any]]:
         return hand, tile, self_drawn, ctx
 
 
+SEATS = ("left", "across", "right")
+PAYER_MELDS = ("peng:111s", "peng:555m", "chi:234p", "angang:2222p", "gang:7777s", "peng:333z",
+               "chi:678m", "gang:4444m peng:666p", "")
+
+
+def drawn_context(rng: random.Random, hand: Hand, self_drawn: bool,
+                  payers: bool) -> dict[str, Any]:
+    """A context as a server passes it: the 赖子, the winner's seat, the discarder, where each
+    claimed meld came from and, with ``payers``, some other seats' melds."""
+    ctx: dict[str, Any] = {"laizi": "9p", "winner": rng.randrange(4)}
+    if not self_drawn:
+        ctx["discarder"] = rng.choice(SEATS)
+    sets = [m for m in hand.melds if m.kind != "pizigang"]
+    if sets:
+        ctx["meld_from"] = [None if m.kind == "angang" else "left" if m.kind == "chi" else
+                            rng.choice(SEATS) for m in sets]
+    if payers:
+        ctx["payer_melds"] = {s: rng.choice(PAYER_MELDS) for s in SEATS if rng.random() < 0.5}
+    return ctx
+
+
 def rate(fn: Callable[[], int], seconds: float) -> str:
     """Items per second of ``fn`` (which reports how many it did), best of 3 runs, by the wall
     clock and by this process's CPU time (the machine may be shared)."""
@@ -138,6 +162,19 @@ def main() -> None:
             return len(group)
         return run
 
+    def drawn(payers: bool) -> list[tuple[Hand, int, bool, dict[str, Any]]]:
+        out = []
+        for h, t, sd, _ in hands:
+            ctx = drawn_context(rng, h, sd, payers)
+            try:  # (a payer's melds may hold a fifth copy of a tile of the hand)
+                score(h, win_tile=t, self_drawn=sd, context=ctx, ruleset="wuhan")
+            except MahjongError:
+                continue
+            out.append((h, t, sd, ctx))
+        return out
+
+    drawn_sources, drawn_payers = drawn(False), drawn(True)
+
     def waits_batch() -> int:
         for h in ready:
             valued_waits(h, context=CONTEXT, ruleset="wuhan")
@@ -162,6 +199,10 @@ def main() -> None:
     print(f"  cold, no 赖子 held         {rate(cold_of(plain), args.seconds)}")
     print(f"  cold, 赖子 held            {rate(cold_of(wilds), args.seconds)}")
     print(f"score batch warm            {rate(batch, args.seconds)}")
+    print(f"score cold, contexts at random (winner, discarder, meld_from)\n"
+          f"                            {rate(cold_of(drawn_sources), args.seconds)}")
+    print(f"  and payer_melds ({len(drawn_payers)} hands)\n"
+          f"                            {rate(cold_of(drawn_payers), args.seconds)}")
     print(f"valued_waits batch cold     {rate(waits_cold, args.seconds)}")
     print(f"  cold, 赖子 held            {rate(waits_cold_wild, args.seconds)}")
     print(f"valued_waits batch warm     {rate(waits_batch, args.seconds)}")
