@@ -923,10 +923,16 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
         return None
     _pack(&p, wh.nat, 0, 0)
     std = _waits(&p, SH_STANDARD, wh.wilds)
-    cand = std | (_waits(&p, SH_QIDUI, wh.wilds) if t.qidui else 0)
     for k in range(34):
         odd0 += wh.nat[k] & 1
         gen0 += wh.nat[k] == 4
+    cand = std
+    if t.qidui and p.ncon + wh.wilds == 13 and odd0 - 1 <= wh.wilds:
+        # 七对's waits (``_qidui_waits``) from the kinds held oddly: a kind held oddly pairs
+        # off (odd0 - 1 wilds pair the rest), another not held four times makes one more odd
+        for k in range(34):
+            if wh.nat[k] & 1 or (wh.nat[k] < 4 and odd0 + 1 <= wh.wilds):
+                cand |= (<uint64_t> 1) << k
     if wh.wilds >= 1 and (t.wild_pair_sets_wild or wh.wilds == 1):
         # the 爆头 reading: the rest (less the pair) and a pair of an honour it does not hold
         # win with the other wilds as jokers (``_wild_list``); packed from the 13 tiles'
