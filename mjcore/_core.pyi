@@ -97,11 +97,10 @@ class CompiledContext:
                   flower_sets: int = 0, seat_flowers: int = 0, wild: int = -1,
                   proxy: int = -1, wilds_gone: int = 0, blocked: int = 0, require: int = 0,
                   needs_kong: bool = False, liable: str = "", liable_seat: int = -1,
-                  counts: tuple[int, ...] = (), python_only: bool = False,
-                  sources_complete: bool = False,
+                  counts: tuple[int, ...] = (), sources_complete: bool = False,
                   liabilities: tuple[tuple[tuple[str, ...], int, int, str], ...] = (),
                   feeders: tuple[int | None, ...] | None = None, winner: int = -1,
-                  liable_pays: int = 1) -> None: ...
+                  liable_pays: int = 1, elsewhere: tuple[int, ...] = ()) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]

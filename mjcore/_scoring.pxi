@@ -505,11 +505,14 @@ cdef class CompiledContext:
     # wild hands (``score_wild``): the wild kind, the kind whose tiles play as its natural kind
     # (its slot then holds the wilds; -1: none), wilds known to be out of the hand, tiles
     # never won on a discard here, features some reading must hold, whether the context
-    # claims a kong among the melds, the liability named, counted context features, whether
-    # the Python path answers every hand here
+    # claims a kong among the melds, the liability named, counted context features
     cdef int wild, proxy, wilds_gone, liable_seat
     cdef uint64_t blocked, require
-    cdef bint needs_kong, python_only
+    cdef bint needs_kong
+    # copies of each kind held elsewhere (another seat's declared melds): a hand that would
+    # make a fifth copy with them is handed back (``_fifth_copy``); any_elsewhere: any held
+    cdef uint8_t elsewhere[34]
+    cdef bint any_elsewhere
     cdef object liable
     cdef int ctx_counts[NCTXCOUNTED]
     cdef dict paid           # score_placed: pay(base, multiplier, patterns) answers, kept
@@ -525,8 +528,9 @@ cdef class CompiledContext:
                  int flower_sets=0, int seat_flowers=0, int wild=-1, int proxy=-1,
                  int wilds_gone=0, uint64_t blocked=0, uint64_t require=0,
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
-                 bint python_only=False, bint sources_complete=False,
-                 tuple liabilities=(), tuple feeders=None, int winner=-1, int liable_pays=1):
+                 bint sources_complete=False,
+                 tuple liabilities=(), tuple feeders=None, int winner=-1, int liable_pays=1,
+                 tuple elsewhere=()):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
@@ -537,7 +541,11 @@ cdef class CompiledContext:
         angang too (else the hand is handed back). ``liabilities``: ((main pattern ids or
         (), tile mask, melds, liability id), ...), of which the one whose melds came
         earliest (the first on a tie) makes the feeder (``feeders``) of its last meld pay
-        ``liable_pays`` times the multiplier to ``winner`` alone (``_liable``)."""
+        ``liable_pays`` times the multiplier to ``winner`` alone (``_liable``). ``elsewhere``:
+        34 counts of the tiles other seats hold in view (Wuhan's ``payer_melds``), or ():
+        a hand that would make a fifth copy with them is handed back by the scoring paths
+        and the batches (the Python path refuses it), and every waits question in such a
+        context (the Python path's)."""
         self.bits = bits
         self.self_drawn = bool(self_drawn)
         self.drawn = self_drawn
@@ -561,7 +569,6 @@ cdef class CompiledContext:
         self.blocked = blocked
         self.require = require
         self.needs_kong = needs_kong
-        self.python_only = python_only  # a context the core leaves to the Python path
         self.liable = liable
         self.liable_seat = liable_seat
         self.paid = {}
@@ -578,6 +585,12 @@ cdef class CompiledContext:
         self.liable_pays = liable_pays
         for i in range(NCTXCOUNTED):
             self.ctx_counts[i] = counts[i] if i < len(counts) else 0
+        if len(elsewhere) not in (0, 34):
+            raise ValueError("elsewhere holds 34 counts, or none")
+        self.any_elsewhere = 0
+        for i in range(34):
+            self.elsewhere[i] = elsewhere[i] if elsewhere else 0
+            self.any_elsewhere |= self.elsewhere[i] != 0
 
     def __dealloc__(self):
         cdef int i
@@ -623,7 +636,8 @@ cdef class CompiledContext:
         c.blocked = self.blocked
         c.require = self.require
         c.needs_kong = self.needs_kong
-        c.python_only = self.python_only
+        memcpy(c.elsewhere, self.elsewhere, sizeof(self.elsewhere))
+        c.any_elsewhere = self.any_elsewhere
         c.liable = self.liable
         memcpy(c.ctx_counts, self.ctx_counts, sizeof(self.ctx_counts))
         c.paid = {}
@@ -1254,8 +1268,8 @@ cdef class CompiledTable:
         s = _suits_of(hm)
         if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds) or \
-                not c.melds_fit(&mi, mi.n):  # (a batch's melds are plain sets: mi.n of them)
-            return 1
+                not c.melds_fit(&mi, mi.n) or (c.any_elsewhere and _fifth_copy(&p, c)):
+            return 1  # (a batch's melds are plain sets: mi.n of them)
         if rs == NULL:  # (by the words alone: no reading built, only the value is asked)
             bi[0] = self._best_words(&p, &mi, hm, c, NULL, best, flat)
         else:
@@ -1430,6 +1444,9 @@ cdef class CompiledTable:
         mjcore/_wilds.pxi for a table of wilds (``score_placed``, ``score_wild``: a ``Hand``,
         or plain concealed text for ``score_wild``), else ``score`` settled by the context's
         ``settle`` (a ``Hand``). None when the Python path must answer."""
+        if c.any_elsewhere and (not isinstance(hand, HandBase) or
+                                _fifth_copy(&(<HandBase> hand).p, c)):
+            return None
         if self.placed:
             return _score_placed(self, hand, tile, c)
         if self.wilds:
@@ -2267,7 +2284,7 @@ cdef class CompiledTable:
         would settle (the context's ``settle``) or make liable (its ``liabilities``) on a hand
         with a meld (not a concealed kong) whose source that context does not name: all a
         settle reads beyond the value, where a wait has no payments, is who fed the melds."""
-        if not isinstance(hand, HandBase):
+        if not isinstance(hand, HandBase) or discard.any_elsewhere or self_drawn.any_elsewhere:
             return None
         cdef HandBase h = <HandBase> hand
         cdef const Packed* p = &h.p
@@ -2369,6 +2386,16 @@ cdef inline bint _unsourced_settled(CompiledContext c, const MeldInfo* mi, uint3
         if j >= 0 and not (c.named >> j & 1):
             return 1
     return c.settle is not None
+
+
+cdef bint _fifth_copy(const Packed* p, CompiledContext c) noexcept nogil:
+    """Whether the hand (concealed and declared) and the tiles ``c`` says are held
+    elsewhere make a fifth copy of a kind."""
+    cdef int t
+    for t in range(34):
+        if p.cnt[t] + 4 - p.cap[t] + c.elsewhere[t] > 4:
+            return 1
+    return 0
 
 
 cdef object _liable(CompiledTable t, HandBase h, CompiledContext c, tuple got):
@@ -3126,7 +3153,9 @@ _NO_CONTEXT = {}  # (never changed: the context of a call with none)
 
 def context_key(self_drawn, dict context):
     """A win context's memo key, flat (one tuple): ``self_drawn``, the keys, the values (a
-    list as a tuple) and the values' types (``True == 1``, but only one of them is a flag)."""
+    list as a tuple, a dict as the tuple of its items) and the values' types (``True == 1``,
+    but only one of them is a flag). Hashing it fails (TypeError) for a value not hashable
+    so (a set, a dict's list value): such a context is never kept."""
     cdef Py_ssize_t n = len(context), i = 0
     cdef tuple out = PyTuple_New(1 + 3 * n)
     _put(out, 0, self_drawn)
@@ -3134,7 +3163,8 @@ def context_key(self_drawn, dict context):
         if i == n:  # (a dict changed under us: the caller's error)
             raise RuntimeError("context changed size while read")
         _put(out, 1 + i, k)
-        _put(out, 1 + n + i, tuple(<list> v) if type(v) is list else v)
+        _put(out, 1 + n + i, tuple(<list> v) if type(v) is list else
+             tuple((<dict> v).items()) if type(v) is dict else v)
         _put(out, 1 + 2 * n + i, type(v))
         i += 1
     if i != n:

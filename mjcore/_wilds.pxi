@@ -769,7 +769,7 @@ cdef object _score_wild(CompiledTable t, object hand, object tile_obj, CompiledC
     cdef Valued_ best
     cdef uint64_t rbits, seen
     cdef int tile = _tile_of(tile_obj), drawn, fan, mult, got
-    if tile < 0 or c.python_only or _wild_hand(hand, c, t.hand_tiles, &wh) < 0:
+    if tile < 0 or _wild_hand(hand, c, t.hand_tiles, &wh) < 0:
         return None
     if wh.con[tile] == 0:
         return None
@@ -918,8 +918,8 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     cdef int nr, i
     cdef bint baotou = 0, qd, st
     cdef list hits = []  # each value's discard and self-drawn hits, as vals (two items each)
-    if _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 or cd.wild != cs.wild or \
-            cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
+    if cd.any_elsewhere or cs.any_elsewhere or _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 \
+            or cd.wild != cs.wild or cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
         return None
     _pack(&p, wh.nat, 0, 0)
     std = _waits(&p, SH_STANDARD, wh.wilds)
@@ -1368,7 +1368,7 @@ cdef object _score_placed(CompiledTable t, object hand, object tile_obj, Compile
     cdef const Packed* p
     cdef PlacedMelds pm
     cdef Valued_ best
-    if tile < 0 or not 0 <= w < 34 or c.python_only or not isinstance(hand, HandBase):
+    if tile < 0 or not 0 <= w < 34 or not isinstance(hand, HandBase):
         return None
     h = <HandBase> hand
     p = &h.p
@@ -1422,7 +1422,7 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     cdef uint64_t mask
     cdef int w = cs.wild, k, s, sd_, ss = 0, md, ms, unseen
     if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w or \
-            cd.python_only or cs.python_only:
+            cd.any_elsewhere or cs.any_elsewhere:
         return None
     h = <HandBase> hand
     if (_placed_melds_packed(t, h, w, &pm) < 0 and _placed_melds(t, h.melds, w, &pm) < 0) \

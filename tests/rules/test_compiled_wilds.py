@@ -238,7 +238,6 @@ def test_hangzhou_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) ->
         counts[tile] -= 1
         ready = Hand(counts, hand.melds)
         ctx = _context(rng, wild, flip, True)
-        ctx.pop("claims_from", None)
         opts = {**rng.choice(_OPTIONS), **({} if flip else {"caishen_mode": "baiban"})}
         o = resolve_options("hangzhou", opts)
         visible = rng.choice((None, [rng.randrange(2) for _ in range(34)]))
@@ -542,6 +541,53 @@ def test_wuhan_sample_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     assert compiled_answers > N // 4
 
 
+_PAYER_MELDS = ("peng:111s", "peng:555m", "chi:234p", "angang:2222p", "gang:7777s",
+                "peng:333z", "chi:678m", "gang:4444m peng:666p", "peng:999p")
+
+
+def test_wuhan_payer_melds_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A context naming the other seats' melds (§2 payer_melds: each payer's doublings) is
+    scored by the core, which hands back a hand that makes a fifth copy of a tile with
+    them: the Python path's tile_count error (§10's order), and the same answers, payments
+    and liabilities as the Python path otherwise; a ready hand's waits in such a context
+    are the Python path's."""
+    from mjcore.rules.wuhan import scoring as wh
+
+    rng = random.Random(47)
+    o = resolve_options("wuhan")
+    compiled_answers = fifths = 0
+    python_scores = [0]
+    python_score = wh._score
+
+    def counted(*args: Any) -> Any:
+        python_scores[0] += 1
+        return python_score(*args)
+
+    monkeypatch.setattr(wh, "_score", counted)
+    for i in range(N // 2):
+        python_scores[0] = 0
+        hand, tile, laizi = wuhan_hand(rng)
+        sd = rng.random() < 0.5
+        ctx: dict[str, Any] = {"laizi": text(laizi), "winner": rng.randrange(4),
+                               "payer_melds": {s: rng.choice(_PAYER_MELDS)
+                                               for s in hz.RELATIVE if rng.random() < 0.6}}
+        if not sd:
+            ctx["discarder"] = rng.choice(hz.RELATIVE)
+        got = both_paths(monkeypatch, wh.clear_caches, wh.score, hand, tile, sd, ctx, o)
+        same_result(got[0], got[1])
+        # (the Python path scored once, in its own pass: the core answered the other)
+        compiled_answers += hasattr(got[1], "value") and python_scores[0] == 1
+        fifths += got[1][0] == "tile_count" if type(got[1]) is tuple else 0
+        if i % 8 == 0:  # and the waits of the hand less its winning tile
+            counts = list(hand.counts)
+            counts[tile] -= 1
+            ready = Hand(counts, hand.melds)
+            waits = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx, o)
+            assert waits[0] == waits[1]
+    assert compiled_answers > N // 8
+    assert fifths > N // 100
+
+
 def test_wuhan_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     from mjcore.rules.wuhan import scoring as wh
 
@@ -606,7 +652,6 @@ def test_wild_waits_served_by_the_entry_are_the_python_ones(
             continue
         ready = Hand(counts, hand.melds)
         ctx = _context(rng, wild, flip, True)
-        ctx.pop("claims_from", None)
         opts = {**rng.choice(_OPTIONS[:9]), **({} if flip else {"caishen_mode": "baiban"})}
         served += _served_twins(monkeypatch, hz, rng.choice((ready, ready.to_text())), ctx,
                                 resolve_options("hangzhou", opts))

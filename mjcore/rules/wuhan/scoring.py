@@ -378,8 +378,9 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
 # The table's ``when`` data run by the core (``CompiledTable.score_placed``: every placement of
 # the 赖子, the doublings of the melds, the best reading, the result); the options with shapes
 # the core does not list (qidui, yise_any_shape) stay on the Python path above, as does
-# everything the core hands back (every refusal, a context naming meld_from or payer_melds,
-# hands past its bounds). ``MJ_PURE_SCORING=1``: the Python path only.
+# everything the core hands back (every refusal, a hand that makes a fifth copy with the
+# payers' melds, hands past its bounds; the waits in a context naming payer_melds).
+# ``MJ_PURE_SCORING=1``: the Python path only.
 
 _UNSET: Any = object()
 _TABLES: Memo[WuhanOptions, compiled.CompiledTable | None] = Memo(compiled.TABLES_KEPT)
@@ -441,11 +442,15 @@ def _context_of(t: compiled.CompiledTable, c: Context, sd: bool,
     if c.meld_from is not None:  # one seat per set meld, none for an angang, a chi from the left
         sources = (len(c.meld_from), sum(1 << i for i, s in enumerate(c.meld_from) if s),
                    sum(1 << i for i, s in enumerate(c.meld_from) if s and s != "left"))
+    elsewhere = [0] * 34  # the payers' melds: the core hands back a hand they make a fifth of
+    for _, melds in c.payers:
+        for m in melds:
+            for tile in m.tiles:
+                elsewhere[tile] += 1
     return compiled.CompiledContext(
         compiled.context_bits(TABLE, _context_names(c, sd, o)), sd, pay, wild=c.laizi,
-        meld_sources=sources, sources_complete=True,
-        # the payers' melds are checked against the hand by the Python path
-        python_only=bool(c.payers), needs_kong=c.gsh)
+        meld_sources=sources, sources_complete=True, needs_kong=c.gsh,
+        elsewhere=tuple(elsewhere) if c.payers else ())
 
 
 def _is_dahu(h: PatternHit, o: WuhanOptions) -> bool:
