@@ -494,24 +494,44 @@ cdef inline uint64_t _std_waits0(const int* key) noexcept nogil:
 
 
 cdef uint64_t _std_waits(const Packed* h, int jokers) noexcept nogil:
+    """Tiles completing the standard shape with ``jokers`` wilds. With wilds, suit by suit:
+    a tile r added to suit s gives it a sets need a_r and a sets + pair need b_r, and the hand
+    then needs min(o + a_r + d, o + b_r) wilds (``_std_need``; o: the other suits' sets needs,
+    d: their smallest pair premium). One tile changes a need by at most one (the tile could be
+    a wild), so a suit whose own needs are too high is skipped without reading its keys."""
     if jokers == 0:
         return _std_waits0(h.key) & ~h.four
     cdef uint32_t v[4]
-    cdef uint32_t old
-    cdef int s, r, nr
+    cdef int a[4]
+    cdef int d[4]
+    cdef int s, r, nr, summ = 0, o, dmin, ta, tb, k
+    cdef uint32_t x
+    cdef const uint32_t* tab
     cdef uint64_t mask = 0
     v[0] = suit_info[h.key[0]]; v[1] = suit_info[h.key[1]]
     v[2] = suit_info[h.key[2]]; v[3] = hon_info[h.key[3]]
     for s in range(4):
-        old = v[s]
+        a[s] = (v[s] >> 20) & 31
+        d[s] = <int> ((v[s] >> 25) & 31) - a[s]
+        summ += a[s]
+    for s in range(4):
+        o = summ - a[s]
+        dmin = INF
+        for k in range(4):
+            if k != s and d[k] < dmin:
+                dmin = d[k]
+        ta = jokers - o - dmin   # a tile r wins when a_r <= ta or b_r <= tb
+        tb = jokers - o
+        if a[s] - 1 > ta and a[s] + d[s] - 1 > tb:
+            continue
         nr = 7 if s == 3 else 9
+        tab = hon_info if s == 3 else suit_info
         for r in range(nr):
             if h.cnt[s * 9 + r] >= 4:
                 continue
-            v[s] = hon_info[h.key[3] + P5[r]] if s == 3 else suit_info[h.key[s] + P5[r]]
-            if _std_need(v) <= jokers:
+            x = tab[h.key[s] + P5[r]]
+            if <int> ((x >> 20) & 31) <= ta or <int> ((x >> 25) & 31) <= tb:
                 mask |= (<uint64_t> 1) << (s * 9 + r)
-        v[s] = old
     return mask & ~h.four
 
 

@@ -28,6 +28,7 @@ cdef struct WGroup:       # one group of the search's stack
 
 cdef struct WildSearch:
     uint8_t n[34]         # natural tiles not yet placed
+    int key[4]            # ``n`` packed as the core's tables read it (``_wild_keys``)
     int wild
     WGroup stack[WG_MAX]
     int depth
@@ -152,8 +153,43 @@ cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept no
     w.depth = base
 
 
+cdef inline void _wild_keys(WildSearch* w) noexcept nogil:
+    cdef int s, r
+    for s in range(4):
+        w.key[s] = 0
+        for r in range(6 if s == 3 else 8, -1, -1):
+            w.key[s] = w.key[s] * 5 + w.n[s * 9 + r]
+
+
+cdef int _KEY_SUIT[34]    # each kind's suit and weight in its suit's key (``_pack``)
+cdef int _KEY_WEIGHT[34]
+for _t in range(34):
+    _KEY_SUIT[_t] = _t // 9 if _t < 27 else 3
+    _KEY_WEIGHT[_t] = P5[_t - 9 * _KEY_SUIT[_t]]
+
+
+cdef inline void _wild_take(WildSearch* w, int t, int k) noexcept nogil:
+    """``k`` naturals of kind ``t`` placed (negative: put back)."""
+    w.n[t] -= k
+    w.key[_KEY_SUIT[t]] -= k * _KEY_WEIGHT[t]
+
+
+cdef inline bint _wild_hopeless(const WildSearch* w, int wilds, int pair) noexcept nogil:
+    """The naturals left need more than ``wilds`` wilds to become sets (and, with ``pair``,
+    a pair): the core's tables, whose wilds stand for any kind with no copy limit, as here.
+    Every placement uses at least that many, so no placement lies below this node."""
+    cdef uint32_t v[4]
+    v[0] = suit_info[w.key[0]]; v[1] = suit_info[w.key[1]]
+    v[2] = suit_info[w.key[2]]; v[3] = hon_info[w.key[3]]
+    if pair:
+        return _std_need(v) > wilds
+    return <int> ((v[0] >> 20 & 31) + (v[1] >> 20 & 31) + (v[2] >> 20 & 31) +
+                  (v[3] >> 20 & 31)) > wilds
+
+
 cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noexcept nogil:
-    """Place every natural tile (none below kind ``t`` is left)."""
+    """Place every natural tile (none below kind ``t`` is left). A node no placement lies
+    below is left at once (``_wild_hopeless``): the same placements, in the same order."""
     cdef int nat, first, r, start, k, need, i, ntaken
     cdef int stood[3]
     cdef int taken[3]
@@ -164,22 +200,24 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
     if t == 34:
         _wild_only_c(w, wilds, sets, pair)
         return
+    if _wild_hopeless(w, wilds, pair):
+        return
     if pair:  # the pair: two naturals, or one and a wild
         for nat in range(2, 0, -1):
             if w.n[t] >= nat and wilds - (2 - nat) >= w.floor:
-                w.n[t] -= nat
+                _wild_take(w, t, nat)
                 _wild_push(w, WG_PAIR, t, 2 - nat, t, 0, 0)
                 _wild_natural(w, wilds - (2 - nat), sets, 0, t)
                 w.depth -= 1
-                w.n[t] += nat
+                _wild_take(w, t, -nat)
     if sets:
         for nat in range(3, 0, -1):  # a pung
             if w.n[t] >= nat and wilds - (3 - nat) >= w.floor:
-                w.n[t] -= nat
+                _wild_take(w, t, nat)
                 _wild_push(w, WG_PUNG, t, 3 - nat, t, t, t)
                 _wild_natural(w, wilds - (3 - nat), sets - 1, pair, t)
                 w.depth -= 1
-                w.n[t] += nat
+                _wild_take(w, t, -nat)
         if t < 27:  # a sequence holding t; tiles below t are wilds
             r = t % 9
             for start in range(max(0, r - 2), min(r, 6) + 1):
@@ -196,12 +234,12 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                 if need > wilds - w.floor:
                     continue
                 for i in range(ntaken):
-                    w.n[taken[i]] -= 1
+                    _wild_take(w, taken[i], 1)
                 _wild_push(w, WG_CHOW, first, need, stood[0], stood[1], stood[2])
                 _wild_natural(w, wilds - need, sets - 1, pair, t)
                 w.depth -= 1
                 for i in range(ntaken):
-                    w.n[taken[i]] += 1
+                    _wild_take(w, taken[i], -1)
 
 
 cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets,
@@ -213,6 +251,7 @@ cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets,
     memcpy(w.n, counts, 34)
     w.wild = wild
     w.n[wild] = 0
+    _wild_keys(w)
     _wild_natural(w, counts[wild], nsets, pair, 0)
     return w.error
 
@@ -373,6 +412,7 @@ cdef int _first_wild(WildSearch* w, const uint8_t* counts, int wild, bint pair, 
         memcpy(w.lim, lim, 34 * sizeof(int))
     c = w.n[wild]
     w.n[wild] = 0
+    _wild_keys(w)
     w.wild = wild
     w.first = True
     w.home = home if 0 <= home < 34 else -1
@@ -545,6 +585,7 @@ cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) ex
             if add[t] > 4:
                 return -1
             cnt[t] = add[t]
+            total += add[t]
         memcpy(wh.held, cnt, 34)
     elif isinstance(hand, HandBase):
         h = <HandBase> hand
@@ -561,15 +602,14 @@ cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) ex
             wh.nmelds += 1
             if (<tuple> m)[0] in ("gang", "angang", "bugang"):
                 wh.kong = 1
+        for t in range(34):  # (text holds no melds: its counts were checked above)
+            total += cnt[t]
+            if wh.held[t] > 4:
+                return -1
     else:
         return -1
-    for t in range(34):
-        total += cnt[t]
     if total + 3 * wh.nmelds != ntiles:
         return -1
-    for t in range(34):
-        if wh.held[t] > 4:
-            return -1
     memcpy(wh.con, cnt, 34)
     memcpy(wh.nat, cnt, 34)
     wh.wilds = cnt[w]
@@ -782,11 +822,27 @@ cdef struct WaitSlot:  # one valued wait kept (``w``: a reference, NULL when emp
 cdef WaitSlot _waits_kept[WAITS_KEPT]
 
 
+cdef extern from "Python.h":
+    Py_ssize_t _refcnt "Py_REFCNT" (PyObject* o)
+    PyObject* _tuple_item "PyTuple_GET_ITEM" (PyObject* t, Py_ssize_t i)
+    void _tuple_set "PyTuple_SET_ITEM" (PyObject* t, Py_ssize_t i, PyObject* o)
+
+
+cdef inline void _reput(PyObject* tup, Py_ssize_t i, object item):
+    """Item ``i`` of a tuple no one else holds replaced by ``item``."""
+    cdef PyObject* old = _tuple_item(tup, i)
+    Py_INCREF(item)
+    _tuple_set(tup, i, <PyObject*> item)
+    Py_XDECREF(old)
+
+
 cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
     """The valued wait (``t.wait_type``) of ``tile`` with these values, unseen copies and
     hits. Ready hands wait on the same few of them (a kind, two small values, ``hits``
     tuples the table keeps), so one object per content is kept lately (WAITS_KEPT slots),
-    not a new one made for each: objects only, never answers (every wait is still valued)."""
+    not a new one made for each: objects only, never answers (every wait is still valued).
+    A slot's object that only the slot holds is rewritten in place for new content (not
+    freed and made again)."""
     cdef uint64_t x = (<uint64_t> tile | <uint64_t> unseen << 6 | <uint64_t> <uint32_t> vd << 9
                        ^ <uint64_t> <uint32_t> vs << 33)
     x ^= (<uint64_t> <uintptr_t> <PyObject*> hd) * 0x9E3779B97F4A7C15u ^ (
@@ -797,26 +853,36 @@ cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, h
             and e.hd == <PyObject*> hd and e.hs == <PyObject*> hs and \
             e.tp == <PyObject*> t.wait_type:
         return <object> e.w
-    w = mj_tuple_of(t.wait_type, 7)
-    _put(w, 0, (<tuple> _wait_objects[tile])[0])
-    _put(w, 1, tile)
-    _put(w, 2, vd)
-    _put(w, 3, vs)
-    _put(w, 4, unseen)
-    _put(w, 5, hd)
-    _put(w, 6, hs)
-    PyObject_GC_UnTrack(w)
-    Py_INCREF(w)
-    Py_XDECREF(e.w)
-    e.w = <PyObject*> w
+    if e.w != NULL and e.tp == <PyObject*> t.wait_type and _refcnt(e.w) == 1:
+        if e.tile != tile:
+            _reput(e.w, 0, (<tuple> _wait_objects[tile])[0])
+            _reput(e.w, 1, tile)
+        _reput(e.w, 2, vd)
+        _reput(e.w, 3, vs)
+        _reput(e.w, 4, unseen)
+        _reput(e.w, 5, hd)
+        _reput(e.w, 6, hs)
+    else:
+        w = mj_tuple_of(t.wait_type, 7)
+        _put(w, 0, (<tuple> _wait_objects[tile])[0])
+        _put(w, 1, tile)
+        _put(w, 2, vd)
+        _put(w, 3, vs)
+        _put(w, 4, unseen)
+        _put(w, 5, hd)
+        _put(w, 6, hs)
+        PyObject_GC_UnTrack(w)
+        Py_INCREF(w)
+        Py_XDECREF(e.w)
+        e.w = <PyObject*> w
+        e.tp = <PyObject*> t.wait_type
     e.hd = <PyObject*> hd
     e.hs = <PyObject*> hs
-    e.tp = <PyObject*> t.wait_type
     e.tile = tile
     e.vd = vd
     e.vs = vs
     e.unseen = unseen
-    return w
+    return <object> e.w
 
 
 def _wait_probe(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
@@ -857,10 +923,16 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
         return None
     _pack(&p, wh.nat, 0, 0)
     std = _waits(&p, SH_STANDARD, wh.wilds)
-    cand = std | (_waits(&p, SH_QIDUI, wh.wilds) if t.qidui else 0)
     for k in range(34):
         odd0 += wh.nat[k] & 1
         gen0 += wh.nat[k] == 4
+    cand = std
+    if t.qidui and p.ncon + wh.wilds == 13 and odd0 - 1 <= wh.wilds:
+        # 七对's waits (``_qidui_waits``) from the kinds held oddly: a kind held oddly pairs
+        # off (odd0 - 1 wilds pair the rest), another not held four times makes one more odd
+        for k in range(34):
+            if wh.nat[k] & 1 or (wh.nat[k] < 4 and odd0 + 1 <= wh.wilds):
+                cand |= (<uint64_t> 1) << k
     if wh.wilds >= 1 and (t.wild_pair_sets_wild or wh.wilds == 1):
         # the 爆头 reading: the rest (less the pair) and a pair of an honour it does not hold
         # win with the other wilds as jokers (``_wild_list``); packed from the 13 tiles'
@@ -1650,16 +1722,10 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
         # (held: the concealed copies and the melds' ones, 4 less ``cap``)
         unseen = h.p.cap[k] - h.p.cnt[k] - (0 if visible is None else <int> visible[k])
-        wt = mj_tuple_of(t.wait_type, 7)
-        _put(wt, 0, (<tuple> _wait_objects[k])[0])
-        _put(wt, 1, k)
-        _put(wt, 2, vals[0])
-        _put(wt, 3, vals[1])
-        _put(wt, 4, unseen if unseen > 0 else 0)
-        _put(wt, 5, _hits_found(t, &rows.v[best[k][0]][0]) if best[k][0] >= 0 else ())
-        _put(wt, 6, _hits_found(t, &rows.v[best[k][1]][1]) if best[k][1] >= 0 else ())
-        PyObject_GC_UnTrack(wt)
-        _put(out, nout, wt)
+        _put(out, nout, _wait_entry(
+            t, k, vals[0], vals[1], unseen if unseen > 0 else 0,
+            _hits_found(t, &rows.v[best[k][0]][0]) if best[k][0] >= 0 else (),
+            _hits_found(t, &rows.v[best[k][1]][1]) if best[k][1] >= 0 else ()))
         nout += 1
     return out
 

@@ -38,3 +38,22 @@ def test_each_entry_is_the_wait_asked_for() -> None:
         assert w.patterns_discard is hd and w.patterns_self_drawn is hs
     assert _wait_probe(table, 3, 1, 2, 4, hits[1], hits[2]) is \
         _wait_probe(table, 3, 1, 2, 4, hits[1], hits[2])  # made lately: kept
+
+
+def test_an_entry_still_held_is_never_rewritten() -> None:
+    """A slot's entry that only the slot holds is rewritten in place for new content; one
+    a caller still holds (in an answer, a list) keeps what it was made with."""
+    table = hz._compiled_table(resolve_options("hangzhou"))
+    assert table is not None
+    rng = random.Random(11)
+    hits = [(), ("a",), ("b",), ("a", "b")]
+    kept = []
+    for i in range(20_000):  # more contents than slots: slots are shared and replaced
+        asked = (rng.randrange(34), rng.randrange(300), rng.randrange(300), rng.randrange(5),
+                 rng.choice(hits), rng.choice(hits))
+        w = _wait_probe(table, *asked)
+        assert tuple(w)[1:] == asked
+        if i % 7 == 0:
+            kept.append((w, asked))
+    for w, asked in kept:
+        assert tuple(w) == (tile_to_text(asked[0]),) + asked
