@@ -27,6 +27,7 @@ from .errors import MahjongError
 
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.sequence cimport PySequence_Fast_GET_ITEM, PySequence_Fast_GET_SIZE
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object)

@@ -2840,18 +2840,18 @@ cdef class CompiledEntry:
 
     cdef object _part(self, Py_ssize_t i, dict context, options):
         """The ``ContextPart`` of group ``i`` of ``parts`` for ``context``'s values of its
-        keys, kept by value (with their types, a list as a tuple) and options in
+        keys, kept by value (as ``context_key`` keeps them: ``_value_key``) and options in
         ``part_memo``; None when they are not plainly valid (or not hashable)."""
         cdef tuple keys = <tuple> self.parts[i]
         cdef Py_ssize_t n = len(keys), j
         memo_key = PyTuple_New(2 + 2 * n)
         _put(memo_key, 0, options)
         _put(memo_key, 1, i)
-        for j in range(n):
-            v = _dict_get(context, keys[j])
-            _put(memo_key, 2 + j, tuple(v) if type(v) is list else v)
-            _put(memo_key, 2 + n + j, type(v))
         try:
+            for j in range(n):
+                value, types = _value_key(_dict_get(context, keys[j]))
+                _put(memo_key, 2 + j, value)
+                _put(memo_key, 2 + n + j, types)
             got = _dict_get(self.part_memo, memo_key)
         except TypeError:  # an unhashable value: the rule set's path says what is wrong
             return None
@@ -3089,7 +3089,8 @@ cdef struct CtxItems:  # a dict's items in order, borrowed (n -1: not listed, to
 
 cdef uint64_t _context_print(self_drawn, dict context, CtxItems* items) noexcept:
     """A fingerprint of ``context_key(self_drawn, context)`` built in place (its items in
-    order), or 0 when a value is not plain (a str, int, bool, None or a list of those). Its
+    order), or 0 when a value is not plain (a str, int, bool, None or a list or tuple of
+    those). Its
     items are listed in ``items`` (when not NULL), so that ``_context_is`` need not walk
     the dict again (no Python code runs between the two: the dict cannot change)."""
     cdef Py_ssize_t pos = 0, j, i = 0
@@ -3109,13 +3110,14 @@ cdef uint64_t _context_print(self_drawn, dict context, CtxItems* items) noexcept
             items.v[i] = v
             i += 1
         h = _mix(h, mj_plain_hash(k))
-        if type(<object> v) is list:
-            for j in range(len(<list> v)):
-                item = (<list> v)[j]
+        if type(<object> v) is list or type(<object> v) is tuple:
+            for j in range(PySequence_Fast_GET_SIZE(<object> v)):
+                item = <object> PySequence_Fast_GET_ITEM(<object> v, j)
                 if not _plain(item):
                     return 0
                 h = _mix(h, mj_plain_hash(<PyObject*> item))
-            h = _mix(h, len(<list> v))
+                h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(item))
+            h = _mix(h, PySequence_Fast_GET_SIZE(<object> v))
         elif not _plain(<object> v):
             return 0
         else:
@@ -3138,7 +3140,7 @@ cdef bint _context_is(self_drawn, dict context, tuple key, const CtxItems* items
     """Whether ``context_key(self_drawn, context) == key`` (plain values only: see
     ``_context_print``, whose listed ``items`` it reads when given and complete), with no
     key built."""
-    cdef Py_ssize_t n = len(context), pos = 0, i, j
+    cdef Py_ssize_t n = len(context), pos = 0, i, j, m
     cdef PyObject* k
     cdef PyObject* v
     # (each comparison first by identity, as a tuple's: the same str objects are common)
@@ -3153,19 +3155,21 @@ cdef bint _context_is(self_drawn, dict context, tuple key, const CtxItems* items
         elif not PyDict_Next(context, &pos, &k, &v):
             return 0
         kk = key[1 + i]
-        if key[1 + 2 * n + i] is not type(<object> v) or (kk is not <object> k and
-                                                          kk != <object> k):
+        if kk is not <object> k and kk != <object> k:
             return 0
         kv = key[1 + n + i]
-        if type(<object> v) is list:
-            if type(kv) is not tuple or len(<tuple> kv) != len(<list> v):
+        kt = key[1 + 2 * n + i]
+        if type(<object> v) is list or type(<object> v) is tuple:
+            m = PySequence_Fast_GET_SIZE(<object> v)
+            if type(kv) is not tuple or len(<tuple> kv) != m or type(kt) is not tuple or \
+                    len(<tuple> kt) != m + 1 or (<tuple> kt)[0] is not type(<object> v):
                 return 0
-            for j in range(len(<list> v)):
+            for j in range(m):
                 a = (<tuple> kv)[j]
-                b = (<list> v)[j]
-                if a is not b and a != b:
+                b = <object> PySequence_Fast_GET_ITEM(<object> v, j)
+                if (<tuple> kt)[j + 1] is not type(b) or (a is not b and a != b):
                     return 0
-        elif kv is not <object> v and kv != <object> v:
+        elif kt is not type(<object> v) or (kv is not <object> v and kv != <object> v):
             return 0
     return 1
 
@@ -3353,9 +3357,11 @@ _NO_CONTEXT = {}  # (never changed: the context of a call with none)
 
 def context_key(self_drawn, dict context):
     """A win context's memo key, flat (one tuple): ``self_drawn``, the keys, the values (a
-    list as a tuple, a dict as the tuple of its items) and the values' types (``True == 1``,
-    but only one of them is a flag). Hashing it fails (TypeError) for a value not hashable
-    so (a set, a dict's list value): such a context is never kept."""
+    list as a tuple, a dict as the tuple of its items) and the values' types, a list's,
+    tuple's or dict's with its items' (``True == 1 == 1.0``, but only one of them is a flag,
+    and only one a count: equal keys are the same input). Hashing it fails (TypeError) for a
+    value not hashable so (a set; a list, tuple or dict holding anything but str, int, bool,
+    float or None): such a context is never kept."""
     cdef Py_ssize_t n = len(context), i = 0
     cdef tuple out = PyTuple_New(1 + 3 * n)
     _put(out, 0, self_drawn)
@@ -3363,13 +3369,33 @@ def context_key(self_drawn, dict context):
         if i == n:  # (a dict changed under us: the caller's error)
             raise RuntimeError("context changed size while read")
         _put(out, 1 + i, k)
-        _put(out, 1 + n + i, tuple(<list> v) if type(v) is list else
-             tuple((<dict> v).items()) if type(v) is dict else v)
-        _put(out, 1 + 2 * n + i, type(v))
+        value, types = _value_key(v)
+        _put(out, 1 + n + i, value)
+        _put(out, 1 + 2 * n + i, types)
         i += 1
     if i != n:
         raise RuntimeError("context changed size while read")
     return out
+
+
+cdef tuple _value_key(v):
+    """(a context value as a key holds it, its type as a key holds it): a list or tuple as a
+    tuple, its type with its items' types; a dict as the tuple of its items, its type with
+    theirs; anything else itself and its type. For a list, tuple or dict holding anything but
+    str, int, bool, float or None (whose own items' types would go unrecorded) the types are
+    a list: the key cannot be hashed (TypeError where it is used), so it is never kept."""
+    if type(v) is list or type(v) is tuple:
+        types = (type(v), *[type(x) for x in v])
+        value = tuple(v)
+    elif type(v) is dict:
+        types = (dict, *[type(x) for item in (<dict> v).items() for x in item])
+        value = tuple((<dict> v).items())
+    else:
+        return v, type(v)
+    for tp in types[1:]:
+        if not (tp is str or tp is int or tp is bool or tp is float or tp is type(None)):
+            return value, [types]
+    return value, types
 
 
 def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint drawn=True,
@@ -3471,7 +3497,7 @@ cdef class _FrontOptions:
         if not fp:
             return None
         cdef Py_ssize_t i = fp & (OPTION_SLOTS - 1)
-        if self.prints[i] == fp and _options_is(preset, given, <tuple> self.keys[i]):
+        if self.prints[i] == fp and _context_is(preset, given, <tuple> self.keys[i], NULL):
             return self.values[i]
         key = context_key(preset, given)
         try:
@@ -3486,24 +3512,6 @@ cdef class _FrontOptions:
     def _kept(self):
         """How many options are kept (for the test of the bound)."""
         return sum(1 for k in self.keys if k is not None)
-
-
-cdef bint _options_is(preset, dict options, tuple key):
-    """``_context_is``, and each list item of the same type as the kept one's (``[1]`` and
-    ``[True]`` are equal, but only one is a valid list of integers)."""
-    if not _context_is(preset, options, key, NULL):
-        return 0
-    cdef Py_ssize_t n = len(options), pos = 0, i = 0, j
-    cdef PyObject* k
-    cdef PyObject* v
-    while PyDict_Next(options, &pos, &k, &v):
-        if type(<object> v) is list:
-            kv = <tuple> key[1 + n + i]
-            for j in range(len(<list> v)):
-                if type((<list> <object> v)[j]) is not type(kv[j]):
-                    return 0
-        i += 1
-    return 1
 
 
 def _set_front(str name, engine, resolver):

@@ -133,7 +133,14 @@ def test_remembered_contexts_are_bounded() -> None:
 
 
 VALUES: tuple[object, ...] = ("2z", "1z", "left", None, True, False, 0, 1, 2, ["left"],
-                              ["left", None], [None, "left"], ("left",), [], 1.0, ["left", 1])
+                              ["left", None], [None, "left"], ("left",), [], 1.0, ["left", 1],
+                              [1], [True], [1.0], (1,), (True,), ("left", None))
+
+
+def plain(value: object) -> bool:
+    """A value the fingerprint takes: a str, int, bool, None, or a list or tuple of those."""
+    items = value if type(value) in (list, tuple) else [value]
+    return all(type(x) in (str, int, bool, type(None)) for x in items)  # type: ignore[union-attr]
 
 
 def test_the_context_slot_match_is_the_memo_key_equality() -> None:
@@ -157,15 +164,56 @@ def test_the_context_slot_match_is_the_memo_key_equality() -> None:
         same = context_key(sa, a) == context_key(sb, b)
         fa, match, listed_match = _context_probe(sa, a, context_key(sb, b))
         fb, _, _ = _context_probe(sb, b, context_key(sb, b))
-        plain = not any(type(v) in (float, tuple) for v in a.values())
-        assert (fa != 0) == plain, a
-        if plain:
+        printed = all(plain(v) for v in a.values())
+        assert (fa != 0) == printed, a
+        if printed:
             assert match == same, (sa, a, sb, b)
             assert listed_match == same, (sa, a, sb, b)
             if same:
                 assert fa == fb
             checked += 1
     assert checked > 2000
+
+
+def test_equal_items_of_other_types_are_other_contexts() -> None:
+    """``34 == 34.0`` and ``1 == True`` in a list, a tuple or a dict value too, but a rule
+    set may take one and refuse the other: a context is served what was kept for another
+    only when their values and every item's type agree (a list and a tuple of the same
+    items are other keys too)."""
+    for a, b in (([34], [34.0]), ([1], [True]), ((34,), (34.0,)), ([34], (34,)),
+                 ({"left": 1}, {"left": True}), ({"left": 2}, {"left": 2.0}), (1, True)):
+        assert context_key(True, {"x": a}) != context_key(True, {"x": b}), (a, b)
+        assert context_key(True, {"x": a}) == context_key(True, {"x": a})
+        assert not _context_probe(True, {"x": a}, context_key(True, {"x": b}))[1]
+    with pytest.raises(TypeError):  # items not plain: never kept
+        hash(context_key(True, {"x": [[34]]}))
+    hand = Hand.parse("123m456m789m234p567p99s")
+    base = {"seat_wind": "1z", "round_wind": "1z", "dealer": "self"}
+    hz_hand, hz_base = Hand.parse("123m456p789s11122z"), {"caishen": "9s", "dealer": "self"}
+    for ruleset, h, tile, sd, good, bad in (
+            ("taiwan", hand, "9s", True, {**base, "flowers": [34]}, {**base, "flowers": [34.0]}),
+            ("taiwan", hand, "9s", True, {**base, "flowers": (34,)},
+             {**base, "flowers": (34.0,)}),
+            ("hangzhou", hz_hand, "2z", True, {**hz_base, "claims_from": {"left": 2}},
+             {**hz_base, "claims_from": {"left": 2.0}}),
+            ("hangzhou", hz_hand, "2z", True, {**hz_base, "claims_from": {"left": 1}},
+             {**hz_base, "claims_from": {"left": True}})):
+        compiled.PURE = True
+        try:
+            expected = _asked(ruleset, h, tile, sd, bad)
+        finally:
+            compiled.PURE = False
+        for _ in range(3):  # the good one asked, its context kept (an answer from the 2nd)
+            assert hasattr(_asked(ruleset, h, tile, sd, good), "value"), (ruleset, good)
+        assert _asked(ruleset, h, tile, sd, bad) == expected, (ruleset, bad)
+
+
+def _asked(ruleset: str, hand: Hand, tile: str, sd: bool, ctx: dict[str, object]) -> object:
+    """The result, or the error's (code, text)."""
+    try:
+        return score(hand, win_tile=tile, self_drawn=sd, context=ctx, ruleset=ruleset)
+    except MahjongError as exc:
+        return exc.code, str(exc)
 
 
 def test_a_registration_routes_the_front_door_to_its_engine() -> None:
