@@ -41,6 +41,7 @@ cdef struct WildSearch:
     int floor             # wilds kept out of the natural groups (left to stand alone)
     bint limit
     int lim[34]           # copies left of each kind for the wilds to stand for
+    uint64_t pair_runs[16]  # rows (below 1024) where a pair of wilds alone starts its 34 kinds
 
 
 cdef void _wild_emit(WildSearch* w) noexcept nogil:
@@ -132,6 +133,8 @@ cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept no
         w.error = 2
         return
     base = w.depth
+    if pair and sets == 0 and not w.first and w.nrows < 1024:  # (34 rows in kind order)
+        w.pair_runs[w.nrows >> 6] |= (<uint64_t> 1) << (w.nrows & 63)
     for i in range(34 if pair else 1):
         pk = _wild_kind_order(w, i)
         w.depth = base
@@ -1559,6 +1562,36 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t 
     return i
 
 
+cdef inline void _shared_offer(const SharedRows* rows, int* best, int ri,
+                               uint64_t tie) noexcept nogil:
+    """Row ``ri`` offered to a candidate whose best rows per way are ``best``."""
+    cdef int way, k
+    for way in range(2):
+        k = best[way]
+        if rows.valued[ri][way] and (k < 0 or _placed_better(
+                &rows.v[ri][way], rows.hard[ri], &rows.v[k][way], rows.hard[k], tie)):
+            best[way] = ri
+
+
+cdef inline int _pair_kind_class(const uint8_t* cnt, int pk, int w, uint64_t want,
+                                 bint held) noexcept nogil:
+    """What the features of a placement read of the kind ``pk`` its pair of wilds alone
+    stands for, and of the hand with ``pk`` drawn: its suit, whether it is a terminal, a 2-5-8,
+    a wind or a dragon (``_reading_bits``' pair, ``_hand_bits``' kind masks), held otherwise
+    (``held``: the mask unchanged), its concealed copies (F_LONG, F_NINE_GATES), wanted; -1
+    for the wild kind (its stand-ins are not "in")."""
+    cdef int kc
+    if pk == w:
+        return -1
+    if pk >= 31:
+        kc = 10
+    elif pk >= 27:
+        kc = 9
+    else:
+        kc = pk // 9 * 3 + (0 if _term(pk) else 1 if pk % 3 == 1 else 2)
+    return kc | held << 4 | cnt[pk] << 5 | <int> (want >> pk & 1) << 8
+
+
 cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
                                  uint64_t want, CompiledContext cd, CompiledContext cs,
                                  object visible):
@@ -1593,6 +1626,11 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int mults[1]
     cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, left
     cdef int i, j, c, k, prev, nin, nall, ri, way, s, unseen, nout = 0, hc
+    # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
+    # alike): per class of pair kind (``_pair_kind_class``) the row its kind's candidate met
+    cdef int run = -1, pk, kc, nclass = 0, ri_pk
+    cdef int class_key[34]
+    cdef int class_ri[34]
     for c in range(34):
         if h.p.cnt[c] and c != w:
             base |= (<uint64_t> 1) << c
@@ -1607,6 +1645,30 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
         memset(rcounts, 0, sizeof(rcounts))
         for i in range(ws.nrows):
             r = ws.rows[i]  # the declared sets first, then the placement's (``_placed_rows``)
+            if i < 1024 and ws.pair_runs[i >> 6] >> (i & 63) & 1:
+                run = i
+                nclass = 0
+            kc = -1
+            pk = i - run if run >= 0 and i - run < 34 and r.pair == i - run else -1
+            if pk >= 0:
+                # a kind of the class met before: the rows of this placement are those of the
+                # one met (its other candidates' too: offered again, they change nothing)
+                k = 0
+                for j in range(r.nwilds):
+                    k += r.wild_as[j] == pk
+                kc = _pair_kind_class(h.p.cnt, pk, w, want, base >> pk & 1 or k > 2)
+                for j in range(nclass if kc >= 0 else 0):
+                    if class_key[j] == kc:
+                        ri = class_ri[j]
+                        if ri >= 0:
+                            if not met >> pk & 1:
+                                met |= (<uint64_t> 1) << pk
+                                best[pk][0] = best[pk][1] = -1
+                            _shared_offer(&rows, best[pk], ri, t.tie_patterns)
+                        kc = -2
+                        break
+                if kc == -2:
+                    continue
             if pm.mi.n + r.nsets > RD_SETS:
                 return None
             if r.nwilds > 10:
@@ -1640,6 +1702,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             seen[slot][1] = rkey
             seen[slot][2] = stood
             prev = -1
+            ri_pk = -1
             for j in range(r.nwilds + 1):
                 if j < r.nwilds:  # the hole as this stand-in's kind, drawn
                     c = r.wild_as[j]
@@ -1686,12 +1749,13 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 if not met >> c & 1:
                     met |= (<uint64_t> 1) << c
                     best[c][0] = best[c][1] = -1
-                for way in range(2):
-                    k = best[c][way]
-                    if rows.valued[ri][way] and (k < 0 or _placed_better(
-                            &rows.v[ri][way], rows.hard[ri], &rows.v[k][way], rows.hard[k],
-                            t.tie_patterns)):
-                        best[c][way] = ri
+                _shared_offer(&rows, best[c], ri, t.tie_patterns)
+                if c == pk:
+                    ri_pk = ri
+            if kc >= 0:
+                class_key[nclass] = kc
+                class_ri[nclass] = ri_pk
+                nclass += 1
     finally:
         free(ws.rows)
     want &= met
