@@ -1573,23 +1573,16 @@ cdef inline void _shared_offer(const SharedRows* rows, int* best, int ri,
             best[way] = ri
 
 
-cdef inline int _pair_kind_class(const uint8_t* cnt, int pk, int w, uint64_t want,
-                                 bint held) noexcept nogil:
-    """What the features of a placement read of the kind ``pk`` its pair of wilds alone
-    stands for, and of the hand with ``pk`` drawn: its suit, whether it is a terminal, a 2-5-8,
-    a wind or a dragon (``_reading_bits``' pair, ``_hand_bits``' kind masks), held otherwise
-    (``held``: the mask unchanged), its concealed copies (F_LONG, F_NINE_GATES), wanted; -1
-    for the wild kind (its stand-ins are not "in")."""
-    cdef int kc
+cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
+    """What a placed table can read of the kind ``pk`` a pair of wilds alone stands for
+    (``PLACED_FEATURES``: the suits and honours held, 2-5-8 held alone, the pair a 2, 5 or 8;
+    nothing of the counts, see ``_hand_bits``): its suit or honours, whether it is a 2, 5 or 8,
+    and whether it is wanted; -1 for the wild kind (its stand-ins are not "in")."""
     if pk == w:
         return -1
-    if pk >= 31:
-        kc = 10
-    elif pk >= 27:
-        kc = 9
-    else:
-        kc = pk // 9 * 3 + (0 if _term(pk) else 1 if pk % 3 == 1 else 2)
-    return kc | held << 4 | cnt[pk] << 5 | <int> (want >> pk & 1) << 8
+    if pk >= 27:
+        return 6 | <int> (want >> pk & 1) << 3
+    return pk // 9 * 2 + (pk % 3 == 1) | <int> (want >> pk & 1) << 3
 
 
 cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
@@ -1653,10 +1646,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             if pk >= 0:
                 # a kind of the class met before: the rows of this placement are those of the
                 # one met (its other candidates' too: offered again, they change nothing)
-                k = 0
-                for j in range(r.nwilds):
-                    k += r.wild_as[j] == pk
-                kc = _pair_kind_class(h.p.cnt, pk, w, want, base >> pk & 1 or k > 2)
+                kc = _pair_kind_class(pk, w, want)
                 for j in range(nclass if kc >= 0 else 0):
                     if class_key[j] == kc:
                         ri = class_ri[j]
