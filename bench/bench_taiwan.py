@@ -13,7 +13,8 @@ Figures are CPU µs per call (process time, best of three runs).
   (answered from the memo), and ``valued_waits`` on their 16-tile hands: on the compiled
   path (the default) and on the Python path (``MJ_PURE_SCORING=1``'s, its twin) in the same
   run, and the compiled core alone (``CompiledTable.score`` in a compiled context); the cold
-  row again with contexts drawn at random (winds, dealer, streak, discarder, flowers). No other
+  rows of ``score`` and ``valued_waits`` again with contexts drawn at random (winds, dealer,
+  streak, discarder, flowers: what a server meets, thousands of distinct contexts). No other
   library scores 16-tile Taiwan hands that we know of: the peers in the same run are the
   Python twin and, for the core calls, the same calls on 14-tile hands.
 Not a test: nothing here fails.
@@ -182,6 +183,14 @@ def main() -> None:
         clear_caches()
         return loop(ready, lambda h: valued_waits(h, context=BASE, ruleset="taiwan"))()
 
+    # the same ready hands in the drawn contexts (a waits question names no discarder)
+    ready_drawn = [(h, {k: v for k, v in d[3].items() if k != "discarder"})
+                   for h, d in zip(ready, drawn, strict=True)]
+
+    def waits_cold_drawn() -> int:
+        clear_caches()
+        return loop(ready_drawn, lambda x: valued_waits(x[0], context=x[1], ruleset="taiwan"))()
+
     o = resolve_options("taiwan")
     table = tw._TABLES.get(o) or tw._compiled_table(o)
     ready17 = Hand.parse("123m456m789m234p567p99s")
@@ -198,7 +207,8 @@ def main() -> None:
         ("score, cold, contexts at random", cold_drawn, False),
         ("score, memoised (warm)", loop(calls, one), False),
         ("score, compiled core alone", core, False),
-        ("valued_waits, never-seen", waits_cold, False)]
+        ("valued_waits, never-seen", waits_cold, False),
+        ("valued_waits, contexts random", waits_cold_drawn, False)]
     print(f"{'taiwan, ' + str(n) + ' hands':<30}{'compiled/s':>12}{'µs':>7}{'Python/s':>12}"
           f"{'µs':>8}{'ratio':>7}")
     for name, fn, _ in rows2:

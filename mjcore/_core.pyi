@@ -102,10 +102,16 @@ class CompiledContext:
                   feeders: tuple[int | None, ...] | None = None, winner: int = -1,
                   liable_pays: int = 1, elsewhere: tuple[int, ...] = ()) -> None: ...
 
+class ContextPart:
+    def __init__(self, mask: int = 0, bits: int = 0, seat_wind: int = -1, round_wind: int = -1,
+                 flower_sets: int = -1,
+                 seat_flowers: int | tuple[int, ...] = -1) -> None: ...
+
 class CompiledEntry:
     general_score: Callable[..., Any]
     general_waits: Callable[..., Any]
     contexts: dict[tuple[object, ...], Any] | None
+    part_memo: dict[tuple[object, ...], Any]
     def __init__(self, tables: Mapping[Any, CompiledTable | None],
                  make_table: Callable[[Any], CompiledTable | None],
                  on_discard: object, on_self_draw: object, wait_contexts: dict[Any, Any],
@@ -114,6 +120,9 @@ class CompiledEntry:
                  flags: Any, contexts: dict[tuple[object, ...], Any] | None = None,
                  sources_key: str | None = None, source_offsets: dict[str, int] | None = None,
                  situation: Callable[[bool, dict[str, object], Any], object] | None = None,
+                 parts: tuple[tuple[str, ...], ...] | None = None,
+                 part: Callable[[int, tuple[object, ...], Any], ContextPart | None] | None = None,
+                 neutral: Mapping[str, object] | None = None,
                  ) -> None: ...
     def score(self, hand: Any, win_tile: Any, self_drawn: bool, context: Any,
               options: Any) -> Any: ...

@@ -59,6 +59,7 @@ cdef enum:
     CT_TIMES = 9         # an extra's hit objects for 0..8 times; more: the Python path
     CT_FANS = 64         # payments kept per context, by value
     CT_LIABILITIES = 4   # a context's liabilities (``CompiledContext.liable_meld``)
+    CT_CONTEXTS = 4096   # a table's compiled contexts (``add_context``; keys come from input)
     PAID_SEEN = 64       # a context's pay answers told apart in C (``_placed_pays``)
     # policies
     POL_HIGHEST = 0      # highest_plus_extras
@@ -491,7 +492,8 @@ cdef class CompiledContext:
     cdef bint sources_complete  # every meld but an angang must name its source
     cdef object self_drawn
     cdef object pay          # pay(value, multiplier) -> payments tuple
-    cdef PyObject* pays[CT_FANS]  # its answers by value, kept on first use (owned references)
+    cdef PyObject** pays     # its answers by value, kept on first use (owned references;
+                             # CT_FANS of them, allocated then: none in a derived context)
     cdef object settle       # settle(result, hand, tile) -> result, or None
     # a self-drawn win's liability for a meld's feeder (``liable_meld``), by rule: the main
     # pattern ids it needs (() for any), the tiles whose melds count, how many must, its id
@@ -520,7 +522,7 @@ cdef class CompiledContext:
     # PAID_SEEN slots of (base | multiplier << 32, patterns, 0 empty / 1 paid / 2 refused),
     # NULL until used
     cdef uint64_t* paid_known
-    cdef CompiledContext base  # the context this one was derived from (``with_sources``)
+    cdef CompiledContext base  # the context this one was derived from (``derived``)
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
@@ -594,15 +596,16 @@ cdef class CompiledContext:
 
     def __dealloc__(self):
         cdef int i
-        for i in range(CT_FANS):
-            Py_XDECREF(self.pays[i])
+        if self.pays != NULL:
+            for i in range(CT_FANS):
+                Py_XDECREF(self.pays[i])
+            free(self.pays)
         free(self.paid_known)
 
-    cdef CompiledContext with_sources(self, int n, uint32_t named, uint32_t not_left,
-                                      tuple feeders):
-        """This context with ``meld_sources`` (n, named, not_left) and ``feeders`` in place
-        of its own: a context that names who fed each meld, derived from the same context
-        without them (``CompiledEntry``'s ``sources_key``). Every field is copied."""
+    cdef CompiledContext derived(self):
+        """A copy of this context (every field) whose payments are this one's: a context
+        derived from its situation (``CompiledEntry``'s per-hand keys), which the entry then
+        gives the per-hand values (its meld sources, its ``ContextPart``s)."""
         cdef CompiledContext c = CompiledContext.__new__(CompiledContext)
         c.bits = self.bits
         c.seat_wind = self.seat_wind
@@ -613,20 +616,20 @@ cdef class CompiledContext:
         c.no_melds = self.no_melds
         c.drawn = self.drawn
         c.plain_melds = self.plain_melds
-        c.meld_count = n
-        c.named = named
-        c.not_left = not_left
+        c.meld_count = self.meld_count
+        c.named = self.named
+        c.not_left = self.not_left
         c.sources_complete = self.sources_complete
         c.self_drawn = self.self_drawn
         c.pay = self.pay
-        c.base = self  # (the payments do not depend on who fed the melds: the base's)
+        c.base = self  # (the per-hand values never change the payments: the base's)
         c.settle = self.settle
         c.nliab = self.nliab
         c.liab_mains = self.liab_mains
         c.liab_ids = self.liab_ids
         memcpy(c.liab_tiles, self.liab_tiles, sizeof(self.liab_tiles))
         memcpy(c.liab_melds, self.liab_melds, sizeof(self.liab_melds))
-        c.feeders = feeders
+        c.feeders = self.feeders
         c.winner = self.winner
         c.liable_pays = self.liable_pays
         c.wild = self.wild
@@ -640,11 +643,7 @@ cdef class CompiledContext:
         c.any_elsewhere = self.any_elsewhere
         c.liable = self.liable
         memcpy(c.ctx_counts, self.ctx_counts, sizeof(self.ctx_counts))
-        c.paid = {}
-        # out of the cycle collector (a context derived per meld_from is one of thousands):
-        # nothing it holds leads back to it (its base, the rule set's pay, tuples of
-        # numbers and strings, and no settle)
-        PyObject_GC_UnTrack(c)
+        c.paid = self.paid  # (its payments are this one's)
         return c
 
     cdef object payment(self, int fan, int mult, mult_obj):
@@ -653,6 +652,10 @@ cdef class CompiledContext:
         base's, shared)."""
         if self.base is not None:
             return self.base.payment(fan, mult, mult_obj)
+        if self.pays == NULL:
+            self.pays = <PyObject**> calloc(CT_FANS, sizeof(PyObject*))
+            if self.pays == NULL:
+                raise MemoryError()
         cdef PyObject* got = self.pays[fan]
         if got != NULL:
             return <object> got
@@ -698,6 +701,47 @@ cdef class CompiledContext:
                     mi.sets[j].meld != MK_ANGANG):
                 return 0
         return 1
+
+
+@cython.final
+cdef class ContextPart:
+    """What the values of some per-hand keys of a context change in the compiled context of
+    its situation (``CompiledEntry``'s ``parts``, applied in their order): the context
+    feature bits under ``mask`` (set to ``bits``), and the winds and counted features given
+    (-1: the situation's); ``seat_flowers`` may be four, by the seat wind (0-3) the context
+    has by then (the seat's own flowers)."""
+
+    cdef uint64_t mask, bits
+    cdef int seat_wind, round_wind, flower_sets
+    cdef int seat_flowers[4]
+
+    def __init__(self, uint64_t mask=0, uint64_t bits=0, int seat_wind=-1, int round_wind=-1,
+                 int flower_sets=-1, seat_flowers=-1):
+        cdef int k
+        if bits & ~mask:
+            raise ValueError("a part's bits lie under its mask")
+        self.mask = mask
+        self.bits = bits
+        self.seat_wind = seat_wind
+        self.round_wind = round_wind
+        self.flower_sets = flower_sets
+        by_seat = tuple(seat_flowers) if type(seat_flowers) is tuple else (seat_flowers,) * 4
+        if len(by_seat) != 4:
+            raise ValueError("seat_flowers is one count or four, by the seat wind")
+        for k in range(4):
+            self.seat_flowers[k] = by_seat[k]
+
+    cdef void apply(self, CompiledContext c) noexcept:
+        """Give ``c`` (a ``derived`` copy) what this part says."""
+        c.bits = c.bits & ~self.mask | self.bits
+        if self.seat_wind >= 0:
+            c.seat_wind = self.seat_wind
+        if self.round_wind >= 0:
+            c.round_wind = self.round_wind
+        if self.flower_sets >= 0:
+            c.flower_sets = self.flower_sets
+        if 0 <= c.seat_wind < 4 and self.seat_flowers[c.seat_wind] >= 0:
+            c.seat_flowers = self.seat_flowers[c.seat_wind]
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:
@@ -1123,7 +1167,7 @@ cdef class CompiledTable:
         return self.contexts.get(key)
 
     def add_context(self, key, CompiledContext c):
-        if len(self.contexts) >= 4096:  # bounded: contexts are few, but keys come from input
+        if len(self.contexts) >= CT_CONTEXTS:  # bounded: contexts are few, but keys are input
             self.contexts.clear()
         self.contexts[key] = c
         return c
@@ -2546,26 +2590,47 @@ cdef class CompiledEntry:
     # (``_context_print``) -> the key it was found under and its value, one per slot
     cdef CtxSlot ctx_slots[CTX_SLOTS]
     cdef uint64_t changes  # how often a remembered key got another value (its slots then stale)
-    # A context key whose value, who fed each meld (a list of relative seats or None, named
-    # by ``source_offsets``: seat = (winner + offset) % 4), varies hand by hand: a dict
-    # context holding it that was not seen before is derived here from its situation (the
-    # context without it: ``situation(self_drawn, that dict, options)`` gives its table key,
-    # or None) rather than parsed whole. Keys of derived contexts are negative ints.
-    cdef object sources_key, situation
-    cdef dict source_offsets
+    # Per-hand keys, whose values vary hand by hand where the rest of a context (its
+    # situation) is one of a few: who fed each meld (``sources_key``: a list of relative
+    # seats or None, named by ``source_offsets``: seat = (winner + offset) % 4), and the
+    # groups of keys of ``parts`` (``part(i, values, options)`` turns group i's values, an
+    # absent key read as None, into a ``ContextPart``, or None when they are not plainly
+    # valid; kept by value in ``part_memo``). A dict context holding them that was not seen
+    # before is derived here from its situation (the context with each per-hand key set to
+    # its ``neutral`` value, else removed: ``situation(self_drawn, that dict, options)``
+    # gives its table key, or None) rather than parsed whole. Keys of derived contexts are
+    # negative ints.
+    cdef object sources_key, situation, part
+    cdef dict source_offsets, neutral
+    cdef readonly dict part_memo  # (readonly: the tests read its size)
+    cdef tuple parts, part_keys
+    cdef bint derives       # a per-hand key is named
+    cdef object missed_key, missed_context  # the key ``_context_value`` built last, its context
+    cdef uint64_t missed_fp                 # ... and its fingerprint (0: not plain)
     cdef Py_ssize_t last_derived
 
     def __init__(self, tables, make_table, on_discard, on_self_draw, wait_contexts,
                  make_wait_contexts, general_score, general_waits, flags, dict contexts=None,
-                 str sources_key=None, dict source_offsets=None, situation=None):
+                 str sources_key=None, dict source_offsets=None, situation=None,
+                 tuple parts=None, part=None, neutral=None):
         if not isinstance(tables, dict) or not isinstance(wait_contexts, dict):
             raise TypeError("tables and wait_contexts are dicts (a Memo is one)")
         if sources_key is not None and (contexts is None or source_offsets is None or
                                         situation is None):
             raise TypeError("sources_key needs contexts, source_offsets and situation")
+        if parts is not None and (contexts is None or part is None or situation is None):
+            raise TypeError("parts need contexts, part and situation")
         self.sources_key = sources_key
         self.source_offsets = source_offsets
         self.situation = situation
+        self.parts = () if parts is None else tuple(tuple(g) for g in parts)
+        self.part_keys = tuple(k for g in self.parts for k in g)
+        if not all(type(k) is str for k in self.part_keys):
+            raise TypeError("parts are groups of context keys (str)")
+        self.part = part
+        self.neutral = {} if neutral is None else dict(neutral)
+        self.part_memo = {}
+        self.derives = sources_key is not None or len(self.parts) > 0
         self.last_derived = 0
         self.tables = tables
         self.make_table = make_table
@@ -2595,18 +2660,26 @@ cdef class CompiledEntry:
     def remember_context(self, tuple key, value):
         """Keep ``value`` (the table's key of a parsed context) under ``key``
         (``context_key``'s), forgetting every other first when CONTEXTS_KEPT are kept."""
+        self._remember(key, value)
+
+    cdef void _remember(self, tuple key, value) except *:
         if len(self.contexts) >= CONTEXTS_KEPT:
-            self.forget_contexts()
+            self._forget()  # (the parts kept by value stay: no context is kept in them)
         old = self.contexts.get(key)
         if old is not None and old is not value:
             self.changes += 1  # (rare: every slot is then filled again on its next use)
         self.contexts[key] = value
 
     def forget_contexts(self):
-        """Forget every context remembered (for cold benchmarks and the bound), and the
-        contexts derived here (``sources_key``) from the tables."""
+        """Forget every context remembered (for cold benchmarks and the bound), the contexts
+        derived here from the tables, and the parts kept by value."""
+        self._forget()
+        self.part_memo.clear()
+
+    cdef void _forget(self) except *:
+        """Forget every context remembered and the contexts derived here from the tables."""
         cdef CompiledTable t
-        if self.sources_key is not None:
+        if self.derives:
             for t in list(self.tables.values()):
                 for k in [k for k in t.contexts if type(k) is int and k < 0]:
                     del t.contexts[k]
@@ -2620,8 +2693,6 @@ cdef class CompiledEntry:
         cdef CtxItems items
         cdef uint64_t fp = _context_print(self_drawn, context, &items)
         cdef CtxSlot* e = &self.ctx_slots[fp & (CTX_SLOTS - 2)]  # (two slots a context may use)
-        cdef PyObject* old_key
-        cdef PyObject* old_value
         if fp:
             if e[0].fp == fp and e[0].changes == self.changes and _context_is(
                     self_drawn, context, <tuple> e[0].key, &items):
@@ -2629,26 +2700,38 @@ cdef class CompiledEntry:
             if e[1].fp == fp and e[1].changes == self.changes and _context_is(
                     self_drawn, context, <tuple> e[1].key, &items):
                 return <object> e[1].value
+        self.missed_context = None
         try:
             key = context_key(self_drawn, context)
             got = self.contexts.get(key)
         except TypeError:  # an unhashable value: the rule set's error
             return None
+        self.missed_key = key  # (a context derived next is remembered under it)
+        self.missed_context = context
+        self.missed_fp = fp
         if got is not None and fp:
-            if e[0].fp and (not e[1].fp or fp >> 40 & 1):  # (an empty one, else either)
-                e = &e[1]
-            old_key = e.key  # (released last: the slot is whole first)
-            old_value = e.value
-            Py_INCREF(key)
-            Py_INCREF(got)
-            e.key = <PyObject*> key
-            e.value = <PyObject*> got
-            e.fp = fp
-            e.changes = self.changes
-            if old_key != NULL:
-                Py_DECREF(<object> old_key)
-                Py_DECREF(<object> old_value)
+            self._slot_keep(fp, key, got)
         return got
+
+    cdef void _slot_keep(self, uint64_t fp, key, value) noexcept:
+        """Keep ``value`` under ``key`` (``context_key``'s, fingerprint ``fp``) in one of the
+        two slots of ``fp``."""
+        cdef CtxSlot* e = &self.ctx_slots[fp & (CTX_SLOTS - 2)]
+        cdef PyObject* old_key
+        cdef PyObject* old_value
+        if e[0].fp and (not e[1].fp or fp >> 40 & 1):  # (an empty one, else either)
+            e = &e[1]
+        old_key = e.key  # (released last: the slot is whole first)
+        old_value = e.value
+        Py_INCREF(key)
+        Py_INCREF(value)
+        e.key = <PyObject*> key
+        e.value = <PyObject*> value
+        e.fp = fp
+        e.changes = self.changes
+        if old_key != NULL:
+            Py_DECREF(<object> old_key)
+            Py_DECREF(<object> old_value)
 
     cdef inline bint _pure(self):
         """``flags.PURE`` (read from the module's dict: no attribute look-up per call)."""
@@ -2684,14 +2767,14 @@ cdef class CompiledEntry:
                 key = self._context_value(self_drawn, _NO_CONTEXT)
             elif type(context) is dict:
                 key = self._context_value(self_drawn, <dict> context)
-                if key is None and self.sources_key is not None:
+                if key is None and self.derives:
                     key = self._derived(self_drawn, <dict> context, options)
         if key is not None:
             if packed:  # (and its reading words, while the memo is asked)
                 _fetch_words(&(<HandBase> hand).p, 0)
             t = self._table(options)
             got = None if t is None else t._score_cached(hand, win_tile, key)
-            if got is False and self.sources_key is not None and type(context) is dict:
+            if got is False and self.derives and type(context) is dict:
                 # (the table's contexts were cleared: derived again, under the key it had)
                 if self._derived(self_drawn, <dict> context, options, key) is not None:
                     got = t._score_cached(hand, win_tile, key)
@@ -2700,25 +2783,41 @@ cdef class CompiledEntry:
         return self.general_score(hand, win_tile, self_drawn, context, options)
 
     cdef object _situation_of(self, self_drawn, dict context):
-        """``context`` without its ``sources_key`` (its situation), or None when it names no
-        sources plainly (a list or tuple of at most four, every value of the context plain)."""
-        value = _dict_get(context, self.sources_key)
-        if type(value) is not list and type(value) is not tuple or len(value) > 4 or \
-                not _context_print(self_drawn, context, NULL):
-            return None
+        """``context`` with each per-hand key set to its ``neutral`` value or removed (its
+        situation), or None when that is the context itself, it names sources not plainly
+        (a list or tuple of at most four) or a value of the situation is not plain."""
+        cdef bint changed = self.sources_key is not None
+        if changed:
+            value = _dict_get(context, self.sources_key)
+            if type(value) is not list and type(value) is not tuple or len(value) > 4:
+                return None
         situation = context.copy()
-        del situation[self.sources_key]
+        if changed:
+            del situation[self.sources_key]
+        for key in self.part_keys:
+            value = _dict_get(situation, key)
+            if value is None and key not in situation:
+                continue
+            neutral = _dict_get(self.neutral, key)
+            if neutral is None:
+                del situation[key]
+            elif type(value) is type(neutral) and value == neutral:
+                continue
+            else:
+                situation[key] = neutral
+            changed = 1
+        if not changed or not _context_print(self_drawn, situation, NULL):
+            return None
         return situation
 
-    cdef object _with_sources(self, CompiledContext base, sources):
-        """``base`` with the meld sources ``sources`` (``_situation_of`` checked them as a
-        sequence), or None when a value is not a seat or ``base`` cannot take them (settled by
-        the rule set, naming its own, no winner)."""
+    cdef bint _give_sources(self, CompiledContext c, sources) except -1:
+        """Give ``c`` (a ``derived`` copy) the meld sources ``sources`` (``_situation_of``
+        checked them as a sequence); false when a value is not a seat or ``c`` cannot take
+        them (naming its own, no winner)."""
         cdef Py_ssize_t n = len(sources), j
         cdef uint32_t named = 0, not_left = 0
-        if base.settle is not None or base.meld_count >= 0 or type(base.winner) is not int \
-                or base.winner < 0:
-            return None
+        if c.meld_count >= 0 or type(c.winner) is not int or c.winner < 0:
+            return 0
         feeders = PyTuple_New(n)
         for j in range(n):
             v = sources[j]
@@ -2727,34 +2826,107 @@ cdef class CompiledEntry:
                 continue
             offset = _dict_get(self.source_offsets, v) if type(v) is str else None
             if offset is None:
-                return None
+                return 0
             named |= 1u << j
             if v != "left":  # (a chi comes from the left seat only)
                 not_left |= 1u << j
-            _put(feeders, j, (<int> base.winner + <int> offset) % 4)
+            _put(feeders, j, (<int> c.winner + <int> offset) % 4)
         PyObject_GC_UnTrack(feeders)  # (numbers and None: kept out of the cycle collector)
-        return base.with_sources(n, named, not_left, <tuple> feeders)
+        c.meld_count = n
+        c.named = named
+        c.not_left = not_left
+        c.feeders = feeders
+        return 1
 
-    cdef void _remember_derived(self, tuple key, value):
-        """``remember_context(key, value)``, the key (plain values only) out of the cycle
-        collector: thousands of derived contexts may be kept."""
+    cdef object _part(self, Py_ssize_t i, dict context, options):
+        """The ``ContextPart`` of group ``i`` of ``parts`` for ``context``'s values of its
+        keys, kept by value (with their types, a list as a tuple) and options in
+        ``part_memo``; None when they are not plainly valid (or not hashable)."""
+        cdef tuple keys = <tuple> self.parts[i]
+        cdef Py_ssize_t n = len(keys), j
+        memo_key = PyTuple_New(2 + 2 * n)
+        _put(memo_key, 0, options)
+        _put(memo_key, 1, i)
+        for j in range(n):
+            v = _dict_get(context, keys[j])
+            _put(memo_key, 2 + j, tuple(v) if type(v) is list else v)
+            _put(memo_key, 2 + n + j, type(v))
+        try:
+            got = _dict_get(self.part_memo, memo_key)
+        except TypeError:  # an unhashable value: the rule set's path says what is wrong
+            return None
+        if got is None:
+            try:
+                got = self.part(i, tuple(_dict_get(context, k) for k in keys), options)
+            except Exception:  # (a wrong value: the rule set's path says what is wrong)
+                got = None
+            if got is not None and type(got) is not ContextPart:
+                raise TypeError("part gives a ContextPart or None")
+            if len(self.part_memo) >= PARTS_KEPT:
+                self.part_memo.clear()
+            self.part_memo[memo_key] = False if got is None else got
+        return None if got is False else got
+
+    cdef object _parts_of(self, dict context, options):
+        """The ``ContextPart`` of each group of ``parts`` for ``context`` (a tuple), or None
+        when a group's values are not plainly valid."""
+        cdef Py_ssize_t i, n = len(self.parts)
+        out = PyTuple_New(n)
+        for i in range(n):
+            part = self._part(i, context, options)
+            if part is None:
+                return None
+            _put(out, i, part)
+        return out
+
+    cdef object _derive(self, CompiledContext base, dict context, tuple parts):
+        """``base`` (the compiled context of ``context``'s situation) with ``context``'s
+        per-hand values (its meld sources, its ``parts``), or None when one is not plainly
+        valid or ``base`` cannot take them (settled by the rule set; see
+        ``_give_sources``)."""
+        if base.settle is not None:
+            return None
+        cdef CompiledContext c = base.derived()
+        if self.sources_key is not None and not self._give_sources(
+                c, context[self.sources_key]):
+            return None
+        for part in parts:
+            (<ContextPart> part).apply(c)
+        # out of the cycle collector (a derived context is one of thousands): nothing it
+        # holds leads back to it (its base, the rule set's pay, tuples of numbers and
+        # strings, and no settle)
+        PyObject_GC_UnTrack(c)
+        return c
+
+    cdef void _remember_derived(self, tuple key, value, uint64_t fp) except *:
+        """``remember_context(key, value)`` for a key not remembered (its look-up just
+        missed), and in a slot of its fingerprint ``fp`` (0: none); the key (plain values
+        only) out of the cycle collector: thousands of derived contexts may be kept."""
         PyObject_GC_UnTrack(key)
         for item in key:
             if type(item) is tuple:
                 PyObject_GC_UnTrack(item)
-        self.remember_context(key, value)
+        if len(self.contexts) >= CONTEXTS_KEPT:
+            self._forget()
+        self.contexts[key] = value
+        if fp:
+            self._slot_keep(fp, key, value)
 
     cdef object _derived(self, self_drawn, dict context, options, key=None):
         """The table key of ``context`` derived from its situation (see ``sources_key``),
-        remembered; None when it cannot be (no sources named, a value not plainly valid, a
+        remembered; None when it cannot be (no per-hand value, a value not plainly valid, a
         situation the rule set does not give, one settled by the rule set or naming its
         own sources): the rule set's own path answers, with its errors. With ``key`` (the
         context's key already remembered, whose compiled context the table dropped) it is
         derived again under that key: a new key would leave the fingerprint slots and the
         cache's answers pointing at the old one."""
         cdef CompiledTable t
+        cdef object derived  # (one int object: the cache tells keys apart by identity)
         if self_drawn is not True and self_drawn is not False:
             return None
+        # (the context's key and fingerprint, when its look-up just missed)
+        dkey = self.missed_key if self.missed_context is context else None
+        cdef uint64_t fp = self.missed_fp
         situation = self._situation_of(self_drawn, context)
         t = self._table(options) if situation is not None else None
         if t is None:
@@ -2769,22 +2941,40 @@ cdef class CompiledEntry:
             base = None if bkey is None else t.contexts.get(bkey)
             if base is None:
                 return None
-        c = self._with_sources(<CompiledContext> base, context[self.sources_key])
+        parts = self._parts_of(context, options)
+        c = None if parts is None else self._derive(<CompiledContext> base, context, parts)
         if c is None:
             return None
+        if key is None and (dkey is None or (<tuple> dkey)[0] is not self_drawn):
+            try:
+                dkey = context_key(self_drawn, context)
+            except TypeError:  # (an unhashable value: never remembered)
+                return None
+            fp = _context_print(self_drawn, context, NULL)
+        # the contexts forgotten before the table's bound would drop them all (the
+        # situations stay compiled there) and before this one is kept; a table that its
+        # own contexts fill is emptied (as ``add_context`` would: else every context
+        # derived next would forget them all again)
+        if len(t.contexts) >= CT_CONTEXTS - 1 or len(self.contexts) >= CONTEXTS_KEPT:
+            self._forget()
+            if len(t.contexts) >= CT_CONTEXTS - 1:
+                t.contexts.clear()
         if key is not None:
             t.add_context(key, c)
             return key
         self.last_derived -= 1
         derived = self.last_derived
         t.add_context(derived, c)
-        self._remember_derived(context_key(self_drawn, context), derived)
+        self._remember_derived(<tuple> dkey, derived, fp)
         return derived
 
     cdef object _derived_waits(self, dict context, options):
         """The served waits pairs (options -> pair) of ``context``: its situation's pair under
-        ``options`` with the melds' sources (as ``_derived``), remembered; None when it
+        ``options`` with the per-hand values (as ``_derived``), remembered; None when it
         cannot be (the rule set's own path answers)."""
+        # (the context's key and fingerprint, when its look-up just missed)
+        dkey = self.missed_key if self.missed_context is context else None
+        cdef uint64_t fp = self.missed_fp
         situation = self._situation_of(None, context)
         if situation is None:
             return None
@@ -2799,13 +2989,22 @@ cdef class CompiledEntry:
             pair = None if served is None else (<dict> served).get(options)
             if pair is None:
                 return None
-        sources = context[self.sources_key]
-        d = self._with_sources(<CompiledContext?> (<tuple?> pair)[0], sources)
-        s = self._with_sources(<CompiledContext?> (<tuple> pair)[1], sources)
-        if d is None or s is None:
+        parts = self._parts_of(context, options)
+        if parts is None:
+            return None
+        d = self._derive(<CompiledContext?> (<tuple?> pair)[0], context, parts)
+        s = self._derive(<CompiledContext?> (<tuple> pair)[1], context, parts) \
+            if d is not None else None
+        if s is None:
             return None
         served = {options: (d, s)}
-        self._remember_derived(context_key(None, context), served)
+        if dkey is None or (<tuple> dkey)[0] is not None:
+            try:
+                dkey = context_key(None, context)
+            except TypeError:  # (an unhashable value: never remembered)
+                return None
+            fp = _context_print(None, context, NULL)
+        self._remember_derived(<tuple> dkey, served, fp)
         return served
 
     def valued_waits(self, hand, context, options, visible=None):
@@ -2828,7 +3027,7 @@ cdef class CompiledEntry:
                 # a waits question's key: self_drawn None (both ways), its value the
                 # (discard, self-drawn) pair by options
                 served = self._context_value(None, _NO_CONTEXT if context is None else context)
-                if served is None and self.sources_key is not None and context is not None:
+                if served is None and self.derives and context is not None:
                     served = self._derived_waits(<dict> context, options)
                 if served is not None:
                     pair = (<dict> served).get(options)
@@ -2850,6 +3049,7 @@ cdef inline object _dict_get(object d, key):
 
 cdef enum:
     CONTEXTS_KEPT = 4096  # an entry's remembered contexts (keys come from input: bounded)
+    PARTS_KEPT = 4096     # an entry's parts kept by value (``_part``; values come from input)
 
 
 cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:

@@ -34,6 +34,7 @@ from mjcore._core import (
     CompiledContext,
     CompiledEntry,
     CompiledTable,
+    ContextPart,
     context_key,
 )
 from mjcore.hand import Decomposition
@@ -41,8 +42,9 @@ from mjcore.rules.common.memo import Memo
 from mjcore.rules.common.results import PatternHit, ScoreResult, ValuedWait
 
 __all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "CompiledEntry",
-           "CompiledTable", "TABLES_KEPT", "check_terms", "compile_table", "context_bits",
-           "entry_key", "feature_bit", "features_of", "holds", "serve_waits", "wild_features_of"]
+           "CompiledTable", "ContextPart", "TABLES_KEPT", "check_terms", "compile_table",
+           "context_bits", "entry_key", "feature_bit", "features_of", "holds", "serve_waits",
+           "wild_features_of"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
 """``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""

@@ -85,6 +85,9 @@ def _err(code: str, message: str) -> MahjongError:
 
 # --------------------------------------------------------------------------- input (§1)
 
+_TOP = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}  # each suit letter's highest rank
+
+
 def _lex(text: str, at: int) -> list[int]:
     """Tile ids of suit runs (flowers ``f`` included); anything unparseable is
     ``bad_notation`` (``0m``, ``8z``, ``9f``, a stray character)."""
@@ -94,7 +97,7 @@ def _lex(text: str, at: int) -> list[int]:
         if ch.isdigit() and ch.isascii():
             ranks.append(int(ch))
             continue
-        top = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}.get(ch)
+        top = _TOP.get(ch)
         if top is None or not ranks:
             raise _err("bad_notation", f"unexpected {ch!r} at {at + i}")
         base = 34 if ch == "f" else "mpsz".index(ch) * 9
@@ -428,18 +431,28 @@ def _best(rs: tuple[TwReading, ...], c: TwContext,
     return best[0], best[2], best[3]
 
 
-def payments(tai: int, c: TwContext, o: TaiwanOptions) -> tuple[tuple[int, int, int], ...]:
-    """§10: 底 + (台 + D) × 台錢 per payer; D only between the dealer and the winner."""
+def _payers(c: TwContext, o: TaiwanOptions) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """§10's winner and payers in context ``c``, each with the dealer 台 D he pays (D only
+    between the dealer and the winner, else 0)."""
     w = c.winner
     dealer = (w + RELATIVE.index(c.dealer)) % 4
     d = sum(v for _, v in dealer_tai(c.dealer_streak, o))
     if c.self_drawn:
-        payers = [(w + k) % 4 for k in (1, 2, 3)]
+        seats = [(w + k) % 4 for k in (1, 2, 3)]
     else:
         assert c.discarder is not None
-        payers = [(w + RELATIVE.index(c.discarder)) % 4]
-    return tuple((p, w, o.di + (tai + (d if dealer in (p, w) else 0)) * o.tai_value)
-                 for p in payers)
+        seats = [(w + RELATIVE.index(c.discarder)) % 4]
+    return w, tuple((p, d if dealer in (p, w) else 0) for p in seats)
+
+
+def _paid(tai: int, w: int, payers: tuple[tuple[int, int], ...],
+          o: TaiwanOptions) -> tuple[tuple[int, int, int], ...]:
+    return tuple((p, w, o.di + (tai + d) * o.tai_value) for p, d in payers)
+
+
+def payments(tai: int, c: TwContext, o: TaiwanOptions) -> tuple[tuple[int, int, int], ...]:
+    """§10: 底 + (台 + D) × 台錢 per payer; D only between the dealer and the winner."""
+    return _paid(tai, *_payers(c, o), o)
 
 
 def _evaluate(hand: Hand, tile: int, c: TwContext, o: TaiwanOptions) -> ScoreResult:
@@ -540,13 +553,20 @@ def context_features(c: TwContext, o: TaiwanOptions) -> list[str]:
     return names
 
 
+def _flower_counts(c: TwContext, o: TaiwanOptions) -> tuple[int, int]:
+    """The counted context features ``flower_sets`` and ``seat_flowers`` of ``c``."""
+    return len(_full_sets(c)), _zhenghua(None, c, o)  # type: ignore[arg-type]
+
+
 def _new_context(c: TwContext, o: TaiwanOptions) -> compiled.CompiledContext:
     """The context ``c`` compiled (a new object)."""
+    flower_sets, seat_flowers = _flower_counts(c, o)
+    w, payers = _payers(c, o)  # (once: its payments by value are asked one by one)
     return compiled.CompiledContext(
         compiled.context_bits(TABLE, context_features(c, o)), c.self_drawn,
-        lambda tai, mult: payments(tai, c, o), seat_wind=c.seat_wind - 27,
+        lambda tai, mult: _paid(tai, w, payers, o), seat_wind=c.seat_wind - 27,
         round_wind=c.round_wind - 27, no_melds=c.first_turn is not None, plain_melds=True,
-        flower_sets=len(_full_sets(c)), seat_flowers=_zhenghua(None, c, o))  # type: ignore[arg-type]
+        flower_sets=flower_sets, seat_flowers=seat_flowers)
 
 
 def _compiled_context(t: compiled.CompiledTable, c: TwContext,
@@ -722,8 +742,87 @@ def _compiled_waits(h: Hand, context: dict[str, object], o: TaiwanOptions,
     return t.valued_waits(h, pair[0], pair[1], visible_counts(visible))
 
 
+# --------------------------------------------------------------------------- derived contexts
+# A server's contexts differ in the winds and the winner's flowers nearly every hand, while
+# the rest (the situation: who deals and since when, who discarded, the flags) is one of a
+# few. ``_ENTRY`` derives a context not seen before from its situation, the same context in
+# the east seat of an east round with no flowers (``_NEUTRAL``), compiled once by
+# ``_situation``, and the ``_part``s its winds and flowers give (neither changes who pays:
+# the situation's payments are the context's).
+
+_PARTS = (("seat_wind",), ("round_wind",), ("flowers",))  # (in order: the seat's flowers last)
+_NEUTRAL = {"seat_wind": "1z", "round_wind": "1z"}  # (no flowers: the key removed)
+_FLOWER_BITS = compiled.context_bits(TABLE, ["no_flowers"])
+# a hand the situation's checks pass with: no melds (the core checks a first-turn win's),
+# the winning tile held; a waiting hand for a waits situation
+_SITUATION_HAND = Hand.parse("123m456m789m123p456p77s")
+_SITUATION_WAITS = minus_tile(_SITUATION_HAND, 24)  # (7s)
+
+
+def _wind(value: object) -> int | None:
+    return _WINDS.get(value) if type(value) is str else None
+
+
+def _part(i: int, values: tuple[object, ...], o: TaiwanOptions) -> compiled.ContextPart | None:
+    """What group ``i`` of ``_PARTS`` (its keys' ``values``) changes in the compiled context of
+    the situation, or None when a value is not plainly valid (the Python path's errors): a
+    flower in a game without them, all eight on a normal win (a flower win is one)."""
+    if i < 2:
+        wind = _wind(values[0])
+        if wind is None:
+            return None
+        return compiled.ContextPart(seat_wind=wind - 27) if i == 0 else \
+            compiled.ContextPart(round_wind=wind - 27)
+    try:
+        flowers = parse_flowers(values[0])
+    except MahjongError:
+        return None
+    if flowers and not o.flowers_in_play or len(flowers) == 8 and o.flower_wins:
+        return None
+    counts = [_flower_counts(TwContext(27 + k, 27, "self", 0, None, True, flowers), o)
+              for k in range(4)]  # (in each seat: its own flowers)
+    return compiled.ContextPart(_FLOWER_BITS, 0 if flowers else _FLOWER_BITS,  # (no_flowers)
+                                flower_sets=counts[0][0],
+                                seat_flowers=tuple(n for _, n in counts))
+
+
+# situations refused (checked against the hand, wrong without the hand's flowers, waits not
+# served) by options and key: asked again, refused at once
+_REFUSED: Memo[tuple[object, ...], bool] = Memo(_CONTEXT_LIMIT)
+
+
+def _situation(self_drawn: bool | None, context: dict[str, object],
+               o: TaiwanOptions) -> int | None:
+    """The number of a context in ``_NEUTRAL``'s winds with no flowers, compiled in the
+    options' table and remembered by ``_ENTRY`` (None when its checks need the hand or it is
+    wrong: it is never derived from); a waits context (``self_drawn`` None) is served
+    instead, if it may be."""
+    key = (o, *context_key(self_drawn, context))
+    if key in _REFUSED:
+        return None
+    if self_drawn is None:
+        _compiled_waits(_SITUATION_WAITS, context, o, None)
+        served = _CIDS.get(context_key(None, context))
+        if not (isinstance(served, dict) and o in served):
+            _REFUSED.keep(key, True)
+        return None
+    try:
+        c = parse_context(context, _SITUATION_HAND, 24, self_drawn, (), o)  # (on 7s)
+    except MahjongError:
+        c = None
+    if c is None or c.flower_win is not None or not _hand_free(c):
+        _REFUSED.keep(key, True)
+        return None
+    cid = _cid(c)
+    _compiled_context(_TABLES.get(o) or _compiled_table(o), c, o)
+    _ENTRY.remember_context(context_key(self_drawn, context), cid)
+    return cid
+
+
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, compiled, contexts=_CIDS)
+                                _general_score, _general_waits, compiled, contexts=_CIDS,
+                                situation=_situation, parts=_PARTS, part=_part,
+                                neutral=_NEUTRAL)
 # A ``Hand`` and a tile id in a dict context seen before (one the core checks against the
 # hand by itself) is answered in one core call (the options' compiled table, the context's
 # number and the table's cache), and so are a ``Hand``'s waits with nothing visible in a dict
@@ -745,7 +844,7 @@ def clear_caches() -> None:
 
     clear_inputs()
     _ENTRY.forget_contexts()
-    for memo in (_READINGS, _IDS):
+    for memo in (_READINGS, _IDS, _REFUSED):
         memo.clear()
     compiled.CompiledTable.clear_cache()
 
