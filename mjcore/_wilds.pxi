@@ -1495,7 +1495,7 @@ cdef enum:
     SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
     SHARED_ROWS = 64        # distinct rows of features over all its candidates
     ROW_INDEX = 128         # their hash index (a power of 2, above SHARED_ROWS)
-    SHARED_SLOTS = 64       # kept in one call: (candidate, held mask) hand features, readings
+    SHARED_SLOTS = 64       # kept in one call: held masks' hand features, readings
     COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
 
 
@@ -1509,8 +1509,7 @@ cdef struct SharedRows:   # the distinct rows of features the candidates meet, v
     Valued_ v[SHARED_ROWS][2]
 
 
-cdef struct SharedHand:   # a candidate's hand features for one held mask
-    int cand              # the candidate (34: the ready hand, for every candidate)
+cdef struct SharedHand:   # the hand's features for one held mask
     uint64_t mask
     uint64_t bits
     uint64_t counts       # packed
@@ -1611,14 +1610,13 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef SharedHand* sh
     cdef Valued_* v
     cdef CReading r
-    cdef Packed x
     cdef uint8_t cnt[34]
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef int vals[2]
     cdef int mults[1]
     cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, left
-    cdef int i, j, c, k, prev, nin, nall, ri, way, s, unseen, nout = 0, hc
+    cdef int i, j, c, k, prev, nin, nall, ri, way, unseen, nout = 0
     # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
     # alike): per class of pair kind (``_pair_kind_class``) the row its kind's candidate met
     cdef int run = -1, pk, kc, nclass = 0, ri_pk
@@ -1706,29 +1704,19 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 if not want >> c & 1:
                     continue
                 # the hand's features, c drawn: ``_hand_bits`` reads the concealed counts
-                # only for F_LONG (some count is 4) and, with no declared set, F_NINE_GATES
-                # (``four``, as in ``_placed_rows``, stays the ready hand's); so with declared
-                # sets those of the ready hand (34) serve every candidate, F_LONG added
-                hc = c if pm.mi.n == 0 else 34
-                slot = ((mask ^ <uint64_t> hc) * 0x9E3779B97F4A7C15u) >> 58
+                # only for F_LONG and F_NINE_GATES, which no placed table reads
+                # (``PLACED_FEATURES``; ``four``, as in ``_placed_rows``, stays the ready
+                # hand's), so the ready hand's serve every candidate: one per held mask
+                slot = (mask * 0x9E3779B97F4A7C15u) >> 58
                 sh = &hands[slot]
-                if not hands_used >> slot & 1 or sh.cand != hc or sh.mask != mask:
+                if not hands_used >> slot & 1 or sh.mask != mask:
                     hands_used |= (<uint64_t> 1) << slot
-                    x = h.p
-                    if hc < 34:
-                        s = t_suit(c)
-                        x.cnt[c] += 1
-                        x.key[s] += P5[c - s * 9]
-                        x.ncon += 1
                     memset(hcounts, 0, sizeof(hcounts))
-                    sh.bits = _hand_bits(&x, &pm.mi, mask, hcounts)
+                    sh.bits = _hand_bits(&h.p, &pm.mi, mask, hcounts)
                     if _packed_counts(hcounts, &sh.counts) < 0:
                         return NotImplemented
                     sh.mask = mask
-                    sh.cand = hc
                 hbits = sh.bits
-                if hc == 34 and h.p.cnt[c] == 3:
-                    hbits |= (<uint64_t> 1) << F_LONG
                 # (disjoint counts: the hand's, the reading's dragon and wind pungs, wilds in)
                 ri = _shared_row(t, &rows, hbits | rbits, sh.counts | rkey |
                                  (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)

@@ -130,7 +130,9 @@ def test_a_pair_of_wilds_alone_valued_by_its_kind(monkeypatch: pytest.MonkeyPatc
     of 2, 5 and 8 (将一色), kinds held three times and pungs of honours are sampled here; each
     hand's waits equal the Python path's. A feature added to what placed tables read
     must be read by those classes too."""
-    # the classes (``_pair_kind_class``) read what these features read of the pair's kind
+    # the classes (``_pair_kind_class``) read what these features read of the pair's kind,
+    # and the shared waits take the ready hand's features for every candidate (none of
+    # these reads the concealed counts)
     assert PLACED_FEATURES == ("standard", "qidui", "pung", "chow", "qing", "hun", "zi",
                                "only258", "pair258", "claimed4", "concealed", "melds4")
     rng = random.Random(258)
