@@ -41,6 +41,7 @@ cdef struct WildSearch:
     int floor             # wilds kept out of the natural groups (left to stand alone)
     bint limit
     int lim[34]           # copies left of each kind for the wilds to stand for
+    uint64_t pair_runs[16]  # rows (below 1024) where a pair of wilds alone starts its 34 kinds
 
 
 cdef void _wild_emit(WildSearch* w) noexcept nogil:
@@ -132,6 +133,8 @@ cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept no
         w.error = 2
         return
     base = w.depth
+    if pair and sets == 0 and not w.first and w.nrows < 1024:  # (34 rows in kind order)
+        w.pair_runs[w.nrows >> 6] |= (<uint64_t> 1) << (w.nrows & 63)
     for i in range(34 if pair else 1):
         pk = _wild_kind_order(w, i)
         w.depth = base
@@ -1492,7 +1495,7 @@ cdef enum:
     SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
     SHARED_ROWS = 64        # distinct rows of features over all its candidates
     ROW_INDEX = 128         # their hash index (a power of 2, above SHARED_ROWS)
-    SHARED_SLOTS = 64       # kept in one call: (candidate, held mask) hand features, readings
+    SHARED_SLOTS = 64       # kept in one call: held masks' hand features, readings
     COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
 
 
@@ -1506,8 +1509,7 @@ cdef struct SharedRows:   # the distinct rows of features the candidates meet, v
     Valued_ v[SHARED_ROWS][2]
 
 
-cdef struct SharedHand:   # a candidate's hand features for one held mask
-    int cand              # the candidate (34: the ready hand, for every candidate)
+cdef struct SharedHand:   # the hand's features for one held mask
     uint64_t mask
     uint64_t bits
     uint64_t counts       # packed
@@ -1559,6 +1561,29 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t 
     return i
 
 
+cdef inline void _shared_offer(const SharedRows* rows, int* best, int ri,
+                               uint64_t tie) noexcept nogil:
+    """Row ``ri`` offered to a candidate whose best rows per way are ``best``."""
+    cdef int way, k
+    for way in range(2):
+        k = best[way]
+        if rows.valued[ri][way] and (k < 0 or _placed_better(
+                &rows.v[ri][way], rows.hard[ri], &rows.v[k][way], rows.hard[k], tie)):
+            best[way] = ri
+
+
+cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
+    """What a placed table can read of the kind ``pk`` a pair of wilds alone stands for
+    (``PLACED_FEATURES``: the suits and honours held, 2-5-8 held alone, the pair a 2, 5 or 8;
+    nothing of the counts, see ``_hand_bits``): its suit or honours, whether it is a 2, 5 or 8,
+    and whether it is wanted; -1 for the wild kind (its stand-ins are not "in")."""
+    if pk == w:
+        return -1
+    if pk >= 27:
+        return 6 | <int> (want >> pk & 1) << 3
+    return pk // 9 * 2 + (pk % 3 == 1) | <int> (want >> pk & 1) << 3
+
+
 cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
                                  uint64_t want, CompiledContext cd, CompiledContext cs,
                                  object visible):
@@ -1585,14 +1610,18 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef SharedHand* sh
     cdef Valued_* v
     cdef CReading r
-    cdef Packed x
     cdef uint8_t cnt[34]
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef int vals[2]
     cdef int mults[1]
     cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, left
-    cdef int i, j, c, k, prev, nin, nall, ri, way, s, unseen, nout = 0, hc
+    cdef int i, j, c, k, prev, nin, nall, ri, way, unseen, nout = 0
+    # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
+    # alike): per class of pair kind (``_pair_kind_class``) the row its kind's candidate met
+    cdef int run = -1, pk, kc, nclass = 0, ri_pk
+    cdef int class_key[34]
+    cdef int class_ri[34]
     for c in range(34):
         if h.p.cnt[c] and c != w:
             base |= (<uint64_t> 1) << c
@@ -1607,6 +1636,27 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
         memset(rcounts, 0, sizeof(rcounts))
         for i in range(ws.nrows):
             r = ws.rows[i]  # the declared sets first, then the placement's (``_placed_rows``)
+            if i < 1024 and ws.pair_runs[i >> 6] >> (i & 63) & 1:
+                run = i
+                nclass = 0
+            kc = -1
+            pk = i - run if run >= 0 and i - run < 34 and r.pair == i - run else -1
+            if pk >= 0:
+                # a kind of the class met before: the rows of this placement are those of the
+                # one met (its other candidates' too: offered again, they change nothing)
+                kc = _pair_kind_class(pk, w, want)
+                for j in range(nclass if kc >= 0 else 0):
+                    if class_key[j] == kc:
+                        ri = class_ri[j]
+                        if ri >= 0:
+                            if not met >> pk & 1:
+                                met |= (<uint64_t> 1) << pk
+                                best[pk][0] = best[pk][1] = -1
+                            _shared_offer(&rows, best[pk], ri, t.tie_patterns)
+                        kc = -2
+                        break
+                if kc == -2:
+                    continue
             if pm.mi.n + r.nsets > RD_SETS:
                 return None
             if r.nwilds > 10:
@@ -1640,6 +1690,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             seen[slot][1] = rkey
             seen[slot][2] = stood
             prev = -1
+            ri_pk = -1
             for j in range(r.nwilds + 1):
                 if j < r.nwilds:  # the hole as this stand-in's kind, drawn
                     c = r.wild_as[j]
@@ -1653,29 +1704,19 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 if not want >> c & 1:
                     continue
                 # the hand's features, c drawn: ``_hand_bits`` reads the concealed counts
-                # only for F_LONG (some count is 4) and, with no declared set, F_NINE_GATES
-                # (``four``, as in ``_placed_rows``, stays the ready hand's); so with declared
-                # sets those of the ready hand (34) serve every candidate, F_LONG added
-                hc = c if pm.mi.n == 0 else 34
-                slot = ((mask ^ <uint64_t> hc) * 0x9E3779B97F4A7C15u) >> 58
+                # only for F_LONG and F_NINE_GATES, which no placed table reads
+                # (``PLACED_FEATURES``; ``four``, as in ``_placed_rows``, stays the ready
+                # hand's), so the ready hand's serve every candidate: one per held mask
+                slot = (mask * 0x9E3779B97F4A7C15u) >> 58
                 sh = &hands[slot]
-                if not hands_used >> slot & 1 or sh.cand != hc or sh.mask != mask:
+                if not hands_used >> slot & 1 or sh.mask != mask:
                     hands_used |= (<uint64_t> 1) << slot
-                    x = h.p
-                    if hc < 34:
-                        s = t_suit(c)
-                        x.cnt[c] += 1
-                        x.key[s] += P5[c - s * 9]
-                        x.ncon += 1
                     memset(hcounts, 0, sizeof(hcounts))
-                    sh.bits = _hand_bits(&x, &pm.mi, mask, hcounts)
+                    sh.bits = _hand_bits(&h.p, &pm.mi, mask, hcounts)
                     if _packed_counts(hcounts, &sh.counts) < 0:
                         return NotImplemented
                     sh.mask = mask
-                    sh.cand = hc
                 hbits = sh.bits
-                if hc == 34 and h.p.cnt[c] == 3:
-                    hbits |= (<uint64_t> 1) << F_LONG
                 # (disjoint counts: the hand's, the reading's dragon and wind pungs, wilds in)
                 ri = _shared_row(t, &rows, hbits | rbits, sh.counts | rkey |
                                  (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
@@ -1686,12 +1727,13 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 if not met >> c & 1:
                     met |= (<uint64_t> 1) << c
                     best[c][0] = best[c][1] = -1
-                for way in range(2):
-                    k = best[c][way]
-                    if rows.valued[ri][way] and (k < 0 or _placed_better(
-                            &rows.v[ri][way], rows.hard[ri], &rows.v[k][way], rows.hard[k],
-                            t.tie_patterns)):
-                        best[c][way] = ri
+                _shared_offer(&rows, best[c], ri, t.tie_patterns)
+                if c == pk:
+                    ri_pk = ri
+            if kc >= 0:
+                class_key[nclass] = kc
+                class_ri[nclass] = ri_pk
+                nclass += 1
     finally:
         free(ws.rows)
     want &= met

@@ -14,6 +14,7 @@ import pytest
 from compiled_twins import both_paths
 
 from mjcore import Hand, MahjongError, Meld
+from mjcore._core import PLACED_FEATURES
 from mjcore.rules import resolve_options
 from mjcore.rules.wuhan import scoring as wh
 from mjcore.tiles import tile_to_text
@@ -120,3 +121,52 @@ def test_a_single_laizi_pairs_with_any_258(monkeypatch: pytest.MonkeyPatch) -> N
     assert python == core
     assert [(w.tile, w.fan_discard, w.fan_self_drawn) for w in core] == [
         (f"{r}{s}", 2, 2) for s in "mps" for r in (2, 5, 8)]
+
+
+def test_a_pair_of_wilds_alone_valued_by_its_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sets complete but for the pair, which a held 赖子 and the drawn tile make (two wilds
+    alone when the tile is a 赖子 or stands in): the core values such a pair once per class of
+    kinds (its suit or honours, 2-5-8 or not), so one suit's sets (清一色), pungs
+    of 2, 5 and 8 (将一色), kinds held three times and pungs of honours are sampled here; each
+    hand's waits equal the Python path's. A feature added to what placed tables read
+    must be read by those classes too."""
+    # the classes (``_pair_kind_class``) read what these features read of the pair's kind,
+    # and the shared waits take the ready hand's features for every candidate (none of
+    # these reads the concealed counts)
+    assert PLACED_FEATURES == ("standard", "qidui", "pung", "chow", "qing", "hun", "zi",
+                               "only258", "pair258", "claimed4", "concealed", "melds4")
+    rng = random.Random(258)
+    for _ in range(150):
+        laizi = rng.choice((17, 4, 22, 27, 30))
+        suit = rng.randrange(3)
+        style = rng.randrange(4)  # one suit, 2-5-8 pungs, honours, anything
+        counts = [0] * 34
+        melds: list[Meld] = []
+        for i in range(4):
+            if style == 1:
+                t = rng.randrange(3) * 9 + rng.choice((1, 4, 7))
+                run = (t, t, t)
+            elif style == 2 and rng.random() < 0.5:
+                t = rng.randrange(27, 34)
+                run = (t, t, t)
+            else:
+                s = suit if style == 0 else rng.randrange(3)
+                first = s * 9 + rng.randrange(4 if style == 0 else 7)  # (some kinds not held)
+                run = (first, first + 1, first + 2) if rng.random() < 0.5 else (first,) * 3
+            if i == 0 and rng.random() < 0.7:
+                melds.append(Meld("chi" if run[0] != run[1] else "peng", run))
+            else:
+                for t in run:
+                    counts[t] += 1
+        total = counts[:]
+        for m in melds:
+            for t in m.tiles:
+                total[t] += 1
+        if total[laizi] or max(total) > 3:
+            continue
+        counts[laizi] += 1
+        ready = Hand(counts, melds)
+        o = resolve_options("wuhan", rng.choice(OPTIONS))
+        ctx = {"laizi": tile_to_text(laizi), **rng.choice(CONTEXTS)}
+        python, core = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx, o)
+        assert python == core, (ready, ctx, o)
