@@ -2672,17 +2672,20 @@ cdef class CompiledEntry:
 
     def forget_contexts(self):
         """Forget every context remembered (for cold benchmarks and the bound), the contexts
-        derived here from the tables, and the parts kept by value."""
+        compiled in the tables of an entry that derives them, and the parts kept by value."""
         self._forget()
         self.part_memo.clear()
 
     cdef void _forget(self) except *:
-        """Forget every context remembered and the contexts derived here from the tables."""
+        """Forget every context remembered and, when the entry derives contexts, every
+        context compiled in its tables: the derived ones are its own, and the rule set
+        compiles its own again when asked (``t.context(key)`` is None), while those whose
+        numbers it forgot would stay and fill the tables, each filling making the entry
+        forget sooner."""
         cdef CompiledTable t
         if self.derives:
             for t in list(self.tables.values()):
-                for k in [k for k in t.contexts if type(k) is int and k < 0]:
-                    del t.contexts[k]
+                t.contexts.clear()
                 t.last_key = t.last = None
         self.contexts.clear()
         self._empty_slots()
@@ -2951,14 +2954,11 @@ cdef class CompiledEntry:
             except TypeError:  # (an unhashable value: never remembered)
                 return None
             fp = _context_print(self_drawn, context, NULL)
-        # the contexts forgotten before the table's bound would drop them all (the
-        # situations stay compiled there) and before this one is kept; a table that its
-        # own contexts fill is emptied (as ``add_context`` would: else every context
-        # derived next would forget them all again)
+        # the contexts forgotten (the tables' too) before the table's bound would drop them
+        # and before this one is kept; then the situation compiled again, as it was
         if len(t.contexts) >= CT_CONTEXTS - 1 or len(self.contexts) >= CONTEXTS_KEPT:
             self._forget()
-            if len(t.contexts) >= CT_CONTEXTS - 1:
-                t.contexts.clear()
+            t.add_context(bkey, base)
         if key is not None:
             t.add_context(key, c)
             return key

@@ -611,6 +611,30 @@ def test_a_derived_context_the_table_dropped_keeps_its_key() -> None:
             assert gd._CIDS[context_key(True, ctx)] == key and t.context(key) is not None
 
 
+def test_forgetting_empties_the_tables_of_an_entry_that_derives() -> None:
+    """Forgetting (``clear_caches``, the entry's bound) empties the tables of an entry that
+    derives contexts, the rule set's own contexts too: a number the rule set forgot would
+    stay compiled there, and enough of them made the entry forget its contexts ever sooner
+    (a cold pass repeated with contexts at random slowed down pass by pass). The answers
+    after it are the same."""
+    from mjcore._core import context_key
+    from mjcore.rules.guangdong import scoring as gd
+
+    o = resolve_options("guangdong")
+    hand = Hand.parse("123m456p789s11z peng:222z")
+    situation = {"seat_wind": "2z", "round_wind": "1z"}
+    derived = {**situation, "meld_from": ["right"]}
+    gd.clear_caches()
+    first = [gd.score(hand, 0, True, ctx, o) for ctx in (situation, derived)]
+    keys = [gd._CIDS[context_key(True, ctx)] for ctx in (situation, derived)]
+    assert keys[0] >= 0 > keys[1]  # the rule set's own, then a derived one
+    t = gd._TABLES[o]
+    assert all(t.context(k) is not None for k in keys)
+    gd.clear_caches()
+    assert all(t.context(k) is None for k in keys)
+    assert [gd.score(hand, 0, True, ctx, o) for ctx in (situation, derived)] == first
+
+
 def test_a_context_remembered_again_is_served_from_then_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A context whose remembered value changes (here a derived waits context served under a
