@@ -896,6 +896,41 @@ def test_score_batch_refuses_bad_input() -> None:
         t.score_batch(good[:33], bytes([4]), None, c)
 
 
+def test_tiles_held_elsewhere_hand_back_a_fifth_copy() -> None:
+    """A context's tiles held elsewhere (``elsewhere``: Wuhan's payers' melds) and the hand
+    may hold four copies of a kind between them: a fifth hands the hand back (the rule
+    set's tile_count), in a single call as in a batch; waits in such a context are the rule
+    set's own. Anything but 34 counts is refused."""
+    o = resolve_options("sichuan")
+    t = sichuan._compiled_table(o)
+    hand, ready = Hand.parse("11122233344455m"), Hand.parse("1112223334445m")
+
+    def context(copies: int) -> compiled.CompiledContext:
+        elsewhere = [0] * 34
+        elsewhere[0] = copies  # 1m, of which the hand holds three
+        return compiled.CompiledContext(0, True, lambda fan, mult: (), elsewhere=tuple(elsewhere))
+
+    for copies, scored in ((0, True), (1, True), (2, False)):
+        c = context(copies)
+        t.add_context(("elsewhere", copies), c)
+        assert (t.score_cached(hand, 4, ("elsewhere", copies)) is not None) == scored
+        assert t.score_batch(bytes(hand.counts), bytes([4]), None, c)[3] == (
+            b"\x00" if scored else b"\x01")
+        assert (t.valued_waits(ready, c, c) is not None) == (copies == 0)
+    with pytest.raises(ValueError):
+        compiled.CompiledContext(0, True, lambda fan, mult: (), elsewhere=(0,) * 33)
+
+
+def test_a_context_part_refuses_what_it_cannot_apply() -> None:
+    """A ``ContextPart``'s bits lie under its mask, and its seat flowers are one count or
+    four (by the seat wind)."""
+    compiled.ContextPart(0b11, 0b01, seat_flowers=(0, 1, 2, 3))
+    with pytest.raises(ValueError):
+        compiled.ContextPart(0b01, 0b10)
+    with pytest.raises(ValueError):
+        compiled.ContextPart(seat_flowers=(0, 1, 2))
+
+
 def test_a_chi_across_suits_is_no_run_for_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """``chi`` 8m9m1p (a chi with a stand-in, as ``Meld.of`` takes it) is not the run 7-8-9 of
     ids: the core leaves it to the Python path, and both paths answer the same."""
