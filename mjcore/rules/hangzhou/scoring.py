@@ -840,7 +840,7 @@ def _situation(self_drawn: bool | None, context: dict[str, object],
 
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, compiled, contexts=_KEYS_OF,
+                                _general_score, _general_waits, contexts=_KEYS_OF,
                                 situation=_situation, parts=_PARTS, part=_part,
                                 neutral=_NEUTRAL)
 # A hand (a ``Hand`` or plain text) and a tile (an id or its text) in a context already
