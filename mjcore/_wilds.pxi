@@ -574,6 +574,7 @@ cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) ex
     cdef int add[34]
     cdef uint8_t cnt[34]
     cdef int t, total = 0, w = c.wild, slot
+    cdef unsigned int over = 0
     cdef HandBase h
     if not 0 <= w < 34:
         return -1
@@ -584,11 +585,12 @@ cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) ex
         if not PyUnicode_IS_ASCII(hand) or not plain_runs_counts(
                 <const unsigned char*> PyUnicode_DATA(hand), len(<str> hand), add):
             return -1
-        for t in range(34):
-            if add[t] > 4:
-                return -1
-            cnt[t] = add[t]
+        for t in range(34):  # (no branch: the compiler vectorises it)
+            over |= add[t] > 4
+            cnt[t] = <uint8_t> add[t]
             total += add[t]
+        if over:
+            return -1
         memcpy(wh.held, cnt, 34)
     elif isinstance(hand, HandBase):
         h = <HandBase> hand
