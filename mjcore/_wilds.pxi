@@ -1752,6 +1752,62 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     return _shared_waits_out(t, h, pm, &rows, &best[0][0], want & met, cd, cs, visible)
 
 
+cdef struct SuitSplits:   # one suit's split codes (``_split_code``) of a hand, found once
+    int n                 # -1: not found yet
+    uint32_t codes[RD_SPLITS]
+
+
+cdef int _suit_codes(const Packed* p, int s, SuitSplits* out) noexcept nogil:
+    """``out`` filled with suit s's splits; their count, -1 past RD_SPLITS."""
+    cdef Split sp[RD_SPLITS]
+    cdef int j
+    out.n = _suit_split_list(p, s, sp)
+    for j in range(out.n):
+        out.codes[j] = _split_code(&sp[j])
+    return out.n
+
+
+cdef int _drawn_readings(const Packed* x, int k, const MeldInfo* mi, SuitSplits* ready,
+                         CReading* out) noexcept nogil:
+    """``_readings`` (standard, same order) of ``x``, a ready hand with kind ``k`` drawn that
+    completes it, whose other suits' splits are the ready hand's (``ready``, found on first
+    use, kept for the hand's other candidates). The count, -1 past RD_MAX or RD_SPLITS."""
+    cdef SuitSplits drawn
+    cdef const SuitSplits* suits[4]
+    cdef uint32_t picks[4]
+    cdef int idx[4]
+    cdef int s, ks = t_suit(k), nout = 0
+    for s in range(4):
+        if s == ks:
+            if _suit_codes(x, s, &drawn) < 0:
+                return -1
+            suits[s] = &drawn
+        else:
+            if ready[s].n < 0 and _suit_codes(x, s, &ready[s]) < 0:  # (suit s as ready)
+                return -1
+            suits[s] = &ready[s]
+        if suits[s].n == 0:
+            return 0
+    idx[0] = idx[1] = idx[2] = idx[3] = 0
+    while True:
+        if nout == RD_MAX:
+            return -1
+        for s in range(4):
+            picks[s] = suits[s].codes[idx[s]]
+        if _assemble(mi, picks, &out[nout]) < 0:
+            return -1
+        nout += 1
+        s = 3
+        while s >= 0:
+            idx[s] += 1
+            if idx[s] < suits[s].n:
+                break
+            idx[s] = 0
+            s -= 1
+        if s < 0:
+            return nout
+
+
 cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
                                 uint64_t want, CompiledContext cd, CompiledContext cs,
                                 object visible):
@@ -1764,6 +1820,7 @@ cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* 
     bounds; None when the Python path must answer."""
     cdef SharedRows rows
     cdef CReading rs[RD_MAX]
+    cdef SuitSplits ready[4]  # the ready hand's suits' splits, found on first use
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef uint64_t met = 0  # candidates some reading serves (``best`` holds for those)
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
@@ -1781,6 +1838,7 @@ cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* 
     rows.n = 0
     memset(rows.index, -1, sizeof(rows.index))
     memset(rcounts, 0, sizeof(rcounts))
+    ready[0].n = ready[1].n = ready[2].n = ready[3].n = -1
     if wild_wanted and kinds:
         met |= (<uint64_t> 1) << w
         best[w][0] = best[w][1] = -1
@@ -1792,7 +1850,7 @@ cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* 
         x.cnt[k] += 1
         x.key[s] += P5[k - s * 9]
         x.ncon += 1
-        nr = _readings(&x, &pm.mi, 0, rs)
+        nr = _drawn_readings(&x, k, &pm.mi, ready, rs)
         if nr < 0:
             return NotImplemented
         # the hand's features, k drawn (the ready hand's counts: see ``_placed_waits_shared``)
