@@ -1073,17 +1073,17 @@ cdef object _hits_found(CompiledTable t, const Valued_* v):
     """Every pattern counted (table order), then the extras: kept in the table's
     ``hits_kept`` under the patterns (bit 62 set, 63 clear: not one of ``_hits``'s keys) and
     each extra's count, as ``_hits`` keeps its tuples."""
-    cdef int i, j, n = __builtin_popcountll(v.found), k = 0
+    cdef int i, j, k = 0
     cdef uint64_t key[2]
     cdef HitsSlot* slot = NULL
-    if n == 1 and v.nextra == 0:
-        return t.alone_hits[v.main]
+    if v.nextra == 0 and v.found and not v.found & (v.found - 1):  # (one pattern: no popcount,
+        return t.alone_hits[v.main]                                 # a library call here)
     if t.policy != POL_ADDITIVE and v.found >> 62 == 0 and _hits_key(v, key):
         key[0] = v.found | (<uint64_t> 1) << 62
         got = t._hits_kept(key, &slot)
         if got is not None:
             return got
-    cdef tuple out = PyTuple_New(n + v.nextra)
+    cdef tuple out = PyTuple_New(__builtin_popcountll(v.found) + v.nextra)
     for i in range(t.npat):
         if v.found >> i & 1:
             _put(out, k, t.pattern_hits[i])
