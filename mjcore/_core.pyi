@@ -100,7 +100,8 @@ class CompiledContext:
                   counts: tuple[int, ...] = (), sources_complete: bool = False,
                   liabilities: tuple[tuple[tuple[str, ...], int, int, str], ...] = (),
                   feeders: tuple[int | None, ...] | None = None, winner: int = -1,
-                  liable_pays: int = 1, elsewhere: tuple[int, ...] = ()) -> None: ...
+                  liable_pays: int = 1, elsewhere: tuple[int, ...] = (),
+                  pays_from: int = -1) -> None: ...
 
 class ContextPart:
     def __init__(self, mask: int = 0, bits: int = 0, seat_wind: int = -1, round_wind: int = -1,

@@ -522,6 +522,9 @@ cdef class CompiledContext:
     # PAID_SEEN slots of (base | multiplier << 32, patterns, 0 empty / 1 paid / 2 refused),
     # NULL until used
     cdef uint64_t* paid_known
+    # the least value x multiplier pay answers, when it refuses exactly those below (-1: not
+    # known): the placed waits, which need only whether a value is paid, then ask no pay
+    cdef long long pays_from
     cdef CompiledContext base  # the context this one was derived from (``derived``)
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
@@ -532,7 +535,7 @@ cdef class CompiledContext:
                  bint needs_kong=False, liable="", int liable_seat=-1, tuple counts=(),
                  bint sources_complete=False,
                  tuple liabilities=(), tuple feeders=None, int winner=-1, int liable_pays=1,
-                 tuple elsewhere=()):
+                 tuple elsewhere=(), long long pays_from=-1):
         """``meld_sources``: (number of melds, named mask, not_left mask) of a context that
         says who fed each meld; ``score`` leaves a hand whose melds do not fit it (and, with
         ``plain_melds``, one with a one-tile meld) to the Python path, which refuses it.
@@ -547,8 +550,10 @@ cdef class CompiledContext:
         34 counts of the tiles other seats hold in view (Wuhan's ``payer_melds``), or ():
         a hand that would make a fifth copy with them is handed back by the scoring paths
         and the batches (the Python path refuses it), and every waits question in such a
-        context (the Python path's)."""
+        context (the Python path's). ``pays_from``: the least base x multiplier ``pay``
+        answers, when it refuses exactly those below it (-1: not known)."""
         self.bits = bits
+        self.pays_from = pays_from
         self.self_drawn = bool(self_drawn)
         self.drawn = self_drawn
         self.flower_sets = flower_sets
@@ -644,6 +649,7 @@ cdef class CompiledContext:
         c.liable = self.liable
         memcpy(c.ctx_counts, self.ctx_counts, sizeof(self.ctx_counts))
         c.paid = self.paid  # (its payments are this one's)
+        c.pays_from = self.pays_from
         return c
 
     cdef object payment(self, int fan, int mult, mult_obj):

@@ -1097,17 +1097,17 @@ cdef object _hits_found(CompiledTable t, const Valued_* v):
     """Every pattern counted (table order), then the extras: kept in the table's
     ``hits_kept`` under the patterns (bit 62 set, 63 clear: not one of ``_hits``'s keys) and
     each extra's count, as ``_hits`` keeps its tuples."""
-    cdef int i, j, n = __builtin_popcountll(v.found), k = 0
+    cdef int i, j, k = 0
     cdef uint64_t key[2]
     cdef HitsSlot* slot = NULL
-    if n == 1 and v.nextra == 0:
-        return t.alone_hits[v.main]
+    if v.nextra == 0 and v.found and not v.found & (v.found - 1):  # (one pattern: no popcount,
+        return t.alone_hits[v.main]                                 # a library call here)
     if t.policy != POL_ADDITIVE and v.found >> 62 == 0 and _hits_key(v, key):
         key[0] = v.found | (<uint64_t> 1) << 62
         got = t._hits_kept(key, &slot)
         if got is not None:
             return got
-    cdef tuple out = PyTuple_New(n + v.nextra)
+    cdef tuple out = PyTuple_New(__builtin_popcountll(v.found) + v.nextra)
     for i in range(t.npat):
         if v.found >> i & 1:
             _put(out, k, t.pattern_hits[i])
@@ -1175,16 +1175,24 @@ cdef int _placed_melds(CompiledTable t, tuple melds, int w, PlacedMelds* pm) exc
 
 
 cdef tuple _MELD_NAMES = tuple(sorted(_MELD_KINDS, key=_MELD_KINDS.get))  # by MK_* - 1
+cdef object _codes_of = None      # the table whose ``meld_codes`` ``_codes`` holds (made once)
+cdef int _codes[MK_BUGANG + 1]    # by MK_*, -1: none (a dict look-up per meld cost ~100)
 
 
 cdef int _placed_melds_packed(CompiledTable t, HandBase h, int w, PlacedMelds* pm) except -2:
     """``_placed_melds`` from the sets a ``Hand`` packed when it was made (its ``mi``), not
     from its Meld objects (a cold hand's objects cost a memory miss each); -1 when it has a
     one-tile meld or one ``mi`` does not hold (``_placed_melds`` then reads them)."""
+    global _codes_of
     cdef int i, mk, x, code
     cdef const RSet* st
     if not h.melds_plain or h.mi.n != h.n_melds:
         return -1
+    if t is not _codes_of:
+        for mk in range(MK_CHI, MK_BUGANG + 1):
+            got = t.meld_codes.get(_MELD_NAMES[mk - 1])
+            _codes[mk] = -1 if got is None else got
+        _codes_of = t
     pm.mi = h.mi
     pm.kinds = 0
     pm.factor = 1
@@ -1192,10 +1200,9 @@ cdef int _placed_melds_packed(CompiledTable t, HandBase h, int w, PlacedMelds* p
     for i in range(h.mi.n):
         st = &h.mi.sets[i]
         mk = st.meld
-        got = t.meld_codes.get(_MELD_NAMES[mk - 1]) if MK_CHI <= mk <= MK_BUGANG else None
-        if got is None:
+        code = _codes[mk] if MK_CHI <= mk <= MK_BUGANG else -1
+        if code < 0:
             return -1
-        code = got
         for x in range(st.tile, st.tile + (3 if st.kind == SET_CHOW else 1)):
             if x == w or t.no_kinds >> x & 1:
                 return -1
@@ -1374,6 +1381,8 @@ cdef int _placed_pays(CompiledTable t, const Valued_* v, int factor, CompiledCon
     if m > 1000000000:
         return 0
     mult[0] = <int> m
+    if c.pays_from >= 0:  # (the rule set says which values pay refuses)
+        return v.mainval * m >= c.pays_from
     if c.paid_known == NULL:
         c.paid_known = <uint64_t*> calloc(3 * PAID_SEEN, sizeof(uint64_t))
         if c.paid_known == NULL:
@@ -1446,7 +1455,7 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     cdef Valued_ vd, vs
     cdef Placements pl
     cdef uint8_t nat[34]
-    cdef uint64_t mask
+    cdef uint64_t mask, want
     cdef int w = cs.wild, k, s, sd_, ss = 0, md, ms, unseen
     if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w or \
             cd.any_elsewhere or cs.any_elsewhere:
@@ -1465,8 +1474,15 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     # one search for every candidate, its placements telling the kinds that complete the
     # hand (the wait test's, four held excepted: ``h.p.four``); past its bounds, the wait
     # test and a search per candidate
-    shared = _placed_waits_shared(t, h, &pm, w, (((<uint64_t> 1) << 34) - 1) & ~h.p.four &
-                                  ~t.no_kinds, cd, cs, visible)
+    want = (((<uint64_t> 1) << 34) - 1) & ~h.p.four & ~t.no_kinds
+    for k in range(34):
+        if h.p.cnt[k] >= 4 or k == w and h.p.cnt[k]:
+            break
+    else:  # no wild held, no kind drawn a fifth time: the core's readings, no search
+        shared = _plain_waits_shared(t, h, &pm, w, want, cd, cs, visible)
+        if shared is not NotImplemented:
+            return shared
+    shared = _placed_waits_shared(t, h, &pm, w, want, cd, cs, visible)
     if shared is not NotImplemented:
         return shared
     memcpy(nat, h.p.cnt, 34)
@@ -1632,15 +1648,12 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef uint64_t met = 0  # candidates some placement serves (``best`` holds for those)
     cdef SharedHand* sh
-    cdef Valued_* v
     cdef CReading r
     cdef uint8_t cnt[34]
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
-    cdef int vals[2]
-    cdef int mults[1]
-    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, left
-    cdef int i, j, c, k, prev, nin, nall, ri, way, unseen, nout = 0
+    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits
+    cdef int i, j, c, prev, nin, nall, ri
     # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
     # alike): per class of pair kind (``_pair_kind_class``) the row its kind's candidate met
     cdef int run = -1, pk, kc, nclass = 0, ri_pk
@@ -1760,20 +1773,166 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 nclass += 1
     finally:
         free(ws.rows)
-    want &= met
-    left = want
+    return _shared_waits_out(t, h, pm, &rows, &best[0][0], want & met, cd, cs, visible)
+
+
+cdef struct SuitSplits:   # one suit's split codes (``_split_code``) of a hand, found once
+    int n                 # -1: not found yet
+    uint32_t codes[RD_SPLITS]
+
+
+cdef int _suit_codes(const Packed* p, int s, SuitSplits* out) noexcept nogil:
+    """``out`` filled with suit s's splits; their count, -1 past RD_SPLITS."""
+    cdef Split sp[RD_SPLITS]
+    cdef int j
+    out.n = _suit_split_list(p, s, sp)
+    for j in range(out.n):
+        out.codes[j] = _split_code(&sp[j])
+    return out.n
+
+
+cdef int _drawn_readings(const Packed* x, int k, const MeldInfo* mi, SuitSplits* ready,
+                         CReading* out) noexcept nogil:
+    """``_readings`` (standard, same order) of ``x``, a ready hand with kind ``k`` drawn that
+    completes it, whose other suits' splits are the ready hand's (``ready``, found on first
+    use, kept for the hand's other candidates). The count, -1 past RD_MAX or RD_SPLITS."""
+    cdef SuitSplits drawn
+    cdef const SuitSplits* suits[4]
+    cdef uint32_t picks[4]
+    cdef int idx[4]
+    cdef int s, ks = t_suit(k), nout = 0
+    for s in range(4):
+        if s == ks:
+            if _suit_codes(x, s, &drawn) < 0:
+                return -1
+            suits[s] = &drawn
+        else:
+            if ready[s].n < 0 and _suit_codes(x, s, &ready[s]) < 0:  # (suit s as ready)
+                return -1
+            suits[s] = &ready[s]
+        if suits[s].n == 0:
+            return 0
+    idx[0] = idx[1] = idx[2] = idx[3] = 0
+    while True:
+        if nout == RD_MAX:
+            return -1
+        for s in range(4):
+            picks[s] = suits[s].codes[idx[s]]
+        if _assemble(mi, picks, &out[nout]) < 0:
+            return -1
+        nout += 1
+        s = 3
+        while s >= 0:
+            idx[s] += 1
+            if idx[s] < suits[s].n:
+                break
+            idx[s] = 0
+            s -= 1
+        if s < 0:
+            return nout
+
+
+cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
+                                uint64_t want, CompiledContext cd, CompiledContext cs,
+                                object visible):
+    """``_placed_waits_shared`` of a hand holding no wild and at most three copies of each
+    kind, from the core's readings, not the placement search: the hole standing for kind k
+    is k drawn, so the placements are the readings of the hand with k drawn, k any kind
+    that completes it (``_std_waits0``, four held or not: a drawn wild may stand for a
+    fifth copy, as in the search). Each serves k (no wild in) and the wild kind (a wild in
+    unless k is the wild kind), as the search's placements do. NotImplemented past the
+    bounds; None when the Python path must answer."""
+    cdef SharedRows rows
+    cdef CReading rs[RD_MAX]
+    cdef SuitSplits ready[4]  # the ready hand's suits' splits, found on first use
+    cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
+    cdef uint64_t met = 0  # candidates some reading serves (``best`` holds for those)
+    cdef int rcounts[NCOUNTED + NCTXCOUNTED]
+    cdef int hcounts[NCOUNTED + NCTXCOUNTED]
+    cdef uint64_t base = pm.kinds, kinds, rbits, hbits, hkey, rkey
+    cdef Packed x
+    cdef int i, k, s, nr, ri, nin
+    cdef bint wild_wanted = want >> w & 1
+    for k in range(34):
+        if h.p.cnt[k]:
+            base |= (<uint64_t> 1) << k
+    kinds = _std_waits0(h.p.key)
+    if not wild_wanted:
+        kinds &= want  # (a kind only the wild kind's candidate would read)
+    rows.n = 0
+    memset(rows.index, -1, sizeof(rows.index))
+    memset(rcounts, 0, sizeof(rcounts))
+    ready[0].n = ready[1].n = ready[2].n = ready[3].n = -1
+    if wild_wanted and kinds:
+        met |= (<uint64_t> 1) << w
+        best[w][0] = best[w][1] = -1
+    while kinds:
+        k = __builtin_ctzll(kinds)
+        kinds &= kinds - 1
+        x = h.p
+        s = t_suit(k)
+        x.cnt[k] += 1
+        x.key[s] += P5[k - s * 9]
+        x.ncon += 1
+        nr = _drawn_readings(&x, k, &pm.mi, ready, rs)
+        if nr < 0:
+            return NotImplemented
+        # the hand's features, k drawn (the ready hand's counts: see ``_placed_waits_shared``)
+        memset(hcounts, 0, sizeof(hcounts))
+        hbits = _hand_bits(&h.p, &pm.mi, base | (<uint64_t> 1) << k, hcounts)
+        if _packed_counts(hcounts, &hkey) < 0:
+            return NotImplemented
+        if k != w and want >> k & 1:
+            met |= (<uint64_t> 1) << k
+            best[k][0] = best[k][1] = -1
+        for i in range(nr):
+            rbits = _reading_bits(&rs[i], -1, -1, rcounts)
+            if not (0 <= rcounts[C_DRAGON_PUNGS] < 1 << COUNT_BITS and
+                    0 <= rcounts[C_WIND_PUNGS] < 1 << COUNT_BITS):
+                return NotImplemented
+            rkey = hkey | (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
+                (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
+            if k != w and want >> k & 1:  # k drawn
+                ri = _shared_row(t, &rows, hbits | rbits, rkey, cd, cs)
+                if ri == -2:
+                    return None
+                if ri < 0:
+                    return NotImplemented
+                _shared_offer(&rows, best[k], ri, t.tie_patterns)
+            if wild_wanted:  # a wild drawn, standing for k
+                nin = k != w
+                ri = _shared_row(t, &rows, hbits | rbits,
+                                 rkey | (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
+                if ri == -2:
+                    return None
+                if ri < 0:
+                    return NotImplemented
+                _shared_offer(&rows, best[w], ri, t.tie_patterns)
+    return _shared_waits_out(t, h, pm, &rows, &best[0][0], want & met, cd, cs, visible)
+
+
+cdef object _shared_waits_out(CompiledTable t, HandBase h, const PlacedMelds* pm,
+                              const SharedRows* rows, int* best, uint64_t want,
+                              CompiledContext cd, CompiledContext cs, object visible):
+    """The valued waits of the candidates ``want`` from their best rows (``best[2 * c + way]``,
+    -1: none), those paid on neither way left out."""
+    cdef const Valued_* v
+    cdef uint64_t left = want
+    cdef int c, k, way, ri, unseen, nout = 0
+    cdef int vals[2]
+    cdef int mults[1]
     while left:  # each way's value and whether it is paid: ``best`` becomes -1 if not
         c = __builtin_ctzll(left)
         left &= left - 1
         for way in range(2):
-            ri = best[c][way]
+            ri = best[2 * c + way]
             if ri < 0:
                 continue
             v = &rows.v[ri][way]
             if v.mainval <= 0 or not _placed_pays(t, v, pm.factor, cd if way == 0 else cs,
                                                   &mults[0]):
-                best[c][way] = -1
-        if best[c][0] < 0 and best[c][1] < 0:
+                best[2 * c + way] = -1
+        if best[2 * c] < 0 and best[2 * c + 1] < 0:
             want &= ~((<uint64_t> 1) << c)
         else:
             nout += 1
@@ -1783,15 +1942,15 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
         k = __builtin_ctzll(want)
         want &= want - 1
         for way in range(2):
-            ri = best[k][way]
+            ri = best[2 * k + way]
             vals[way] = 0 if ri < 0 else rows.v[ri][way].mainval * (
                 rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
         # (held: the concealed copies and the melds' ones, 4 less ``cap``)
         unseen = h.p.cap[k] - h.p.cnt[k] - (0 if visible is None else <int> visible[k])
         _put(out, nout, _wait_entry(
             t, k, vals[0], vals[1], unseen if unseen > 0 else 0,
-            _hits_found(t, &rows.v[best[k][0]][0]) if best[k][0] >= 0 else (),
-            _hits_found(t, &rows.v[best[k][1]][1]) if best[k][1] >= 0 else ()))
+            _hits_found(t, &rows.v[best[2 * k]][0]) if best[2 * k] >= 0 else (),
+            _hits_found(t, &rows.v[best[2 * k + 1]][1]) if best[2 * k + 1] >= 0 else ()))
         nout += 1
     return out
 

@@ -450,7 +450,9 @@ def _context_of(t: compiled.CompiledTable, c: Context, sd: bool,
     return compiled.CompiledContext(
         compiled.context_bits(TABLE, _context_names(c, sd, o)), sd, pay, wild=c.laizi,
         meld_sources=sources, sources_complete=True, needs_kong=c.gsh,
-        elsewhere=tuple(elsewhere) if c.payers else ())
+        elsewhere=tuple(elsewhere) if c.payers else (),
+        # pay refuses base_points x H x W below min_points: H x W below this
+        pays_from=max(0, -(-o.min_points // o.base_points)) if o.base_points > 0 else -1)
 
 
 def _is_dahu(h: PatternHit, o: WuhanOptions) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from compiled_twins import both_paths
 
-from mjcore import Hand, MahjongError, Meld
+from mjcore import Hand, MahjongError, Meld, wait_mask
 from mjcore._core import PLACED_FEATURES
 from mjcore.rules import resolve_options
 from mjcore.rules.wuhan import scoring as wh
@@ -32,10 +32,10 @@ CONTEXTS: list[dict[str, Any]] = [
     {"gang_shang_hua": True}, {"winner": 2, "discarder": "across"}]
 
 
-def ready_hand(rng: random.Random) -> tuple[Hand, int]:
-    """A random ready hand holding one to four 赖子: a win (sets, some declared, and a pair,
-    often of one suit or of pungs) less one tile, some tiles then turned into 赖子; now and
-    then a 痞子杠 or 赖子杠 laid aside. (hand, 赖子)."""
+def ready_hand(rng: random.Random, wilds: bool = True) -> tuple[Hand, int]:
+    """A random ready hand holding one to four 赖子 (none unless ``wilds``): a win (sets, some
+    declared, and a pair, often of one suit or of pungs) less one tile, some tiles then
+    turned into 赖子; now and then a 痞子杠 or 赖子杠 laid aside. (hand, 赖子)."""
     while True:
         laizi = rng.choice((17, 17, 4, 22, 27, 30))
         suit = rng.randrange(3)
@@ -62,7 +62,7 @@ def ready_hand(rng: random.Random) -> tuple[Hand, int]:
         counts[rng.choice((1, 4, 7, 10, 13, 16, 19, 22, 25, rng.randrange(33)))] += 2
         held = [t for t in range(34) for _ in range(counts[t])]
         counts[rng.choice(held)] -= 1  # the winning tile, not yet drawn
-        for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
+        for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4)) if wilds else 0):
             ks = [x for x in range(34) if counts[x] and x != laizi]
             if ks:
                 counts[rng.choice(ks)] -= 1
@@ -78,7 +78,7 @@ def ready_hand(rng: random.Random) -> tuple[Hand, int]:
         for m in melds:
             for t in m.tiles:
                 total[t] += 1
-        if max(total) > 4 or counts[33] or not counts[laizi]:
+        if max(total) > 4 or counts[33] or bool(counts[laizi]) != wilds:
             continue
         return Hand(counts, melds), laizi
 
@@ -108,6 +108,64 @@ def test_wuhan_waits_with_laizi_held_on_both_paths(monkeypatch: pytest.MonkeyPat
         served += not wh._WAITS
         waiting += bool(python) and not isinstance(python[0], str)
     assert served > N // 2 and waiting > N // 3
+
+
+def test_wuhan_waits_with_no_laizi_held_on_both_paths(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ready hands holding no 赖子, which the core reads from the hand with each completing
+    kind drawn (no placement search), each reading serving that kind and a drawn 赖子
+    standing for it: equal to the Python path's. The sample holds hands waiting on the 赖子's
+    own kind (drawn, it may stand for itself), hands waiting on a kind of which all four are
+    held (a drawn 赖子 may stand for a fifth) and hands holding four of a kind concealed
+    (the placement search answers those)."""
+    rng = random.Random(1213)
+    own = fifth = four = 0
+    # waiting on 6p and 9p, either the 赖子's kind (drawn, it stands for itself: 硬胡), and
+    # on 3s, of which four are held (a drawn 赖子 may stand for a fifth), and 6s
+    fixed = [(Hand.parse(h), laizi) for h, laizi in (
+        ("456s78p55s234m chi:123m", 17), ("456s78p55s234m chi:123m", 14),
+        ("45s333s55m chi:123s chi:789m", 17))]
+    for i in range(N + len(fixed)):
+        ready, laizi = fixed[i] if i < len(fixed) else ready_hand(rng, wilds=False)
+        o = resolve_options("wuhan", rng.choice(OPTIONS))
+        ctx = {"laizi": tile_to_text(laizi), **rng.choice(CONTEXTS)}
+        python, first = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx,
+                                   o)
+        wh._WAITS.clear()
+        again = _ask(ready, ctx, o)
+        assert python == first == again, (ready, ctx, o)
+        assert not wh._WAITS  # (the core's)
+        held = list(ready.counts)  # (concealed and declared copies)
+        for m in ready.melds:
+            for t in m.tiles:
+                held[t] += 1
+        waits = wait_mask(Hand(ready.counts))  # the concealed tiles' waits, melds aside
+        own += waits >> laizi & 1
+        fifth += any(waits >> t & 1 and held[t] == 4 for t in range(34))
+        four += 4 in ready.counts
+    assert own > N // 200 and fifth > N // 200 and four > N // 200, (own, fifth, four)
+
+
+@pytest.mark.parametrize("base_points,min_points,paid", [
+    (1, 2, True), (1, 3, False), (2, 4, True), (2, 5, False), (3, 0, True)])
+def test_waits_below_min_points_left_out_on_both_paths(
+        monkeypatch: pytest.MonkeyPatch, base_points: int, min_points: int, paid: bool) -> None:
+    """A win whose base × H × W is below min_points is refused, so it is no wait: the core
+    tells which values are refused in C (the context's ``pays_from``, no pay asked), at the
+    line, one above it, and with a base that does not divide min_points (ceiling, not
+    floor). H × W is 2 for the first hand's waits (软胡: the 赖子 stands in), 4 for the
+    second's (硬胡 and 软胡 where a drawn 赖子 stands for itself or another)."""
+    for text, scale in (("123m456m789m9p chi:345s", 1), ("456s78p55s234m chi:123m", 2)):
+        ready = Hand.parse(text)
+        ctx = {"laizi": "9p", "discarder": "left"}
+        o = resolve_options("wuhan", {"base_points": base_points,
+                                      "min_points": min_points * scale})
+        python, first = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx,
+                                   o)
+        wh._WAITS.clear()
+        again = _ask(ready, ctx, o)
+        assert python == first == again and not wh._WAITS, (text, o)
+        assert bool(again) == paid, (text, o)
 
 
 def test_a_single_laizi_pairs_with_any_258(monkeypatch: pytest.MonkeyPatch) -> None:
