@@ -837,6 +837,12 @@ cdef inline void _detail_decomposition(const CReading* r, uint8_t* out) noexcept
 
 cdef enum:
     HITS_SLOTS = 256     # a table's hit tuples kept (``_hits``): few combinations recur
+    NEAR_SLOTS = 256     # a table's contexts asked lately, found by their key's identity
+
+
+cdef struct NearSlot:    # a context key asked lately and its compiled context (NULL: empty)
+    PyObject* key        # (strong references: a key kept cannot be another's address)
+    PyObject* context
 
 
 cdef struct HitsSlot:    # one hit tuple kept, under its key (``_hits_key``; 0: empty)
@@ -934,8 +940,7 @@ cdef class CompiledTable:
     cdef int open_factor
     cdef uint64_t no_kinds, tie_patterns
     cdef dict contexts
-    cdef object last_key         # the context key asked last, and its compiled context
-    cdef CompiledContext last
+    cdef NearSlot* near          # NEAR_SLOTS contexts asked lately (``_context_of``; NULL until used)
     cdef HitsSlot* hits_kept     # HITS_SLOTS hit tuples of several patterns (NULL until used)
     # the additive policy's ordinary rows by their counted terms (``_row_counts``; their
     # plain terms: ``fails``): cnt_ok[c][v], the rows whose terms on counted feature c hold
@@ -956,6 +961,8 @@ cdef class CompiledTable:
     def __dealloc__(self):
         _memo_drop(<void*> self)
         free(self.fails)
+        self._near_clear()
+        free(self.near)
         cdef int i
         if self.hits_kept != NULL:
             for i in range(HITS_SLOTS):
@@ -1168,9 +1175,67 @@ cdef class CompiledTable:
 
     def add_context(self, key, CompiledContext c):
         if len(self.contexts) >= CT_CONTEXTS:  # bounded: contexts are few, but keys are input
-            self.contexts.clear()
+            self.forget_contexts()
         self.contexts[key] = c
+        if self.near != NULL:  # (a key given again: its slot must not keep the old one)
+            self._near_drop(key)
         return c
+
+    def forget_contexts(self):
+        """Forget every compiled context (the entry derives them again when asked)."""
+        self.contexts.clear()
+        self._near_clear()
+
+    cdef inline NearSlot* _near_slot(self, key) noexcept:
+        return &self.near[(<uintptr_t> <PyObject*> key * 0x9E3779B97F4A7C15u) >> 56]  # (8 bits)
+
+    cdef object _context_of(self, key):
+        """``contexts.get(key)``, a key asked lately found by identity in its slot (no hash,
+        no comparison: a context key is most often the same object call after call)."""
+        cdef NearSlot* e
+        cdef PyObject* old_key
+        cdef PyObject* old_context
+        if self.near != NULL:
+            e = self._near_slot(key)
+            if e.key == <PyObject*> key:
+                return <object> e.context
+        got = self.contexts.get(key)
+        if got is None:
+            return None
+        if self.near == NULL:
+            self.near = <NearSlot*> calloc(NEAR_SLOTS, sizeof(NearSlot))
+            if self.near == NULL:
+                raise MemoryError()
+        e = self._near_slot(key)
+        old_key = e.key  # (released last: the slot is whole first)
+        old_context = e.context
+        Py_INCREF(key)
+        Py_INCREF(got)
+        e.key = <PyObject*> key
+        e.context = <PyObject*> got
+        Py_XDECREF(old_key)
+        Py_XDECREF(old_context)
+        return got
+
+    cdef void _near_drop(self, key) noexcept:
+        cdef NearSlot* e = self._near_slot(key)
+        cdef PyObject* old_context = e.context
+        if e.key == <PyObject*> key:
+            e.key = e.context = NULL
+            Py_DECREF(key)
+            Py_DECREF(<object> old_context)
+
+    cdef void _near_clear(self) noexcept:
+        cdef int i
+        cdef PyObject* k
+        cdef PyObject* c
+        if self.near == NULL:
+            return
+        for i in range(NEAR_SLOTS):
+            k, c = self.near[i].key, self.near[i].context
+            self.near[i].key = self.near[i].context = NULL
+            Py_XDECREF(k)
+            Py_XDECREF(c)
 
     def evaluate(self, hand, int tile, CompiledContext c):
         """The best reading's (value, total before the cap, hits, decomposition or shape id,
@@ -1471,17 +1536,10 @@ cdef class CompiledTable:
         return self._score_in(hand, tile, key)
 
     cdef object _score_in(self, hand, int tile, key):
-        cdef CompiledContext c
-        if key is self.last_key:
-            c = self.last
-        else:
-            got = self.contexts.get(key)
-            if got is None:
-                return False
-            c = <CompiledContext> got
-            self.last_key = key
-            self.last = c
-        return self._score_context(hand, tile, c)
+        got = self._context_of(key)
+        if got is None:
+            return False
+        return self._score_context(hand, tile, <CompiledContext> got)
 
     cdef object _score_context(self, hand, int tile, CompiledContext c):
         """The one way this table scores a hand in context ``c``: by the wild searches of
@@ -2608,7 +2666,7 @@ cdef class CompiledEntry:
     a dict of options -> its (discard, self-drawn) ``CompiledContext`` pair: contexts whose
     waits are the table's values but for who fed the melds, which a settle may need
     (``CompiledTable._valued_waits``'s ``sources``). Every other call, every answer the table
-    leaves, and every call while ``flags.PURE`` is set go to the rule set's own functions
+    leaves, and every call while ``compiled.PURE`` is set go to the rule set's own functions
     (``general_score``, ``general_waits``), which answer the same (the tests hold them
     equal). Without ``make_wait_contexts`` only ``score`` is served (the rule set's own
     ``valued_waits`` answers its waits)."""
@@ -2619,7 +2677,8 @@ cdef class CompiledEntry:
     cdef object wait_contexts  # options -> the (discard, self-drawn) contexts of a wait question
     cdef object make_wait_contexts  # (table, options) -> that pair (kept in wait_contexts)
     cdef readonly object general_score, general_waits
-    cdef object flags       # the module whose PURE forces the Python path (its namespace)
+    cdef object last_options  # the options asked last and their table (``_table``)
+    cdef CompiledTable last_table
     cdef readonly dict contexts  # context_key(...) -> the table's context key, or None
     # ``contexts`` looked up without building the key: a dict context's fingerprint
     # (``_context_print``) -> the key it was found under and its value, one per slot
@@ -2648,7 +2707,7 @@ cdef class CompiledEntry:
     cdef Py_ssize_t last_derived
 
     def __init__(self, tables, make_table, on_discard, on_self_draw, wait_contexts,
-                 make_wait_contexts, general_score, general_waits, flags, dict contexts=None,
+                 make_wait_contexts, general_score, general_waits, dict contexts=None,
                  str sources_key=None, dict source_offsets=None, situation=None,
                  tuple parts=None, part=None, neutral=None):
         if not isinstance(tables, dict) or not isinstance(wait_contexts, dict):
@@ -2678,7 +2737,6 @@ cdef class CompiledEntry:
         self.make_wait_contexts = make_wait_contexts
         self.general_score = general_score
         self.general_waits = general_waits
-        self.flags = flags.__dict__
         self.contexts = contexts
         memset(self.ctx_slots, 0, sizeof(self.ctx_slots))
 
@@ -2737,10 +2795,10 @@ cdef class CompiledEntry:
         cdef CompiledTable t
         if self.derives:
             for t in list(self.tables.values()):
-                t.contexts.clear()
-                t.last_key = t.last = None
+                t.forget_contexts()
         self.contexts.clear()
         self._empty_slots()
+        self.last_options = self.last_table = None  # (a table dropped since: not emptied above)
 
     cdef object _context_value(self, self_drawn, dict context):
         """``contexts.get(context_key(self_drawn, context))``, None also for an unhashable
@@ -2788,18 +2846,23 @@ cdef class CompiledEntry:
             Py_DECREF(<object> old_key)
             Py_DECREF(<object> old_value)
 
-    cdef inline bint _pure(self):
-        """``flags.PURE`` (read from the module's dict: no attribute look-up per call)."""
-        pure = _dict_get(self.flags, "PURE")
-        return pure is not None and pure is not False and bool(pure)
+    cdef inline bint _pure(self) noexcept:
+        return _pure_scoring
 
     cdef CompiledTable _table(self, options):
         """The options' table; None when ``make_table`` gives none (options only the rule
-        set's own path scores)."""
+        set's own path scores). The options asked last find theirs by identity (a table is
+        made from its options alone: one the rule set has since dropped answers the same)."""
+        if options is self.last_options and options is not None:
+            return self.last_table
         t = _dict_get(self.tables, options)
         if t is None:
             t = self.make_table(options)
-        return None if t is None else <CompiledTable?> t
+        if t is None:
+            return None
+        self.last_table = <CompiledTable?> t
+        self.last_options = options
+        return self.last_table
 
     def score(self, hand, win_tile, self_drawn, context, options):
         return self._score(hand, win_tile, self_drawn, context, options)
@@ -3132,6 +3195,17 @@ cdef class CompiledEntry:
                         if got is not None:
                             return got
         return self.general_waits(hand, context, options, visible)
+
+
+cdef bint _pure_scoring = False  # ``compiled.PURE``: every call to the rule sets' Python paths
+
+
+def set_pure_scoring(bint on):
+    """Send every ``CompiledEntry`` call to its rule set's Python path, or stop (the module
+    ``mjcore.rules.common.compiled`` calls this when its ``PURE`` is set: one flag read in C
+    per call)."""
+    global _pure_scoring
+    _pure_scoring = on
 
 
 cdef inline object _dict_get(object d, key):

@@ -896,6 +896,25 @@ def test_score_batch_refuses_bad_input() -> None:
         t.score_batch(good[:33], bytes([4]), None, c)
 
 
+def test_a_context_key_given_again_is_served_its_new_context() -> None:
+    """A table finds the contexts asked lately by their key's identity: a key given another
+    context is served that one from then on, and a key forgotten is no longer served."""
+    t = sichuan._compiled_table(resolve_options("sichuan"))
+    hand = Hand.parse("11122233344455m")
+    key = ("given again", 1)
+
+    def paying(who: str) -> compiled.CompiledContext:
+        return compiled.CompiledContext(0, True, lambda fan, mult: (who,))
+
+    t.add_context(key, paying("first"))
+    assert t.score_in(hand, 4, key).payments == ("first",)
+    assert t.score_in(hand, 4, key).payments == ("first",)  # (from its slot)
+    t.add_context(key, paying("second"))
+    assert t.score_in(hand, 4, key).payments == ("second",)
+    t.forget_contexts()
+    assert t.score_in(hand, 4, key) is False
+
+
 def test_tiles_held_elsewhere_hand_back_a_fifth_copy() -> None:
     """A context's tiles held elsewhere (``elsewhere``: Wuhan's payers' melds) and the hand
     may hold four copies of a kind between them: a fifth hands the hand back (the rule

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import inspect
 import random
+import sys
+from typing import Any
 
 import pytest
 
@@ -249,3 +251,39 @@ def test_a_registration_routes_the_front_door_to_its_engine() -> None:
     finally:
         register(old)
     assert score(hand, win_tile="7m", ruleset="sichuan", self_drawn=True) == expected
+
+
+def test_setting_pure_switches_every_call_to_the_python_path(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compiled.PURE`` set (directly or by monkeypatch) sends the very next call to the
+    rule set's Python path, and unset back to the core: the entries read the switch in C,
+    which the module sets when PURE is set. Seen by whether a Python frame of the rule set
+    runs for a call the core answers alone."""
+    ctx = {"seat_wind": "2z", "round_wind": "1z"}
+
+    def python_ran() -> bool:
+        frames: list[str] = []
+
+        def watch(frame: Any, event: str, arg: object) -> None:
+            if event == "call" and frame.f_code.co_filename == gd.__file__:
+                frames.append(frame.f_code.co_name)
+
+        sys.setprofile(watch)
+        try:
+            score(HAND, win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+        finally:
+            sys.setprofile(None)
+        return bool(frames)
+
+    python_ran()  # (the context parsed and compiled once)
+    assert not python_ran()
+    compiled.PURE = True
+    try:
+        assert python_ran()
+    finally:
+        compiled.PURE = False
+    assert not python_ran()
+    monkeypatch.setattr(compiled, "PURE", True)
+    assert python_ran()
+    monkeypatch.undo()
+    assert not python_ran()

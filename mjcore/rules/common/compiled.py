@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +38,7 @@ from mjcore._core import (
     CompiledTable,
     ContextPart,
     context_key,
+    set_pure_scoring,
 )
 from mjcore.hand import Decomposition
 from mjcore.rules.common.memo import Memo
@@ -47,7 +50,22 @@ __all__ = ["COUNTED", "FEATURES", "PURE", "WILD_FEATURES", "CompiledContext", "C
            "wild_features_of"]
 
 PURE = os.environ.get("MJ_PURE_SCORING", "") not in ("", "0")
-"""``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import)."""
+"""``MJ_PURE_SCORING=1``: every rule set scores on its Python path (read once at import);
+setting it (``compiled.PURE = True``) switches every call from then on."""
+
+
+class _Switches(types.ModuleType):
+    """This module, whose ``PURE`` also sets the compiled entries' switch: they read it in
+    C on every call."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "PURE":
+            set_pure_scoring(bool(value))
+
+
+sys.modules[__name__].__class__ = _Switches
+set_pure_scoring(PURE)
 
 _COUNTED_TERM = re.compile(r"^([a-z0-9_]+)(==|>=|<=)(\d|[a-z][a-z0-9_]*)$")
 _OPS = {"==": 0, ">=": 1, "<=": 2}

@@ -906,7 +906,7 @@ def _situation(self_drawn: bool | None, context: dict[str, object],
 
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, compiled, contexts=_CIDS,
+                                _general_score, _general_waits, contexts=_CIDS,
                                 sources_key="meld_from", source_offsets=_REL_OFFSET,
                                 situation=_situation)
 # A ``Hand`` and a tile id in a context already parsed (a dict or none) is answered in one

@@ -796,7 +796,7 @@ def _general_waits(hand: object, context: Mapping[str, object] | None, o: Hangzh
 
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, compiled, contexts=_KEYS_OF)
+                                _general_score, _general_waits, contexts=_KEYS_OF)
 # A hand (a ``Hand`` or plain text) and a tile (an id or its text) in a context already
 # compiled (a dict or none) is answered in one core call (the options' compiled table and its
 # cache), and so are a ready hand's waits in a context already served

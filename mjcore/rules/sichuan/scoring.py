@@ -726,7 +726,7 @@ def _valued_waits(
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, _DEFAULT_CTX[False], _DEFAULT_CTX[True],
                                 _WAIT_CONTEXTS, _default_wait_contexts, _score, _valued_waits,
-                                compiled, contexts={})
+                                contexts={})
 # The common calls (a ``Hand``, a tile id, no context or a dict context ``_score`` parsed
 # before and the core checks by itself: every one but a kong_feeder's; a ``Hand``, no
 # context, nothing visible) are answered in one core call (the options' compiled table and

@@ -820,7 +820,7 @@ def _situation(self_drawn: bool | None, context: dict[str, object],
 
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, compiled, contexts=_CIDS,
+                                _general_score, _general_waits, contexts=_CIDS,
                                 situation=_situation, parts=_PARTS, part=_part,
                                 neutral=_NEUTRAL)
 # A ``Hand`` and a tile id in a dict context seen before (one the core checks against the

@@ -615,7 +615,7 @@ def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wu
 
 
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, compiled, contexts=_KEYS_OF)
+                                _general_score, _general_waits, contexts=_KEYS_OF)
 # A ``Hand`` and a tile (an id or its text) in a context already compiled (a dict or none) is
 # answered in one core call (the options' compiled table and its cache), and so are a ready
 # ``Hand``'s waits in a context already served (``compiled.serve_waits``) with nothing
