@@ -2321,7 +2321,7 @@ cdef class CompiledTable:
         cdef uint64_t held
         if p.cnt[tile] == 0 or p.ncon + 3 * h.n_melds != self.hand_tiles:
             return None
-        if self.by_words:
+        if self.by_words or self.policy == POL_ADDITIVE:  # (additive: its suits' entries)
             _fetch_words(p, 0)
         if h.n_melds and (c.no_melds or not h.melds_plain) or not c.melds_fit(mi, h.n_melds):
             return None
@@ -2332,7 +2332,7 @@ cdef class CompiledTable:
             return None
         if self.policy == POL_ADDITIVE:
             bi = self._best_additive(p, mi, held, tile, c, rs, _readings(
-                p, mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat, -1)
+                p, mi, self.qidui, rs, self.shisanyao, self.ligu, True), &best, &flat, -1)
         else:
             bi = self._best(p, mi, held, c, rs, &best, &flat)
         if bi < 0:
@@ -2381,7 +2381,7 @@ cdef class CompiledTable:
                 c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
             return -1
         if self.policy == POL_ADDITIVE:
-            nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu)
+            nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu, True)
             b1 = b2 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1, one_kind,
                                           c2, v2)
             f2[0] = f1[0]
@@ -2438,7 +2438,7 @@ cdef class CompiledTable:
             else 0), 0)
         if self.ligu and mi.n == 0:
             mask |= _ligu_waits(p)
-        if self.by_words:
+        if self.by_words or self.policy == POL_ADDITIVE:  # (additive: its suits' entries)
             _fetch_words(p, mask)
         if sources:
             for j in range(mi.n):
