@@ -1174,6 +1174,9 @@ cdef class CompiledTable:
         return self.contexts.get(key)
 
     def add_context(self, key, CompiledContext c):
+        return self._add_context(key, c)
+
+    cdef CompiledContext _add_context(self, key, CompiledContext c):
         if len(self.contexts) >= CT_CONTEXTS:  # bounded: contexts are few, but keys are input
             self.forget_contexts()
         self.contexts[key] = c
@@ -3109,13 +3112,13 @@ cdef class CompiledEntry:
         # and before this one is kept; then the situation compiled again, as it was
         if len(t.contexts) >= CT_CONTEXTS - 1 or len(self.contexts) >= CONTEXTS_KEPT:
             self._forget()
-            t.add_context(bkey, base)
+            t._add_context(bkey, base)
         if key is not None:
-            t.add_context(key, c)
+            t._add_context(key, c)
             return key
         self.last_derived -= 1
         derived = self.last_derived
-        t.add_context(derived, c)
+        t._add_context(derived, c)
         self._remember_derived(<tuple> dkey, derived, fp)
         return derived
 
@@ -3524,7 +3527,7 @@ def _c_readings(hand, int seat_wind=-1, int round_wind=-1, bint qidui=True, bint
 _NO_CONTEXT = {}  # (never changed: the context of a call with none)
 
 
-def context_key(self_drawn, dict context):
+cpdef tuple context_key(self_drawn, dict context):
     """A win context's memo key, flat (one tuple): ``self_drawn``, the keys, the values (a
     list as a tuple, a dict as the tuple of its items) and the values' types, a list's,
     tuple's or dict's with its items' (``True == 1 == 1.0``, but only one of them is a flag,
@@ -3553,15 +3556,28 @@ cdef tuple _value_key(v):
     theirs; anything else itself and its type. For a list, tuple or dict holding anything but
     str, int, bool, float or None (whose own items' types would go unrecorded) the types are
     a list: the key cannot be hashed (TypeError where it is used), so it is never kept."""
+    cdef Py_ssize_t n, j
+    cdef tuple types
     if type(v) is list or type(v) is tuple:
-        types = (type(v), *[type(x) for x in v])
         value = tuple(v)
     elif type(v) is dict:
-        types = (dict, *[type(x) for item in (<dict> v).items() for x in item])
         value = tuple((<dict> v).items())
     else:
         return v, type(v)
-    for tp in types[1:]:
+    n = len(<tuple> value)
+    if type(v) is dict:
+        types = PyTuple_New(1 + 2 * n)
+        for j in range(n):
+            item = (<tuple> value)[j]
+            _put(types, 1 + 2 * j, type((<tuple> item)[0]))
+            _put(types, 2 + 2 * j, type((<tuple> item)[1]))
+    else:
+        types = PyTuple_New(1 + n)
+        for j in range(n):
+            _put(types, 1 + j, type((<tuple> value)[j]))
+    _put(types, 0, type(v))
+    for j in range(1, len(types)):
+        tp = types[j]
         if not (tp is str or tp is int or tp is bool or tp is float or tp is type(None)):
             return value, [types]
     return value, types
