@@ -105,7 +105,7 @@ class CompiledContext:
 class ContextPart:
     def __init__(self, mask: int = 0, bits: int = 0, seat_wind: int = -1, round_wind: int = -1,
                  flower_sets: int = -1,
-                 seat_flowers: int | tuple[int, ...] = -1) -> None: ...
+                 seat_flowers: int | tuple[int, ...] = -1, wild: int = -1) -> None: ...
 
 class CompiledEntry:
     general_score: Callable[..., Any]

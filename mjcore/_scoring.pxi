@@ -707,16 +707,16 @@ cdef class CompiledContext:
 cdef class ContextPart:
     """What the values of some per-hand keys of a context change in the compiled context of
     its situation (``CompiledEntry``'s ``parts``, applied in their order): the context
-    feature bits under ``mask`` (set to ``bits``), and the winds and counted features given
-    (-1: the situation's); ``seat_flowers`` may be four, by the seat wind (0-3) the context
-    has by then (the seat's own flowers)."""
+    feature bits under ``mask`` (set to ``bits``), and the winds, counted features and wild
+    kind given (-1: the situation's); ``seat_flowers`` may be four, by the seat wind (0-3)
+    the context has by then (the seat's own flowers)."""
 
     cdef uint64_t mask, bits
-    cdef int seat_wind, round_wind, flower_sets
+    cdef int seat_wind, round_wind, flower_sets, wild
     cdef int seat_flowers[4]
 
     def __init__(self, uint64_t mask=0, uint64_t bits=0, int seat_wind=-1, int round_wind=-1,
-                 int flower_sets=-1, seat_flowers=-1):
+                 int flower_sets=-1, seat_flowers=-1, int wild=-1):
         cdef int k
         if bits & ~mask:
             raise ValueError("a part's bits lie under its mask")
@@ -725,14 +725,20 @@ cdef class ContextPart:
         self.seat_wind = seat_wind
         self.round_wind = round_wind
         self.flower_sets = flower_sets
+        if wild >= 34:
+            raise ValueError("a part's wild is a kind 0-33")
+        self.wild = wild
         by_seat = tuple(seat_flowers) if type(seat_flowers) is tuple else (seat_flowers,) * 4
         if len(by_seat) != 4:
             raise ValueError("seat_flowers is one count or four, by the seat wind")
         for k in range(4):
             self.seat_flowers[k] = by_seat[k]
 
-    cdef void apply(self, CompiledContext c) noexcept:
-        """Give ``c`` (a ``derived`` copy) what this part says."""
+    cdef bint apply(self, CompiledContext c) noexcept:
+        """Give ``c`` (a ``derived`` copy) what this part says; false when it cannot: a wild
+        kind to a context that blocks tiles (a discard's refusals may name the wild's own)."""
+        if self.wild >= 0 and c.blocked:
+            return 0
         c.bits = c.bits & ~self.mask | self.bits
         if self.seat_wind >= 0:
             c.seat_wind = self.seat_wind
@@ -742,6 +748,9 @@ cdef class ContextPart:
             c.flower_sets = self.flower_sets
         if 0 <= c.seat_wind < 4 and self.seat_flowers[c.seat_wind] >= 0:
             c.seat_flowers = self.seat_flowers[c.seat_wind]
+        if self.wild >= 0:
+            c.wild = self.wild
+        return 1
 
 
 cdef int _fill_cond(Cond* c, tuple spec) except -1:
@@ -2795,10 +2804,10 @@ cdef class CompiledEntry:
         compiles its own again when asked (``t.context(key)`` is None), while those whose
         numbers it forgot would stay and fill the tables, each filling making the entry
         forget sooner."""
-        cdef CompiledTable t
         if self.derives:
-            for t in list(self.tables.values()):
-                t.forget_contexts()
+            for table in list(self.tables.values()):
+                if table is not None:  # (options the rule set has no compiled table for)
+                    (<CompiledTable> table).forget_contexts()
         self.contexts.clear()
         self._empty_slots()
         self.last_options = self.last_table = None  # (a table dropped since: not emptied above)
@@ -3048,7 +3057,8 @@ cdef class CompiledEntry:
                 c, context[self.sources_key]):
             return None
         for part in parts:
-            (<ContextPart> part).apply(c)
+            if not (<ContextPart> part).apply(c):
+                return None
         # out of the cycle collector (a derived context is one of thousands): nothing it
         # holds leads back to it (its base, the rule set's pay, tuples of numbers and
         # strings, and no settle)

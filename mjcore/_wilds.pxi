@@ -574,6 +574,7 @@ cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) ex
     cdef int add[34]
     cdef uint8_t cnt[34]
     cdef int t, total = 0, w = c.wild, slot
+    cdef unsigned int over = 0
     cdef HandBase h
     if not 0 <= w < 34:
         return -1
@@ -584,11 +585,12 @@ cdef int _wild_hand(object hand, CompiledContext c, int ntiles, WildHand* wh) ex
         if not PyUnicode_IS_ASCII(hand) or not plain_runs_counts(
                 <const unsigned char*> PyUnicode_DATA(hand), len(<str> hand), add):
             return -1
-        for t in range(34):
-            if add[t] > 4:
-                return -1
-            cnt[t] = add[t]
+        for t in range(34):  # (no branch: the compiler vectorises it)
+            over |= add[t] > 4
+            cnt[t] = <uint8_t> add[t]
             total += add[t]
+        if over:
+            return -1
         memcpy(wh.held, cnt, 34)
     elif isinstance(hand, HandBase):
         h = <HandBase> hand
@@ -846,15 +848,27 @@ cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, h
     not a new one made for each: objects only, never answers (every wait is still valued).
     A slot's object that only the slot holds is rewritten in place for new content (not
     freed and made again)."""
-    cdef uint64_t x = (<uint64_t> tile | <uint64_t> unseen << 6 | <uint64_t> <uint32_t> vd << 9
-                       ^ <uint64_t> <uint32_t> vs << 33)
-    x ^= (<uint64_t> <uintptr_t> <PyObject*> hd) * 0x9E3779B97F4A7C15u ^ (
-        <uint64_t> <uintptr_t> <PyObject*> hs) * 0xC2B2AE3D27D4EB4Fu
+    return _wait_kept(t, tile, unseen, _wait_class(vd, vs, <PyObject*> hd, <PyObject*> hs),
+                      vd, vs, <PyObject*> hd, <PyObject*> hs)
+
+
+cdef inline uint64_t _wait_class(int vd, int vs, PyObject* hd, PyObject* hs) noexcept nogil:
+    """The part of a kept wait's slot hash that the waits of one value share (their values
+    and hits: ``_valued_waits_wild`` works it out once for them all)."""
+    return (<uint64_t> <uint32_t> vd << 9 ^ <uint64_t> <uint32_t> vs << 33
+            ^ (<uint64_t> <uintptr_t> hd) * 0x9E3779B97F4A7C15u
+            ^ (<uint64_t> <uintptr_t> hs) * 0xC2B2AE3D27D4EB4Fu)
+
+
+cdef object _wait_kept(CompiledTable t, int tile, int unseen, uint64_t cls, int vd, int vs,
+                       PyObject* hd, PyObject* hs):
+    """``_wait_entry`` with its value's part of the hash, ``cls`` (``_wait_class``); ``hd``
+    and ``hs`` borrowed (the caller holds them)."""
+    cdef uint64_t x = cls ^ (<uint64_t> tile | <uint64_t> unseen << 6)
     x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
     cdef WaitSlot* e = &_waits_kept[(x ^ x >> 32) & (WAITS_KEPT - 1)]
     if e.w != NULL and e.tile == tile and e.vd == vd and e.vs == vs and e.unseen == unseen \
-            and e.hd == <PyObject*> hd and e.hs == <PyObject*> hs and \
-            e.tp == <PyObject*> t.wait_type:
+            and e.hd == hd and e.hs == hs and e.tp == <PyObject*> t.wait_type:
         return <object> e.w
     if e.w != NULL and e.tp == <PyObject*> t.wait_type and _refcnt(e.w) == 1:
         if e.tile != tile:
@@ -863,8 +877,8 @@ cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, h
         _reput(e.w, 2, vd)
         _reput(e.w, 3, vs)
         _reput(e.w, 4, unseen)
-        _reput(e.w, 5, hd)
-        _reput(e.w, 6, hs)
+        _reput(e.w, 5, <object> hd)
+        _reput(e.w, 6, <object> hs)
     else:
         w = mj_tuple_of(t.wait_type, 7)
         _put(w, 0, (<tuple> _wait_objects[tile])[0])
@@ -872,15 +886,15 @@ cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, h
         _put(w, 2, vd)
         _put(w, 3, vs)
         _put(w, 4, unseen)
-        _put(w, 5, hd)
-        _put(w, 6, hs)
+        _put(w, 5, <object> hd)
+        _put(w, 6, <object> hs)
         PyObject_GC_UnTrack(w)
         Py_INCREF(w)
         Py_XDECREF(e.w)
         e.w = <PyObject*> w
         e.tp = <PyObject*> t.wait_type
-    e.hd = <PyObject*> hd
-    e.hs = <PyObject*> hs
+    e.hd = hd
+    e.hs = hs
     e.tile = tile
     e.vd = vd
     e.vs = vs
@@ -897,6 +911,10 @@ cdef struct WildWaitValue:  # the two ways of the waits that share their reading
     int key               # 七对 | standard << 1 | gen << 2; -1: unused
     int gd, gs            # ``_wild_value``'s answers on a discard and self-drawn
     Valued_ vd, vs
+    int d                 # the discard's value (0: none)
+    PyObject* hd          # the hits of each way (borrowed: the caller's list holds them)
+    PyObject* hs
+    uint64_t cls          # their part of a kept wait's hash (``_wait_class``)
 
 
 cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
@@ -920,7 +938,7 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     cdef int k, tile, drawn, unseen, nv = 0, n = 0, odd0 = 0, gen0 = 0, odd, gen, wilds, key
     cdef int nr, i
     cdef bint baotou = 0, qd, st
-    cdef list hits = []  # each value's discard and self-drawn hits, as vals (two items each)
+    cdef list hits = []  # each value's discard and self-drawn hits (held for vals' pointers)
     if cd.any_elsewhere or cs.any_elsewhere or _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 \
             or cd.wild != cs.wild or cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
         return None
@@ -1001,15 +1019,21 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
             e.gs = _wild_value(t, rb, nr, gen, wh.nmelds, cs, &e.vs, &chosen)
             if e.gs < 0 or e.gd < 0:
                 return None
-            hits.append(t._hits(&e.vd, -1) if e.gd else ())
-            hits.append(t._hits(&e.vs, -1) if e.gs else ())
+            hd = t._hits(&e.vd, -1) if e.gd else ()
+            hs = t._hits(&e.vs, -1) if e.gs else ()
+            hits.append(hd)
+            hits.append(hs)
+            e.hd = <PyObject*> hd
+            e.hs = <PyObject*> hs
+            e.d = e.vd.value if e.gd else 0
+            e.cls = _wait_class(e.d, e.vs.value, e.hd, e.hs)
         if not e.gs:
             continue
         unseen = 4 - wh.held[tile]
         if visible is not None:
             unseen -= <int> visible[tile]
-        _put(out, n, _wait_entry(t, tile, e.vd.value if e.gd else 0, e.vs.value,
-                                 unseen if unseen > 0 else 0, hits[2 * i], hits[2 * i + 1]))
+        _put(out, n, _wait_kept(t, tile, unseen if unseen > 0 else 0, e.cls, e.d, e.vs.value,
+                                e.hd, e.hs))
         n += 1
     if n < len(out):
         out = out[:n]

@@ -55,3 +55,32 @@ def test_joker_waits_are_the_tiles_that_win() -> None:
         assert got == want, (tiles, jokers, got, want)
         ready += want != 0
     assert ready > N // 2  # (most hands wait on something: the suit skipping is exercised)
+
+
+def test_waits_leave_out_every_kind_held_four_times() -> None:
+    """A kind held four times is never a wait (there is no fifth copy), though a fifth would
+    complete the shape (four of it and three sets: a pung and a pair), at every position of
+    the 34 (the core finds such kinds eight counts at a time, the last two alone)."""
+    rng = random.Random(13)
+    for k in range(34):
+        for _ in range(20):
+            counts = [0] * 34
+            counts[k] = 4
+            while sum(counts) < 13:
+                s = rng.randrange(34)
+                if rng.random() < 0.5 and s < 27 and s % 9 < 7:
+                    run = (s, s + 1, s + 2)
+                else:
+                    run = (s, s, s)
+                if k not in run and all(counts[t] + run.count(t) <= 4 for t in run):
+                    for t in run:
+                        counts[t] += 1
+            got = mjcore.wait_mask(mjcore.Hand(tuple(counts)), shapes="standard")
+            want = 0
+            for t in range(34):
+                if counts[t] < 4:
+                    counts[t] += 1
+                    if mjcore.is_win(mjcore.Hand(tuple(counts)), shapes="standard"):
+                        want |= 1 << t
+                    counts[t] -= 1
+            assert not got >> k & 1 and got == want, (counts, k)

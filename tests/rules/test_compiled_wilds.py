@@ -249,6 +249,67 @@ def test_hangzhou_valued_waits_on_both_paths(monkeypatch: pytest.MonkeyPatch) ->
     assert answered > asked // 3
 
 
+def test_hangzhou_contexts_derived_from_their_situation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flip-mode context not met before is derived from its situation (the same context
+    with 财神 1m) and the wild its ``caishen`` names (``_part``), never for a discard (its
+    refusals block the wild's own tile) nor beside an ``indicator``: asked one after another
+    with nothing cleared (situations, derived contexts and answers kept, each asked twice),
+    scores and waits equal the Python path's, and most contexts were derived."""
+    rng = random.Random(36)
+    rests: list[dict[str, Any]] = [
+        {}, {"piao_count": 1}, {"gang_kai": True}, {"claims_from": {"left": 3}}, {"winner": 2},
+        {"discarder": "left", "dealer": "self", "dealer_streak": 2},
+        {"discarder": "right", "dealer": "right", "dealer_streak": 2,
+         "passed_win_tiles": ["3m"]}]
+    questions = []
+    while len(questions) < N // 4:
+        hand, tile, wild, flip = hangzhou_hand(rng)
+        if not flip:
+            continue
+        rest = rng.choice(rests)
+        sd = "discarder" not in rest
+        ctx = {"caishen": rng.choice((text(wild), text(wild), "1m")), **rest}
+        if rng.random() < 0.05:
+            ctx["indicator"] = rng.choice(("9s", text(wild)))
+        o = resolve_options("hangzhou", rng.choice(_OPTIONS[:9]))
+        if rng.random() < 0.6:
+            questions.append((hz.score, hand, rng.choice((tile, text(tile))), sd, ctx, o))
+        else:
+            if isinstance(hand, str):
+                hand = Hand.parse(hand)
+            counts = list(hand.counts)
+            counts[tile] -= 1
+            ready = Hand(counts, hand.melds)
+            questions.append((hz.valued_waits, rng.choice((ready, ready.to_text())), ctx, o))
+
+    def answers() -> list[Any]:
+        out = []
+        for fn, *args in questions:
+            try:
+                out.append(fn(*args))
+            except MahjongError as exc:
+                out.append((exc.code, str(exc)))
+        return out
+
+    monkeypatch.setattr(compiled, "PURE", True)
+    hz.clear_caches()
+    python = answers()
+    monkeypatch.setattr(compiled, "PURE", False)
+    hz.clear_caches()
+    for _ in range(2):
+        for got, want, q in zip(answers(), python, questions, strict=True):
+            assert got == want, q[1:]
+            if hasattr(want, "decomposition"):
+                same_result(got, want)
+    derived = 0  # (questions in a context the entry derived: a key's number, or a plain
+    for fn, *args in questions:  # dict of waits pairs, which serving more options replaces)
+        key = compiled.context_key(args[2] if fn is hz.score else None, args[-2])
+        value = hz._ENTRY.contexts.get(key)  # (None: refused)
+        derived += type(value) is int or type(value) is dict
+    assert derived > len(questions) // 5
+
+
 def test_score_keeps_an_answer_from_its_second_ask(monkeypatch: pytest.MonkeyPatch) -> None:
     """``score`` is ``CompiledEntry.score``: a hand in a context met before is answered from
     the compiled tables' cache, which keeps an answer when a question comes a second time

@@ -165,9 +165,9 @@ def entry_key(t: CompiledTable, entry: CompiledEntry, self_drawn: object,
         c = make()
         if c is None:
             return None
-        key = ck if key is None else key
+        key = ck if key is None else key  # (a derived context's key is an int: kept)
         t.add_context(key, c)
-        entry.remember_context(key, key)
+        entry.remember_context(ck, key)
     return key
 
 

@@ -795,8 +795,54 @@ def _general_waits(hand: object, context: Mapping[str, object] | None, o: Hangzh
     return result
 
 
+# --------------------------------------------------------------------------- derived contexts
+# In flip mode a server's contexts differ in the 财神 from hand to hand, where the rest (the
+# situation) is one of a few. ``_ENTRY`` derives a context not seen before from its
+# situation, the same context with ``caishen`` 1m (``_NEUTRAL``), compiled once by
+# ``_situation``, and the ``_part`` its 财神 gives (the wild kind only: who pays, the flags
+# and the 飘 do not depend on it).
+
+_PARTS = (("caishen", "indicator"),)
+_NEUTRAL = {"caishen": "1m"}
+
+
+def _part(i: int, values: tuple[object, ...], o: HangzhouOptions) -> compiled.ContextPart | None:
+    """The wild kind a context's ``caishen`` names, or None when it is not plainly valid in
+    flip mode or an ``indicator`` is given too (the Python path checks they agree)."""
+    caishen, indicator = values
+    if o.caishen_mode != "flip" or indicator is not None or type(caishen) is not str:
+        return None
+    try:
+        return compiled.ContextPart(wild=tile_id(caishen))
+    except MahjongError:
+        return None
+
+
+def _situation(self_drawn: bool | None, context: dict[str, object],
+               o: HangzhouOptions) -> tuple[object, ...] | None:
+    """The table key of a context with ``_NEUTRAL``'s 财神, compiled in the options' table
+    (None when the Python path refuses it: it is never derived from); a waits context
+    (``self_drawn`` None) is served instead. Never a discard's: its refusals block the wild's
+    own tile (``blocked``), which a part does not move."""
+    if self_drawn is False:
+        return None
+    t = _TABLES.get(o, _UNSET)
+    if t is _UNSET:
+        t = _compiled_table(o)
+    if t is None:
+        return None
+    if self_drawn is None:  # (as ``_general_waits`` serves it: the discard-only keys dropped)
+        c = parse_context({k: v for k, v in context.items() if k not in _DISCARD_ONLY}, True, o)
+        cd, cs = _wait_contexts(c, o)
+        compiled.serve_waits(_ENTRY, context, o, (cd, cs))
+        return None
+    return _table_key(t, True, context, o)
+
+
 _ENTRY = compiled.CompiledEntry(_TABLES, _compiled_table, None, None, {}, None,
-                                _general_score, _general_waits, contexts=_KEYS_OF)
+                                _general_score, _general_waits, contexts=_KEYS_OF,
+                                situation=_situation, parts=_PARTS, part=_part,
+                                neutral=_NEUTRAL)
 # A hand (a ``Hand`` or plain text) and a tile (an id or its text) in a context already
 # compiled (a dict or none) is answered in one core call (the options' compiled table and its
 # cache), and so are a ready hand's waits in a context already served
