@@ -231,11 +231,13 @@ cdef int _assemble(const MeldInfo* mi, const uint32_t* codes, CReading* r) noexc
 
 
 cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* out,
-                   bint shisanyao=0, bint ligu=0) noexcept nogil:
+                   bint shisanyao=0, bint ligu=0, bint by_entries=0) noexcept nogil:
     """Every reading of the packed hand plus its declared melds: the standard decompositions in
     ``decompose`` order, then 七对 (only without melds, when ``qidui``), then 十三幺 (when
     ``shisanyao``; its pair is the tile held twice), then 嚦咕嚦咕 (when ``ligu``). The count,
-    or -1 when there are more than RD_MAX (the caller falls back to the Python readings)."""
+    or -1 when there are more than RD_MAX (the caller falls back to the Python readings).
+    ``by_entries``: a suit with one split takes it from its reading-word entry
+    (``_suit_words_entry``, RWE_ONLY) instead of splitting it again."""
     cdef Split splits[4][RD_SPLITS]
     cdef uint32_t codes[4][RD_SPLITS]
     cdef int ns[4]
@@ -245,6 +247,7 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
     cdef uint32_t picks[4]
     cdef bint standard = 1
     cdef int pairs = 0, total
+    cdef uint64_t e
     for s in range(4):  # sets and one pair: one suit holds 3n+2 tiles, the others 3n
         total = 0
         for j in range(9 if s < 3 else 7):
@@ -255,6 +258,12 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
     if pairs != 1:
         standard = 0
     for s in range(4 if standard else 0):
+        if by_entries:
+            e = _suit_words_entry(p, s)
+            if e & RWE_ONLY:
+                ns[s] = 1
+                codes[s][0] = <uint32_t> (e >> 32) & SC_MASK
+                continue
         ns[s] = _suit_split_list(p, s, splits[s])
         if ns[s] < 0:
             return -1
@@ -356,8 +365,10 @@ cdef enum:
     # 0: not known yet; with no word present:
     RWE_NONE = 1 << 8    # the suit has no split
     RWE_OVER = 2 << 8    # it has more than RD_SPLITS: the readings path answers
-    # bits 32-63: the suit's first split (of its first word) as a split code, or with no
-    # word present its tile count mod 3 (``_entry_mod3``)
+    # bits 32-62: the suit's first split (of its first word) as a split code, or with no
+    # word present its tile count mod 3 (``_entry_mod3``); bit 63 (RWE_ONLY): that split
+    # is the suit's only one
+    SC_MASK = 0x7FFFFFFF
 
 from libc.stdlib cimport calloc
 
@@ -383,6 +394,7 @@ cdef extern from *:
     """
     void* mj_table_zeroed(size_t n) nogil
 
+cdef uint64_t RWE_ONLY = (<uint64_t> 1) << 63
 cdef uint64_t* suit_rwords = <uint64_t*> mj_table_zeroed(NSUIT * sizeof(uint64_t))
 cdef uint64_t* hon_rwords = <uint64_t*> calloc(NHON, sizeof(uint64_t))
 if suit_rwords == NULL or hon_rwords == NULL:
@@ -429,6 +441,8 @@ cdef uint64_t _suit_words_entry(const Packed* p, int s) noexcept nogil:
         for r in range(7 if s == 3 else 9):
             total += p.cnt[s * 9 + r]
         e = _words_entry(sp, n) | (<uint64_t> (_split_code(&sp[0]) if n > 0 else total % 3)) << 32
+        if n == 1:
+            e |= RWE_ONLY
         slot[0] = e  # (two threads may both fill it: with the same value)
     return e
 
@@ -526,7 +540,7 @@ cdef int _reading_of_words(const Packed* p, const MeldInfo* mi, const uint64_t* 
     cdef int s
     for s in range(4):
         if <int> (entries[s] >> 8 & 7) == chosen[s]:
-            picks[s] = <uint32_t> (entries[s] >> 32)
+            picks[s] = <uint32_t> (entries[s] >> 32) & SC_MASK
         elif _suit_first_split(p, s, chosen[s], &sp) == 1:
             picks[s] = _split_code(&sp)
         else:

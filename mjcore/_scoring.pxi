@@ -1959,15 +1959,28 @@ cdef class CompiledTable:
             if self.pat[i].supersedes:
                 self.rows_superseding |= (<uint64_t> 1) << i
 
-    cdef uint64_t _rows_holding(self, uint64_t bits, const int* counts) noexcept nogil:
+    cdef inline uint64_t _row_fails(self, uint64_t bits, bint context) noexcept nogil:
+        """The patterns failing (``fails``) on the bytes of ``bits`` that hold a reading's
+        features (bytes 0-3, below F_CONTEXT) or, with ``context``, a context's own (4-7):
+        the two ORed are the fails of the whole, so a waits question's two contexts share
+        the first and each finds its second once."""
+        cdef uint64_t out = 0 if context else self.fails[2 * (bits & 0xFF)]
+        cdef int j, k
+        for j in range(self.nfail_bytes):
+            k = self.fail_bytes[j]
+            if (k >= F_CONTEXT // 8) == context:
+                out |= self.fails[(k << 9) + 2 * (bits >> (8 * k) & 0xFF)]
+        return out
+
+    cdef uint64_t _rows_holding(self, uint64_t fail, uint64_t bits,
+                                const int* counts) noexcept nogil:
         """The ordinary rows whose condition holds (``_cond`` of each, by the tables of
-        their plain terms, ``fails``, and of their counted ones, ``_row_counts``')."""
+        their plain terms, ``fails``, and of their counted ones, ``_row_counts``');
+        ``fail``: the patterns failing on ``bits`` (``_row_fails``, both parts)."""
         cdef uint64_t f, more = self.rows_more
-        cdef uint64_t rest[2]
         cdef int i, n
         cdef uint32_t u
-        self._fails_rest(bits, rest)  # the rows whose plain terms hold
-        cdef uint64_t found = self.plain_rows & ~(rest[0] | self.fails[2 * (bits & 0xFF)])
+        cdef uint64_t found = self.plain_rows & ~fail  # the rows whose plain terms hold
         u = self.cnt_used
         while u:  # ... and their counted terms
             n = __builtin_ctzll(u)
@@ -1997,12 +2010,14 @@ cdef class CompiledTable:
         for i in range(self.npat):
             if self.plain_rows >> i & 1 and _cond(&self.pat[i].cond, bits, c):
                 each |= (<uint64_t> 1) << i
-        return self._rows_holding(bits, c), each
+        return self._rows_holding(self._row_fails(bits, 0) | self._row_fails(bits, 1), bits,
+                                  c), each
 
-    cdef int _value_additive(self, uint64_t bits, const int* counts, Valued_* v) noexcept nogil:
-        """One (reading, slot)'s sum; 0 when no pattern holds (``found`` empty), -1 past
-        CT_TIMES."""
-        cdef uint64_t found = self._rows_holding(bits, counts), dropped = 0, f
+    cdef int _value_additive(self, uint64_t fail, uint64_t bits, const int* counts,
+                             Valued_* v) noexcept nogil:
+        """One (reading, slot)'s sum (``fail``: as ``_rows_holding``'s); 0 when no pattern
+        holds (``found`` empty), -1 past CT_TIMES."""
+        cdef uint64_t found = self._rows_holding(fail, bits, counts), dropped = 0, f
         cdef int i, n
         cdef bint exempt = 0
         f = found & self.rows_superseding
@@ -2048,7 +2063,7 @@ cdef class CompiledTable:
         cdef int counts[NCOUNTED]
         cdef int i, j, bi = -1, bi2 = -1, nslot, slot, cp
         cdef int8_t slots[RD_SETS + 1]
-        cdef uint64_t hand, rbits, bits
+        cdef uint64_t hand, rbits, bits, low, fail, cfail, cfail2 = 0
         cdef const CReading* r
         cdef bint pung_slot
         if nr < 0:
@@ -2064,6 +2079,16 @@ cdef class CompiledTable:
         if self.one_kind_used and (one_kind > 0 or one_kind < 0 and _one_kind_wait(
                 p, mi, rs, nr, tile, self.ligu)):
             hand |= (<uint64_t> 1) << F_ONE_KIND_WAIT
+        # the patterns failing on a context's own bytes, once; a context's bits below
+        # F_CONTEXT (none a rule set gives) go with the reading's
+        low = c.bits & ((<uint64_t> 1 << F_CONTEXT) - 1)
+        cfail = self._row_fails(c.bits, 1)
+        if c2 is not None:
+            if c2.bits & ((<uint64_t> 1 << F_CONTEXT) - 1) != low:
+                bi = self._best_additive(p, mi, held, tile, c, rs, nr, best, flat, one_kind)
+                bi2 = self._best_additive(p, mi, held, tile, c2, rs, nr, best2, flat, one_kind)
+                return -2 if bi == -2 or bi2 == -2 else bi
+            cfail2 = self._row_fails(c2.bits, 1)
         for i in range(nr):
             r = &rs[i]
             rbits = hand | _reading_bits(r, c.seat_wind, c.round_wind, counts)
@@ -2072,32 +2097,35 @@ cdef class CompiledTable:
                 slot = slots[j]
                 # (drawn: every concealed pung; a discard's pung slot is not concealed)
                 bits = rbits | _slot_bits(r, slot, tile, True, counts)
+                fail = self._row_fails(bits | low, 0)
                 cp = counts[C_CONCEALED_PUNGS]
                 pung_slot = slot >= 0 and r.sets[slot].kind != SET_CHOW
                 counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c.drawn)
                 counts[C_FLOWER_SETS] = c.flower_sets
                 counts[C_SEAT_FLOWERS] = c.seat_flowers
-                if self._weigh_additive(bits | c.bits, counts, best, &bi, i) < 0:
+                if self._weigh_additive(bits | c.bits, fail | cfail, counts, best, &bi,
+                                        i) < 0:
                     return -2
                 if c2 is not None:
                     counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c2.drawn)
                     counts[C_FLOWER_SETS] = c2.flower_sets
                     counts[C_SEAT_FLOWERS] = c2.seat_flowers
-                    if self._weigh_additive(bits | c2.bits, counts, best2, &bi2, i) < 0:
+                    if self._weigh_additive(bits | c2.bits, fail | cfail2, counts, best2,
+                                            &bi2, i) < 0:
                         return -2
         if bi >= 0 and best.raw < self.min_raw or bi2 >= 0 and best2.raw < self.min_raw:
             return -2
         return bi
 
-    cdef int _weigh_additive(self, uint64_t bits, const int* counts, Valued_* best,
-                             int* bi, int i) noexcept nogil:
-        """One (reading ``i``, slot) with its features: its value (a flat row that holds
-        alone, else the sum), kept in ``best`` (``bi`` = i) when it is the best so far; -1
-        past CT_TIMES."""
+    cdef int _weigh_additive(self, uint64_t bits, uint64_t fail, const int* counts,
+                             Valued_* best, int* bi, int i) noexcept nogil:
+        """One (reading ``i``, slot) with its features (``fail``: the patterns failing on
+        them, ``_row_fails``): its value (a flat row that holds alone, else the sum), kept
+        in ``best`` (``bi`` = i) when it is the best so far; -1 past CT_TIMES."""
         cdef Valued_ v
         cdef int k, fl = -1
-        cdef int f = self._value_additive(bits, counts, &v)
-        cdef uint64_t fr = self.flat_rows
+        cdef int f = self._value_additive(fail, bits, counts, &v)
+        cdef uint64_t fr = self.flat_rows & ~fail  # (a row failing there fails ``_cond``)
         if f < 0:
             return -1
         while fr:  # FanTable._flat's: the first flat row in table order that holds
@@ -2311,7 +2339,7 @@ cdef class CompiledTable:
         cdef uint64_t held
         if p.cnt[tile] == 0 or p.ncon + 3 * h.n_melds != self.hand_tiles:
             return None
-        if self.by_words:
+        if self.by_words or self.policy == POL_ADDITIVE:  # (additive: its suits' entries)
             _fetch_words(p, 0)
         if h.n_melds and (c.no_melds or not h.melds_plain) or not c.melds_fit(mi, h.n_melds):
             return None
@@ -2322,7 +2350,7 @@ cdef class CompiledTable:
             return None
         if self.policy == POL_ADDITIVE:
             bi = self._best_additive(p, mi, held, tile, c, rs, _readings(
-                p, mi, self.qidui, rs, self.shisanyao, self.ligu), &best, &flat, -1)
+                p, mi, self.qidui, rs, self.shisanyao, self.ligu, True), &best, &flat, -1)
         else:
             bi = self._best(p, mi, held, c, rs, &best, &flat)
         if bi < 0:
@@ -2371,7 +2399,7 @@ cdef class CompiledTable:
                 c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
             return -1
         if self.policy == POL_ADDITIVE:
-            nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu)
+            nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu, True)
             b1 = b2 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1, one_kind,
                                           c2, v2)
             f2[0] = f1[0]
@@ -2428,7 +2456,7 @@ cdef class CompiledTable:
             else 0), 0)
         if self.ligu and mi.n == 0:
             mask |= _ligu_waits(p)
-        if self.by_words:
+        if self.by_words or self.policy == POL_ADDITIVE:  # (additive: its suits' entries)
             _fetch_words(p, mask)
         if sources:
             for j in range(mi.n):
@@ -2628,6 +2656,13 @@ cdef enum:
     CTX_SLOTS = 8192  # an entry's dict contexts met lately (a power of 2), in pairs
 
 
+cdef struct PartSlot:    # a part of one plain value met lately (strong references, or NULL)
+    PyObject* options
+    PyObject* value
+    PyObject* part       # its ContextPart, or False (not plainly valid)
+    Py_ssize_t group
+
+
 cdef struct CtxSlot:     # a dict context met lately: its fingerprint, key and value
     uint64_t fp
     PyObject* key        # (strong references, or NULL)
@@ -2680,6 +2715,9 @@ cdef class CompiledEntry:
     cdef object sources_key, situation, part
     cdef dict source_offsets, neutral
     cdef readonly dict part_memo  # (readonly: the tests read its size)
+    # ``part_memo`` looked up without building its key: a one-key group's plain value (a
+    # new context's winds and flowers), PART_SLOTS of them (NULL until used)
+    cdef PartSlot* part_slots
     cdef tuple parts, part_keys
     cdef bint derives       # a per-hand key is named
     cdef object missed_key, missed_context  # the key ``_context_value`` built last, its context
@@ -2722,6 +2760,19 @@ cdef class CompiledEntry:
 
     def __dealloc__(self):
         self._empty_slots()
+        self._empty_part_slots()
+        free(self.part_slots)
+
+    cdef void _empty_part_slots(self) noexcept:
+        cdef PartSlot* e
+        cdef int i
+        for i in range(PART_SLOTS if self.part_slots != NULL else 0):
+            e = &self.part_slots[i]
+            if e.value != NULL:
+                Py_DECREF(<object> e.options)
+                Py_DECREF(<object> e.value)
+                Py_DECREF(<object> e.part)
+                e.options = e.value = e.part = NULL
 
     cdef void _empty_slots(self) noexcept:
         cdef CtxSlot* e
@@ -2751,6 +2802,7 @@ cdef class CompiledEntry:
         compiled in the tables of an entry that derives them, and the parts kept by value."""
         self._forget()
         self.part_memo.clear()
+        self._empty_part_slots()
 
     cdef void _forget(self) except *:
         """Forget every context remembered and, when the entry derives contexts, every
@@ -2928,13 +2980,33 @@ cdef class CompiledEntry:
         ``part_memo``; None when they are not plainly valid (or not hashable)."""
         cdef tuple keys = <tuple> self.parts[i]
         cdef Py_ssize_t n = len(keys), j
+        cdef PartSlot* e = NULL
+        cdef PyObject* old_options
+        cdef PyObject* old_value
+        cdef PyObject* old_part
+        cdef uint64_t x
+        if n == 1:  # (one plain value: its slot, by identity of options and type, and ==)
+            value = _dict_get(context, keys[0])
+            if _plain(value):
+                if self.part_slots == NULL:
+                    self.part_slots = <PartSlot*> calloc(PART_SLOTS, sizeof(PartSlot))
+                    if self.part_slots == NULL:
+                        raise MemoryError()
+                x = _mix(_mix(<uint64_t> <uintptr_t> <PyObject*> options ^ <uint64_t> i,
+                              mj_plain_hash(<PyObject*> value)),
+                         <Py_hash_t> <uintptr_t> Py_TYPE(value))
+                e = &self.part_slots[x & (PART_SLOTS - 1)]
+                if e.value != NULL and e.group == i and e.options == <PyObject*> options and \
+                        Py_TYPE(<object> e.value) == Py_TYPE(value) and (
+                        e.value == <PyObject*> value or <object> e.value == value):
+                    return None if <object> e.part is False else <object> e.part
         memo_key = PyTuple_New(2 + 2 * n)
         _put(memo_key, 0, options)
         _put(memo_key, 1, i)
         try:
             for j in range(n):
-                value, types = _value_key(_dict_get(context, keys[j]))
-                _put(memo_key, 2 + j, value)
+                kept, types = _value_key(_dict_get(context, keys[j]))
+                _put(memo_key, 2 + j, kept)
                 _put(memo_key, 2 + n + j, types)
             got = _dict_get(self.part_memo, memo_key)
         except TypeError:  # an unhashable value: the rule set's path says what is wrong
@@ -2948,7 +3020,23 @@ cdef class CompiledEntry:
                 raise TypeError("part gives a ContextPart or None")
             if len(self.part_memo) >= PARTS_KEPT:
                 self.part_memo.clear()
-            self.part_memo[memo_key] = False if got is None else got
+            got = False if got is None else got
+            self.part_memo[memo_key] = got
+        if e != NULL:  # (the slot whole before the old references go)
+            old_options = e.options
+            old_value = e.value
+            old_part = e.part
+            Py_INCREF(options)
+            Py_INCREF(value)
+            Py_INCREF(got)
+            e.options = <PyObject*> options
+            e.value = <PyObject*> value
+            e.part = <PyObject*> got
+            e.group = i
+            if old_value != NULL:
+                Py_DECREF(<object> old_options)
+                Py_DECREF(<object> old_value)
+                Py_DECREF(<object> old_part)
         return None if got is False else got
 
     cdef object _parts_of(self, dict context, options):
@@ -3079,7 +3167,13 @@ cdef class CompiledEntry:
             if d is not None else None
         if s is None:
             return None
-        served = {options: (d, s)}
+        pair = (d, s)
+        served = {options: pair}
+        # out of the cycle collector, as the contexts (``_derive``): thousands are kept, and
+        # the collector walked each again and again (~8 % of a call with a new context);
+        # nothing they hold leads back to them
+        PyObject_GC_UnTrack(pair)
+        PyObject_GC_UnTrack(served)
         if dkey is None or (<tuple> dkey)[0] is not None:
             try:
                 dkey = context_key(None, context)
@@ -3143,6 +3237,7 @@ cdef inline object _dict_get(object d, key):
 cdef enum:
     CONTEXTS_KEPT = 4096  # an entry's remembered contexts (keys come from input: bounded)
     PARTS_KEPT = 4096     # an entry's parts kept by value (``_part``; values come from input)
+    PART_SLOTS = 1024     # ... of them found in place (a power of 2)
 
 
 cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:
