@@ -90,21 +90,28 @@ def _ask(ready: Hand, ctx: dict[str, Any], o: Any) -> Any:
         return (exc.code, str(exc))
 
 
-def test_wuhan_waits_with_laizi_held_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every sampled hand's waits, asked twice on the compiled path (the first serves the
+def _asked_thrice(monkeypatch: pytest.MonkeyPatch, ready: Hand, ctx: dict[str, Any],
+                  o: Any) -> Any:
+    """The waits on the Python path, then twice on the compiled path (the first serves the
     context; the second is the core's when ``_WAITS``, the Python path's memo, stays empty),
-    equal the Python path's; most are the core's, and most wait on something."""
+    all three equal; the Python path's."""
+    python, first = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx, o)
+    wh._WAITS.clear()
+    again = _ask(ready, ctx, o)
+    assert python == first == again, (ready, ctx, o)
+    return python
+
+
+def test_wuhan_waits_with_laizi_held_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sampled hand's waits (``_asked_thrice``) equal the Python path's; most are the
+    core's, and most wait on something."""
     rng = random.Random(1212)
     served = waiting = 0
     for _ in range(N):
         ready, laizi = ready_hand(rng)
         o = resolve_options("wuhan", rng.choice(OPTIONS))
         ctx = {"laizi": tile_to_text(laizi), **rng.choice(CONTEXTS)}
-        python, first = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx,
-                                   o)
-        wh._WAITS.clear()
-        again = _ask(ready, ctx, o)
-        assert python == first == again, (ready, ctx, o)
+        python = _asked_thrice(monkeypatch, ready, ctx, o)
         served += not wh._WAITS
         waiting += bool(python) and not isinstance(python[0], str)
     assert served > N // 2 and waiting > N // 3
@@ -129,11 +136,7 @@ def test_wuhan_waits_with_no_laizi_held_on_both_paths(
         ready, laizi = fixed[i] if i < len(fixed) else ready_hand(rng, wilds=False)
         o = resolve_options("wuhan", rng.choice(OPTIONS))
         ctx = {"laizi": tile_to_text(laizi), **rng.choice(CONTEXTS)}
-        python, first = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx,
-                                   o)
-        wh._WAITS.clear()
-        again = _ask(ready, ctx, o)
-        assert python == first == again, (ready, ctx, o)
+        _asked_thrice(monkeypatch, ready, ctx, o)
         assert not wh._WAITS  # (the core's)
         held = list(ready.counts)  # (concealed and declared copies)
         for m in ready.melds:
