@@ -230,6 +230,34 @@ cdef int _assemble(const MeldInfo* mi, const uint32_t* codes, CReading* r) noexc
     return 0
 
 
+cdef inline int _assemble_each(const MeldInfo* mi, const uint32_t** codes, const int* ns,
+                               CReading* out) noexcept nogil:
+    """A reading assembled (``_assemble``) from each pick of one split code per suit
+    (``codes[s]``, ``ns[s]`` of them, none empty), the last suit's varying fastest: the
+    count, -1 past RD_MAX."""
+    cdef uint32_t picks[4]
+    cdef int idx[4]
+    cdef int s, nout = 0
+    idx[0] = idx[1] = idx[2] = idx[3] = 0
+    while True:
+        if nout == RD_MAX:
+            return -1
+        for s in range(4):
+            picks[s] = codes[s][idx[s]]
+        if _assemble(mi, picks, &out[nout]) < 0:
+            return -1
+        nout += 1
+        s = 3
+        while s >= 0:
+            idx[s] += 1
+            if idx[s] < ns[s]:
+                break
+            idx[s] = 0
+            s -= 1
+        if s < 0:
+            return nout
+
+
 cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* out,
                    bint shisanyao=0, bint ligu=0, bint by_entries=0) noexcept nogil:
     """Every reading of the packed hand plus its declared melds: the standard decompositions in
@@ -240,11 +268,10 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
     (``_suit_words_entry``, RWE_ONLY) instead of splitting it again."""
     cdef Split splits[4][RD_SPLITS]
     cdef uint32_t codes[4][RD_SPLITS]
+    cdef const uint32_t* suits[4]
     cdef int ns[4]
-    cdef int idx[4]
     cdef int s, j, nout = 0
     cdef CReading* r
-    cdef uint32_t picks[4]
     cdef bint standard = 1
     cdef int pairs = 0, total
     cdef uint64_t e
@@ -273,24 +300,11 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
         for j in range(ns[s]):
             codes[s][j] = _split_code(&splits[s][j])
     if standard:
-        idx[0] = idx[1] = idx[2] = idx[3] = 0
-        while True:
-            if nout == RD_MAX:
-                return -1
-            for s in range(4):
-                picks[s] = codes[s][idx[s]]
-            if _assemble(mi, picks, &out[nout]) < 0:
-                return -1
-            nout += 1
-            s = 3
-            while s >= 0:
-                idx[s] += 1
-                if idx[s] < ns[s]:
-                    break
-                idx[s] = 0
-                s -= 1
-            if s < 0:
-                break
+        for s in range(4):
+            suits[s] = codes[s]
+        nout = _assemble_each(mi, suits, ns, out)
+        if nout < 0:
+            return -1
     if qidui and mi.n == 0 and _qidui_win(p, 0, 0):
         if nout == RD_MAX:
             return -1

@@ -1797,39 +1797,24 @@ cdef int _drawn_readings(const Packed* x, int k, const MeldInfo* mi, SuitSplits*
     completes it, whose other suits' splits are the ready hand's (``ready``, found on first
     use, kept for the hand's other candidates). The count, -1 past RD_MAX or RD_SPLITS."""
     cdef SuitSplits drawn
-    cdef const SuitSplits* suits[4]
-    cdef uint32_t picks[4]
-    cdef int idx[4]
-    cdef int s, ks = t_suit(k), nout = 0
+    cdef const SuitSplits* suit
+    cdef const uint32_t* codes[4]
+    cdef int ns[4]
+    cdef int s, ks = t_suit(k)
     for s in range(4):
         if s == ks:
             if _suit_codes(x, s, &drawn) < 0:
                 return -1
-            suits[s] = &drawn
+            suit = &drawn
         else:
             if ready[s].n < 0 and _suit_codes(x, s, &ready[s]) < 0:  # (suit s as ready)
                 return -1
-            suits[s] = &ready[s]
-        if suits[s].n == 0:
+            suit = &ready[s]
+        if suit.n == 0:
             return 0
-    idx[0] = idx[1] = idx[2] = idx[3] = 0
-    while True:
-        if nout == RD_MAX:
-            return -1
-        for s in range(4):
-            picks[s] = suits[s].codes[idx[s]]
-        if _assemble(mi, picks, &out[nout]) < 0:
-            return -1
-        nout += 1
-        s = 3
-        while s >= 0:
-            idx[s] += 1
-            if idx[s] < suits[s].n:
-                break
-            idx[s] = 0
-            s -= 1
-        if s < 0:
-            return nout
+        codes[s] = suit.codes
+        ns[s] = suit.n
+    return _assemble_each(mi, codes, ns, out)
 
 
 cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
