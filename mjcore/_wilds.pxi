@@ -813,93 +813,122 @@ cdef object _score_wild(CompiledTable t, object hand, object tile_obj, CompiledC
 
 
 cdef enum:
-    WAITS_KEPT = 1024  # valued waits kept by content (``_wait_entry``)
+    WAIT_CLASSES = 64  # values whose waits are kept (``WaitClass``): buckets of WAIT_WAYS
+    WAIT_WAYS = 4
+    WAIT_UNSEEN = 5    # unseen copies 0-4 kept (any other count: a wait made, not kept)
 
 
-cdef struct WaitSlot:  # one valued wait kept (``w``: a reference, NULL when empty)
-    PyObject* w
-    PyObject* hd         # its hits and type (kept alive by ``w``: their identity is the key)
-    PyObject* hs
-    PyObject* tp
-    int tile, vd, vs, unseen
+cdef struct WaitClass:  # the valued waits of one value, kept by tile and unseen copies
+    PyObject* tp         # the table's wait type (a reference; NULL: an empty class)
+    PyObject* hd         # its hits on a discard and self-drawn (references: their identity
+    PyObject* hs         # is the key, as the table keeps its hits tuples)
+    int vd, vs
+    uint64_t used        # ``_wait_clock`` when last found (the least recent one goes)
+    PyObject* w[34 * WAIT_UNSEEN]  # its waits by tile * WAIT_UNSEEN + unseen (NULL: none yet)
 
 
-cdef WaitSlot _waits_kept[WAITS_KEPT]
+cdef WaitClass _wait_classes[WAIT_CLASSES]
+cdef uint64_t _wait_clock = 0
 
 
-cdef extern from "Python.h":
-    Py_ssize_t _refcnt "Py_REFCNT" (PyObject* o)
-    PyObject* _tuple_item "PyTuple_GET_ITEM" (PyObject* t, Py_ssize_t i)
-    void _tuple_set "PyTuple_SET_ITEM" (PyObject* t, Py_ssize_t i, PyObject* o)
+cdef object _wait_new(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
+    """A new valued wait (``t.wait_type``) of ``tile``."""
+    w = mj_tuple_of(t.wait_type, 7)
+    _put(w, 0, (<tuple> _wait_objects[tile])[0])
+    _put(w, 1, tile)
+    _put(w, 2, vd)
+    _put(w, 3, vs)
+    _put(w, 4, unseen)
+    _put(w, 5, hd)
+    _put(w, 6, hs)
+    PyObject_GC_UnTrack(w)  # (immutable, its items untracked)
+    return w
 
 
-cdef inline void _reput(PyObject* tup, Py_ssize_t i, object item):
-    """Item ``i`` of a tuple no one else holds replaced by ``item``."""
-    cdef PyObject* old = _tuple_item(tup, i)
-    Py_INCREF(item)
-    _tuple_set(tup, i, <PyObject*> item)
-    Py_XDECREF(old)
+cdef void _wait_class_empty(WaitClass* c) noexcept:
+    cdef int i
+    cdef PyObject* o
+    if c.tp == NULL:
+        return
+    for i in range(34 * WAIT_UNSEEN):
+        o = c.w[i]
+        if o != NULL:
+            c.w[i] = NULL
+            Py_DECREF(<object> o)
+    Py_DECREF(<object> c.hd)
+    Py_DECREF(<object> c.hs)
+    Py_DECREF(<object> c.tp)
+    c.tp = c.hd = c.hs = NULL
+
+
+cdef WaitClass* _wait_class(CompiledTable t, int vd, int vs, PyObject* hd, PyObject* hs,
+                            uint64_t since) noexcept:
+    """The kept waits of the value (``vd``, ``vs``: its values on a discard and self-drawn,
+    ``hd``, ``hs``: its hits, which the caller holds). Ready hands wait on few values (a
+    kind, two small values, hits tuples the table keeps), so their wait objects are kept,
+    not made for each: objects only, never answers (every wait is still valued). A value not
+    kept takes the place of the least recent of its bucket, never of one found since
+    ``since`` (a caller holding several classes at once: ``_wait_clock + 1`` when it
+    starts); NULL when every one of them was (the caller makes its waits)."""
+    global _wait_clock
+    cdef uint64_t x = (<uint64_t> <uint32_t> vd << 9 ^ <uint64_t> <uint32_t> vs << 33
+                       ^ (<uint64_t> <uintptr_t> hd) * 0x9E3779B97F4A7C15u
+                       ^ (<uint64_t> <uintptr_t> hs) * 0xC2B2AE3D27D4EB4Fu)
+    x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
+    cdef WaitClass* b = &_wait_classes[(x >> 40) & (WAIT_CLASSES - WAIT_WAYS)]
+    cdef WaitClass* c = NULL
+    cdef PyObject* tp = <PyObject*> t.wait_type
+    cdef int i
+    _wait_clock += 1
+    for i in range(WAIT_WAYS):
+        if b[i].tp == tp and b[i].vd == vd and b[i].vs == vs and b[i].hd == hd \
+                and b[i].hs == hs:
+            b[i].used = _wait_clock
+            return &b[i]
+        if b[i].used < since and (c == NULL or b[i].used < c.used):
+            c = &b[i]  # (an empty one has used 0)
+    if c == NULL:
+        return NULL
+    _wait_class_empty(c)
+    Py_INCREF(<object> tp)
+    Py_INCREF(<object> hd)
+    Py_INCREF(<object> hs)
+    c.tp = tp
+    c.hd = hd
+    c.hs = hs
+    c.vd = vd
+    c.vs = vs
+    c.used = _wait_clock
+    return c
+
+
+cdef inline object _wait_of(CompiledTable t, WaitClass* c, int tile, int unseen):
+    """The valued wait of ``tile`` (0-33) in class ``c`` with ``unseen`` copies."""
+    cdef PyObject* o
+    if not 0 <= unseen < WAIT_UNSEEN:
+        return _wait_new(t, tile, c.vd, c.vs, unseen, <object> c.hd, <object> c.hs)
+    o = c.w[tile * WAIT_UNSEEN + unseen]
+    if o != NULL:
+        return <object> o
+    return _wait_made(t, c, tile, unseen)
+
+
+cdef object _wait_made(CompiledTable t, WaitClass* c, int tile, int unseen):
+    """``_wait_of`` for a wait the class does not hold yet: made and kept."""
+    w = _wait_new(t, tile, c.vd, c.vs, unseen, <object> c.hd, <object> c.hs)
+    Py_INCREF(w)
+    c.w[tile * WAIT_UNSEEN + unseen] = <PyObject*> w
+    return w
 
 
 cdef object _wait_entry(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
-    """The valued wait (``t.wait_type``) of ``tile`` with these values, unseen copies and
-    hits. Ready hands wait on the same few of them (a kind, two small values, ``hits``
-    tuples the table keeps), so one object per content is kept lately (WAITS_KEPT slots),
-    not a new one made for each: objects only, never answers (every wait is still valued).
-    A slot's object that only the slot holds is rewritten in place for new content (not
-    freed and made again)."""
-    return _wait_kept(t, tile, unseen, _wait_class(vd, vs, <PyObject*> hd, <PyObject*> hs),
-                      vd, vs, <PyObject*> hd, <PyObject*> hs)
-
-
-cdef inline uint64_t _wait_class(int vd, int vs, PyObject* hd, PyObject* hs) noexcept nogil:
-    """The part of a kept wait's slot hash that the waits of one value share (their values
-    and hits: ``_valued_waits_wild`` works it out once for them all)."""
-    return (<uint64_t> <uint32_t> vd << 9 ^ <uint64_t> <uint32_t> vs << 33
-            ^ (<uint64_t> <uintptr_t> hd) * 0x9E3779B97F4A7C15u
-            ^ (<uint64_t> <uintptr_t> hs) * 0xC2B2AE3D27D4EB4Fu)
-
-
-cdef object _wait_kept(CompiledTable t, int tile, int unseen, uint64_t cls, int vd, int vs,
-                       PyObject* hd, PyObject* hs):
-    """``_wait_entry`` with its value's part of the hash, ``cls`` (``_wait_class``); ``hd``
-    and ``hs`` borrowed (the caller holds them)."""
-    cdef uint64_t x = cls ^ (<uint64_t> tile | <uint64_t> unseen << 6)
-    x = (x ^ x >> 29) * 0xBF58476D1CE4E5B9u
-    cdef WaitSlot* e = &_waits_kept[(x ^ x >> 32) & (WAITS_KEPT - 1)]
-    if e.w != NULL and e.tile == tile and e.vd == vd and e.vs == vs and e.unseen == unseen \
-            and e.hd == hd and e.hs == hs and e.tp == <PyObject*> t.wait_type:
-        return <object> e.w
-    if e.w != NULL and e.tp == <PyObject*> t.wait_type and _refcnt(e.w) == 1:
-        if e.tile != tile:
-            _reput(e.w, 0, (<tuple> _wait_objects[tile])[0])
-            _reput(e.w, 1, tile)
-        _reput(e.w, 2, vd)
-        _reput(e.w, 3, vs)
-        _reput(e.w, 4, unseen)
-        _reput(e.w, 5, <object> hd)
-        _reput(e.w, 6, <object> hs)
-    else:
-        w = mj_tuple_of(t.wait_type, 7)
-        _put(w, 0, (<tuple> _wait_objects[tile])[0])
-        _put(w, 1, tile)
-        _put(w, 2, vd)
-        _put(w, 3, vs)
-        _put(w, 4, unseen)
-        _put(w, 5, <object> hd)
-        _put(w, 6, <object> hs)
-        PyObject_GC_UnTrack(w)
-        Py_INCREF(w)
-        Py_XDECREF(e.w)
-        e.w = <PyObject*> w
-        e.tp = <PyObject*> t.wait_type
-    e.hd = hd
-    e.hs = hs
-    e.tile = tile
-    e.vd = vd
-    e.vs = vs
-    e.unseen = unseen
-    return <object> e.w
+    """The valued wait of ``tile`` with these values, unseen copies and hits (``_wait_class``:
+    a kept one when it can)."""
+    cdef WaitClass* c = _wait_class(t, vd, vs, <PyObject*> hd, <PyObject*> hs,
+                                    _wait_clock + 1)
+    if c == NULL:
+        return _wait_new(t, tile, vd, vs, unseen, hd, hs)
+    return _wait_of(t, c, tile, unseen)
 
 
 def _wait_probe(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
@@ -907,14 +936,34 @@ def _wait_probe(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
     return _wait_entry(t, tile, vd, vs, unseen, hd, hs)
 
 
+def _wait_probe_together(CompiledTable t, list asks):
+    """The waits ``asks`` ((tile, vd, vs, unseen, hd, hs) each) as ``_valued_waits_wild``
+    asks them in one call: every class found first, then each wait made (for the test that
+    holds each to what was asked)."""
+    cdef WaitClass* found[64]
+    cdef uint64_t since = _wait_clock + 1
+    cdef int i
+    if len(asks) > 64:
+        raise ValueError("at most 64 waits asked together")
+    for i in range(len(asks)):
+        _, vd, vs, _, hd, hs = asks[i]
+        found[i] = _wait_class(t, vd, vs, <PyObject*> hd, <PyObject*> hs, since)
+    out = []
+    for i in range(len(asks)):
+        tile, vd, vs, unseen, hd, hs = asks[i]
+        out.append(_wait_of(t, found[i], tile, unseen) if found[i] != NULL
+                   else _wait_new(t, tile, vd, vs, unseen, hd, hs))
+    return out
+
+
 cdef struct WildWaitValue:  # the two ways of the waits that share their readings
     int key               # 七对 | standard << 1 | gen << 2; -1: unused
     int gd, gs            # ``_wild_value``'s answers on a discard and self-drawn
     Valued_ vd, vs
     int d                 # the discard's value (0: none)
-    PyObject* hd          # the hits of each way (borrowed: the caller's list holds them)
-    PyObject* hs
-    uint64_t cls          # their part of a kept wait's hash (``_wait_class``)
+    PyObject* hd          # the hits of each way (borrowed: held by ``cls``, else the
+    PyObject* hs          # caller's list)
+    WaitClass* cls        # their waits kept (``_wait_class``; NULL: made for this call)
 
 
 cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
@@ -938,7 +987,8 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     cdef int k, tile, drawn, unseen, nv = 0, n = 0, odd0 = 0, gen0 = 0, odd, gen, wilds, key
     cdef int nr, i
     cdef bint baotou = 0, qd, st
-    cdef list hits = []  # each value's discard and self-drawn hits (held for vals' pointers)
+    cdef list hits = None  # the hits of values whose waits are not kept (held for vals')
+    cdef uint64_t since = _wait_clock + 1  # (the wait classes found by this call stay)
     if cd.any_elsewhere or cs.any_elsewhere or _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 \
             or cd.wild != cs.wild or cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
         return None
@@ -1019,21 +1069,30 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
             e.gs = _wild_value(t, rb, nr, gen, wh.nmelds, cs, &e.vs, &chosen)
             if e.gs < 0 or e.gd < 0:
                 return None
+            if not e.gs:
+                continue  # (no wait of this value: no hits, no class)
             hd = t._hits(&e.vd, -1) if e.gd else ()
-            hs = t._hits(&e.vs, -1) if e.gs else ()
-            hits.append(hd)
-            hits.append(hs)
+            hs = t._hits(&e.vs, -1)
             e.hd = <PyObject*> hd
             e.hs = <PyObject*> hs
             e.d = e.vd.value if e.gd else 0
-            e.cls = _wait_class(e.d, e.vs.value, e.hd, e.hs)
-        if not e.gs:
+            e.cls = _wait_class(t, e.d, e.vs.value, e.hd, e.hs, since)
+            if e.cls == NULL:
+                if hits is None:
+                    hits = []
+                hits.append(hd)
+                hits.append(hs)
+        elif not e.gs:
             continue
         unseen = 4 - wh.held[tile]
         if visible is not None:
             unseen -= <int> visible[tile]
-        _put(out, n, _wait_kept(t, tile, unseen if unseen > 0 else 0, e.cls, e.d, e.vs.value,
-                                e.hd, e.hs))
+        if unseen < 0:
+            unseen = 0
+        w = _wait_of(t, e.cls, tile, unseen) if e.cls != NULL else _wait_new(
+            t, tile, e.d, e.vs.value, unseen, <object> e.hd, <object> e.hs)
+        Py_INCREF(w)
+        PyTuple_SET_ITEM(out, n, w)
         n += 1
     if n < len(out):
         out = out[:n]
