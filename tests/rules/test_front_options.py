@@ -16,8 +16,14 @@ from typing import Any
 import pytest
 
 from mjcore import MahjongError, _core
-from mjcore.rules import RULESETS, _python_score, _python_valued_waits, get_ruleset, score, \
-    valued_waits
+from mjcore.rules import (
+    RULESETS,
+    _python_score,
+    _python_valued_waits,
+    get_ruleset,
+    score,
+    valued_waits,
+)
 from mjcore.tiles import format_tiles, parse_tiles
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
