@@ -831,6 +831,10 @@ cdef WaitClass _wait_classes[WAIT_CLASSES]
 cdef uint64_t _wait_clock = 0
 
 
+cdef extern from "Python.h":
+    PyObject* _tuple_item "PyTuple_GET_ITEM" (PyObject* t, Py_ssize_t i)
+
+
 cdef object _wait_new(CompiledTable t, int tile, int vd, int vs, int unseen, hd, hs):
     """A new valued wait (``t.wait_type``) of ``tile``."""
     w = mj_tuple_of(t.wait_type, 7)
