@@ -970,6 +970,23 @@ cdef struct WildWaitValue:  # the two ways of the waits that share their reading
     WaitClass* cls        # their waits kept (``_wait_class``; NULL: made for this call)
 
 
+cdef inline void _odd_three(const uint8_t* c, uint64_t* odd, uint64_t* three) noexcept nogil:
+    """Bit k of ``odd``: ``c[k]`` (34 counts, each 0-4) is odd; of ``three``: it is 3 (of 0-4
+    only 3 has bits 0 and 1). Eight counts at a time, gathered by one multiply as ``_pack``'s
+    fours."""
+    cdef uint64_t w, o = 0, th = 0
+    cdef int i
+    for i in range(4):
+        w = mj_bytes8(c + 8 * i)
+        o |= ((w & 0x0101010101010101u) * 0x0102040810204080u >> 56) << (8 * i)
+        th |= ((w & w >> 1 & 0x0101010101010101u) * 0x0102040810204080u >> 56) << (8 * i)
+    for i in range(32, 34):
+        o |= <uint64_t> (c[i] & 1) << i
+        th |= <uint64_t> (c[i] == 3) << i
+    odd[0] = o
+    three[0] = th
+
+
 cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
                                CompiledContext cs, object visible):
     """Every physical kind that completes the ready hand (the core's joker wait test on the
@@ -981,14 +998,18 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     reading from the joker wait test (a drawn wild: one win test with a joker more), 七对 from
     the kinds held oddly, and the 爆头 reading is the same for every tile drawn (the 13 tiles
     less one wild form sets: the drawn tile pairs with it). Candidates whose readings and
-    ``gen`` agree share their values (and hits)."""
+    ``gen`` agree share their values (and hits). A natural drawn changes them by three bits
+    of its kind (it completes a standard reading; it is held three times: ``gen`` + 1; held
+    oddly: one kind fewer held oddly, else one more), so candidates alike in those bits are
+    matched to their value once (``by_bits``; the wild drawn: its own)."""
     cdef WildHand wh
     cdef Packed p, q
     cdef WildWaitValue vals[8]
+    cdef WildWaitValue* by_bits[9]
     cdef WildWaitValue* e
     cdef uint64_t rb[3]
-    cdef uint64_t chosen, std, cand, mask
-    cdef int k, tile, drawn, unseen, nv = 0, n = 0, odd0 = 0, gen0 = 0, odd, gen, wilds, key
+    cdef uint64_t chosen, std, cand, mask, oddm, three
+    cdef int k, tile, drawn, unseen, nv = 0, n = 0, odd0, gen0, odd, gen, wilds, key, g
     cdef int nr, i
     cdef bint baotou = 0, qd, st
     cdef list hits = None  # the hits of values whose waits are not kept (held for vals')
@@ -998,16 +1019,16 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
         return None
     _pack(&p, wh.nat, 0, 0)
     std = _waits(&p, SH_STANDARD, wh.wilds)
-    for k in range(34):
-        odd0 += wh.nat[k] & 1
-        gen0 += wh.nat[k] == 4
+    _odd_three(wh.nat, &oddm, &three)
+    odd0 = __builtin_popcountll(oddm)
+    gen0 = __builtin_popcountll(p.four)  # (the naturals' fours: _pack's)
     cand = std
     if t.qidui and p.ncon + wh.wilds == 13 and odd0 - 1 <= wh.wilds:
         # 七对's waits (``_qidui_waits``) from the kinds held oddly: a kind held oddly pairs
         # off (odd0 - 1 wilds pair the rest), another not held four times makes one more odd
-        for k in range(34):
-            if wh.nat[k] & 1 or (wh.nat[k] < 4 and odd0 + 1 <= wh.wilds):
-                cand |= (<uint64_t> 1) << k
+        cand |= oddm
+        if odd0 + 1 <= wh.wilds:
+            cand |= ~p.four & (((<uint64_t> 1) << 34) - 1)
     if wh.wilds >= 1 and (t.wild_pair_sets_wild or wh.wilds == 1):
         # the 爆头 reading: the rest (less the pair) and a pair of an honour it does not hold
         # win with the other wilds as jokers (``_wild_list``); packed from the 13 tiles'
@@ -1029,34 +1050,40 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     mask |= (<uint64_t> 1) << wh.wild
     # (one tuple of the most waits there can be, cut to those that win: no list)
     cdef tuple out = PyTuple_New(__builtin_popcountll(mask))
+    memset(by_bits, 0, sizeof(by_bits))
     while mask:
         tile = __builtin_ctzll(mask)
         mask &= mask - 1
         if wh.held[tile] >= 4:
             continue
         drawn = _role_of(&wh, tile)
-        if drawn == wh.slot:
-            wilds = wh.wilds + 1
-            odd = odd0
-            gen = gen0
-            st = _win(&p, SH_STANDARD, wilds) != 0
-        else:
-            wilds = wh.wilds
-            odd = odd0 + (1 if wh.nat[drawn] % 2 == 0 else -1)
-            gen = gen0 + (wh.nat[drawn] == 3)
-            st = std >> drawn & 1
-        qd = t.qidui and wh.nmelds == 0 and wilds >= odd and (wilds - odd) % 2 == 0
-        key = qd | st << 1 | gen << 2
-        e = NULL
-        for i in range(nv):
-            if vals[i].key == key:
-                e = &vals[i]
-                break
+        g = 8 if drawn == wh.slot else (
+            std >> drawn & 1 | (three >> drawn & 1) << 1 | (oddm >> drawn & 1) << 2)
+        e = by_bits[g]
+        if e == NULL:
+            if g == 8:
+                wilds = wh.wilds + 1
+                odd = odd0
+                gen = gen0
+                st = _win(&p, SH_STANDARD, wilds) != 0
+            else:
+                wilds = wh.wilds
+                odd = odd0 + (-1 if g & 4 else 1)
+                gen = gen0 + (g >> 1 & 1)
+                st = g & 1
+            qd = t.qidui and wh.nmelds == 0 and wilds >= odd and (wilds - odd) % 2 == 0
+            key = qd | st << 1 | gen << 2
+            for i in range(nv):
+                if vals[i].key == key:
+                    e = &vals[i]
+                    break
+            by_bits[g] = e
         if e == NULL:
             i = nv
             if nv == 8:
                 return None  # (cannot happen: gen is gen0 or gen0 + 1, so 8 keys at most)
             e = &vals[nv]
+            by_bits[g] = e
             nv += 1
             e.key = key
             nr = 0
