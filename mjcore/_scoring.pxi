@@ -112,7 +112,7 @@ cdef extern from *:
     void mj_barrier() noexcept nogil
 
 
-cdef inline void _put(object tup, Py_ssize_t i, object item):
+cdef inline void _put(object tup, Py_ssize_t i, object item) noexcept:
     Py_INCREF(item)
     PyTuple_SET_ITEM(tup, i, item)
 
@@ -454,6 +454,7 @@ cdef struct MemoSlot:    # one remembered answer: strong references, NULL when e
 
 
 cdef MemoSlot* _memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))  # pages on use only
+cdef Py_ssize_t _memo_kept = 0  # its slots that hold an answer
 # a question's mark: 16 bits of its hash (a false match only keeps an answer sooner: the memo
 # slot checks the question itself), so the marks stay in 64 KB, near the core's caches
 cdef uint16_t* _seen = <uint16_t*> calloc(SEEN_SLOTS, sizeof(uint16_t))
@@ -463,15 +464,17 @@ if _memo == NULL or _seen == NULL:
 
 cdef void _memo_drop(void* table) noexcept:
     """Empty the slots of one table (NULL: of every table), and forget every question seen."""
+    global _memo_kept
     cdef Py_ssize_t i
     cdef MemoSlot e
     if table == NULL:
         memset(_seen, 0, SEEN_SLOTS * sizeof(uint16_t))
-    for i in range(MEMO_SLOTS):
+    for i in range(MEMO_SLOTS if _memo_kept else 0):  # (after a cold pass: none kept)
         e = _memo[i]
         if e.result != NULL and (table == NULL or e.table == table):
             _memo[i].hand = _memo[i].key = _memo[i].result = NULL
             _memo[i].table = NULL
+            _memo_kept -= 1
             Py_DECREF(<object> e.hand)
             Py_DECREF(<object> e.key)
             Py_DECREF(<object> e.result)
@@ -881,7 +884,7 @@ cdef inline bint _hits_key(const Valued_* v, uint64_t* key) noexcept nogil:
     return 1
 
 
-cdef inline void _hits_keep(HitsSlot* slot, const uint64_t* key, object hits):
+cdef inline void _hits_keep(HitsSlot* slot, const uint64_t* key, object hits) noexcept:
     """Keep ``hits`` in ``slot`` under ``key`` (``CompiledTable._hits_kept``'s slot)."""
     Py_INCREF(hits)
     Py_XDECREF(slot.hits)
@@ -1686,8 +1689,10 @@ cdef class CompiledTable:
         slot[0] = e
         return None
 
-    cdef void _memo_put(self, MemoSlot* e, object h, Py_hash_t hh, int tile, key, got):
+    cdef void _memo_put(self, MemoSlot* e, object h, Py_hash_t hh, int tile, key,
+                        got) noexcept:
         """Keep ``got`` (immutable, acyclic) as the answer for (h, tile, key) in slot e."""
+        global _memo_kept
         cdef MemoSlot old = e[0]
         Py_INCREF(h)
         Py_INCREF(key)
@@ -1699,7 +1704,9 @@ cdef class CompiledTable:
         e.hash = hh
         e.tile = tile
         PyObject_GC_UnTrack(got)
-        if old.result != NULL:  # (released last: nothing runs while the slot is half written)
+        if old.result == NULL:
+            _memo_kept += 1
+        else:  # (released last: nothing runs while the slot is half written)
             Py_DECREF(<object> old.hand)
             Py_DECREF(<object> old.key)
             Py_DECREF(<object> old.result)
@@ -2916,8 +2923,8 @@ cdef class CompiledEntry:
                 # (the table's contexts were cleared: derived again, under the key it had)
                 if self._derived(self_drawn, <dict> context, options, key) is not None:
                     got = t._score_cached(hand, win_tile, key)
-            if got:  # (False: the table's contexts were cleared; the rule set adds them)
-                return got
+            if got is not None and got is not False:
+                return got  # (False: the table's contexts were cleared; the rule set adds them)
         return self.general_score(hand, win_tile, self_drawn, context, options)
 
     cdef object _situation_of(self, self_drawn, dict context):
@@ -3835,30 +3842,37 @@ cdef tuple _WAITS_NAMES = ("ruleset", "context", "options", "preset", "visible")
 cdef list _front_docs = []  # (the functions' name and doc bytes, kept alive)
 
 
-cdef inline bint _keywords(PyObject** args, Py_ssize_t nargs, PyObject* kwnames,
-                           tuple names, PyObject** into) noexcept:
-    """Fill ``into`` (one per name of ``names``, NULL when not given) from a call with one
-    positional argument and keywords named by the very objects of ``names``; false for any
-    other call."""
-    cdef Py_ssize_t i, j, n = len(names)
-    cdef PyObject* name
-    for j in range(n):
-        into[j] = NULL
-    if nargs != 1:
-        return 0
-    if kwnames == NULL:
-        return 1
-    for i in range(_tuple_size(kwnames)):
-        name = _tuple_item(kwnames, i)
-        for j in range(n):
-            if name == _tuple_item(<PyObject*> names, j):
-                if into[j] != NULL:
-                    return 0
-                into[j] = args[1 + i]
-                break
-        else:
-            return 0
-    return 1
+cdef extern from *:
+    """
+    /* Fill into[j] (NULL when not given) for each of the n names from a call with one
+       positional argument and keywords named by those very objects; 0 for any other call. */
+    static inline int mj_keywords(PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                                  PyObject **names, int n, PyObject **into) {
+        Py_ssize_t i, nk;
+        int j;
+        for (j = 0; j < n; j++)
+            into[j] = NULL;
+        if (nargs != 1)
+            return 0;
+        if (kwnames == NULL)
+            return 1;
+        nk = PyTuple_GET_SIZE(kwnames);
+        for (i = 0; i < nk; i++) {
+            PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+            for (j = 0; j < n && names[j] != name; j++)
+                ;
+            if (j == n || into[j] != NULL)
+                return 0;
+            into[j] = args[1 + i];
+        }
+        return 1;
+    }
+    """
+    bint mj_keywords(PyObject** args, Py_ssize_t nargs, PyObject* kwnames, PyObject** names,
+                     int n, PyObject** into) noexcept
+
+cdef PyObject* _score_names[6]  # (``_SCORE_NAMES``' items, which it keeps)
+cdef PyObject* _waits_names[5]
 
 
 cdef inline object _or(PyObject* given, default):
@@ -3867,7 +3881,7 @@ cdef inline object _or(PyObject* given, default):
 
 cdef object _score_fast(object module, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
     cdef PyObject* a[6]
-    if not _keywords(args, nargs, kwnames, _SCORE_NAMES, a) or a[0] == NULL or a[1] == NULL:
+    if not mj_keywords(args, nargs, kwnames, _score_names, 6, a) or a[0] == NULL or a[1] == NULL:
         return PyObject_Vectorcall(_score_slow, args, nargs, kwnames)
     hand = <object> args[0]
     ruleset = <object> a[1]
@@ -3885,7 +3899,7 @@ cdef object _score_fast(object module, PyObject** args, Py_ssize_t nargs, PyObje
 
 cdef object _waits_fast(object module, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
     cdef PyObject* a[5]
-    if not _keywords(args, nargs, kwnames, _WAITS_NAMES, a) or a[0] == NULL:
+    if not mj_keywords(args, nargs, kwnames, _waits_names, 5, a) or a[0] == NULL:
         return PyObject_Vectorcall(_waits_slow, args, nargs, kwnames)
     hand = <object> args[0]
     got = _front_of(<object> a[0])
@@ -3905,6 +3919,11 @@ def _front_functions(str module, str score_doc, str waits_doc):
     cdef bytes name_score = b"score", name_waits = b"valued_waits"
     cdef bytes doc_score = score_doc.encode(), doc_waits = waits_doc.encode()
     _front_docs[:] = [name_score, name_waits, doc_score, doc_waits]
+    cdef int j
+    for j in range(6):
+        _score_names[j] = <PyObject*> _SCORE_NAMES[j]
+    for j in range(5):
+        _waits_names[j] = <PyObject*> _WAITS_NAMES[j]
     _score_def.ml_name = name_score
     _score_def.ml_doc = doc_score
     MJ_SET_FASTCALL(_score_def, <void*> _score_fast)
