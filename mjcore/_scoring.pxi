@@ -117,6 +117,30 @@ cdef inline void _put(object tup, Py_ssize_t i, object item) noexcept:
     PyTuple_SET_ITEM(tup, i, item)
 
 
+cdef extern from *:
+    """
+    /* CPython's small ints, -5..256, found without a call (PyLong_FromLong's own cache) */
+    static PyObject *mj_small_ints[262];
+    static int mj_init_small_ints(void) {
+        for (int i = 0; i < 262; i++)
+            if (!(mj_small_ints[i] = PyLong_FromLong(i - 5)))
+                return -1;
+        return 0;
+    }
+    static inline PyObject *mj_int(long v) {
+        if (v >= -5 && v <= 256) {
+            Py_INCREF(mj_small_ints[v + 5]);
+            return mj_small_ints[v + 5];
+        }
+        return PyLong_FromLong(v);
+    }
+    """
+    int mj_init_small_ints() except -1
+    object mj_int(long v)
+
+mj_init_small_ints()
+
+
 cdef struct Cond:
     uint64_t on          # features that must hold
     uint64_t off         # features that must not
@@ -245,6 +269,12 @@ cdef inline int _suits_of(uint64_t held) noexcept nogil:
         ((held & M_SUIT[2]) != 0) << 2
 
 
+cdef inline int _nsuits(int suits) noexcept nogil:
+    """How many suits a ``_suits_of`` mask names (a nibble table: no popcount call where the
+    machine has no popcount instruction)."""
+    return 0x32212110 >> (4 * suits) & 0xF
+
+
 cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
                          int* counts) noexcept nogil:
     """The features of the whole hand (every reading shares them), and its counted ones;
@@ -293,7 +323,7 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
                 nine = 0
         if nine:
             out |= (<uint64_t> 1) << F_NINE_GATES
-    counts[C_GEN] = __builtin_popcountll(p.four)
+    counts[C_GEN] = __builtin_popcountll(p.four) if p.four else 0
     counts[C_MELDS] = mi.n
     counts[C_WILDS_IN] = 0
     return out
@@ -922,7 +952,7 @@ cdef tuple _tiles_tuple(const uint8_t* tiles, int n, int kind):
         return <tuple> slot.tup
     cdef tuple out = PyTuple_New(n)
     for j in range(n):
-        _put(out, j, <int> tiles[j])
+        _put(out, j, mj_int(tiles[j]))
     PyObject_GC_UnTrack(out)
     Py_INCREF(out)
     Py_XDECREF(slot.tup)
@@ -1278,7 +1308,7 @@ cdef class CompiledTable:
             return None
         held = _held_mask(p)
         s = _suits_of(held)
-        if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits:
+        if (self.no_honours and held & M_HON) or _nsuits(s) > self.max_suits:
             return None
         bi = self._best(p, &h.mi, held, c, rs, &best, &flat)
         if bi < 0:
@@ -1398,7 +1428,7 @@ cdef class CompiledTable:
         p.four = four
         p.capped = 0
         s = _suits_of(hm)
-        if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
+        if (self.no_honours and hm & M_HON) or _nsuits(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds) or \
                 not c.melds_fit(&mi, mi.n) or (c.any_elsewhere and _fifth_copy(&p, c)):
             return 1  # (a batch's melds are plain sets: mi.n of them)
@@ -1558,7 +1588,7 @@ cdef class CompiledTable:
         ask again)."""
         return self._score_in(hand, tile, key)
 
-    cdef object _score_in(self, hand, int tile, key):
+    cdef inline object _score_in(self, hand, int tile, key):
         got = self._context_of(key)
         if got is None:
             return False
@@ -1580,7 +1610,7 @@ cdef class CompiledTable:
             return None
         return self._settled(hand, tile, c)
 
-    cdef object _settled(self, hand, int tile, CompiledContext c):
+    cdef inline object _settled(self, hand, int tile, CompiledContext c):
         """``score`` with the context's liability (``_liable``), settled by its ``settle``."""
         got = self._score(hand, tile, c)
         if got is not None and c.nliab and (<HandBase> hand).n_melds:
@@ -1880,7 +1910,7 @@ cdef class CompiledTable:
         chows = _tiles_tuple(ch, nch, 0)
         pungs = _tiles_tuple(pu, npu, 1)
         dec = mj_tuple_of(self.decomposition_type, 3)
-        _put(dec, 0, <int> r.pair)
+        _put(dec, 0, mj_int(r.pair))
         _put(dec, 1, chows)
         _put(dec, 2, pungs)
         PyObject_GC_UnTrack(dec)
@@ -2354,7 +2384,7 @@ cdef class CompiledTable:
             return None
         held = _held_mask(p)
         s = _suits_of(held)
-        if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits or (
+        if (self.no_honours and held & M_HON) or _nsuits(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1):
             return None
         if self.policy == POL_ADDITIVE:
@@ -2370,8 +2400,8 @@ cdef class CompiledTable:
         out = mj_tuple_of(self.result_type, 12)
         _put(out, 0, self.name)
         _put(out, 1, self.unit)
-        _put(out, 2, fan)
-        _put(out, 3, best.raw)
+        _put(out, 2, mj_int(fan))
+        _put(out, 3, mj_int(best.raw))
         _put(out, 4, <object> self.mult_obj[fan])
         _put(out, 5, self._hits(&best, flat))
         _put(out, 6, self._decomposition(&rs[bi]))
@@ -2403,7 +2433,7 @@ cdef class CompiledTable:
             x.four |= (<uint64_t> 1) << tile
         held |= (<uint64_t> 1) << tile
         s = _suits_of(held)
-        if __builtin_popcountll(s) > self.max_suits or (
+        if _nsuits(s) > self.max_suits or (
                 c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
                 c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
             return -1
