@@ -484,27 +484,33 @@ cdef struct MemoSlot:    # one remembered answer: strong references, NULL when e
 
 
 cdef MemoSlot* _memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))  # pages on use only
-cdef Py_ssize_t _memo_kept = 0  # its slots that hold an answer
+# bit i: slot i holds an answer (so emptying the memo reads 8 KB, not every slot)
+cdef uint64_t* _memo_used = <uint64_t*> calloc(MEMO_SLOTS // 64, sizeof(uint64_t))
 # a question's mark: 16 bits of its hash (a false match only keeps an answer sooner: the memo
 # slot checks the question itself), so the marks stay in 64 KB, near the core's caches
 cdef uint16_t* _seen = <uint16_t*> calloc(SEEN_SLOTS, sizeof(uint16_t))
-if _memo == NULL or _seen == NULL:
+if _memo == NULL or _seen == NULL or _memo_used == NULL:
     raise MemoryError()
 
 
 cdef void _memo_drop(void* table) noexcept:
     """Empty the slots of one table (NULL: of every table), and forget every question seen."""
-    global _memo_kept
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, w
+    cdef uint64_t x
     cdef MemoSlot e
     if table == NULL:
         memset(_seen, 0, SEEN_SLOTS * sizeof(uint16_t))
-    for i in range(MEMO_SLOTS if _memo_kept else 0):  # (after a cold pass: none kept)
-        e = _memo[i]
-        if e.result != NULL and (table == NULL or e.table == table):
+    for w in range(MEMO_SLOTS // 64):  # (the slots kept, by ``_memo_used``: few after cold)
+        x = _memo_used[w]
+        while x:
+            i = 64 * w + __builtin_ctzll(x)
+            x &= x - 1
+            e = _memo[i]
+            if e.result == NULL or table != NULL and e.table != table:
+                continue  # (NULL: dropped by a drop its releases ran, a table's dealloc)
             _memo[i].hand = _memo[i].key = _memo[i].result = NULL
             _memo[i].table = NULL
-            _memo_kept -= 1
+            _memo_used[w] &= ~((<uint64_t> 1) << (i & 63))
             Py_DECREF(<object> e.hand)
             Py_DECREF(<object> e.key)
             Py_DECREF(<object> e.result)
@@ -1722,7 +1728,6 @@ cdef class CompiledTable:
     cdef void _memo_put(self, MemoSlot* e, object h, Py_hash_t hh, int tile, key,
                         got) noexcept:
         """Keep ``got`` (immutable, acyclic) as the answer for (h, tile, key) in slot e."""
-        global _memo_kept
         cdef MemoSlot old = e[0]
         Py_INCREF(h)
         Py_INCREF(key)
@@ -1734,8 +1739,9 @@ cdef class CompiledTable:
         e.hash = hh
         e.tile = tile
         PyObject_GC_UnTrack(got)
+        cdef Py_ssize_t i = e - _memo
         if old.result == NULL:
-            _memo_kept += 1
+            _memo_used[i >> 6] |= (<uint64_t> 1) << (i & 63)
         else:  # (released last: nothing runs while the slot is half written)
             Py_DECREF(<object> old.hand)
             Py_DECREF(<object> old.key)
@@ -3321,7 +3327,7 @@ cdef extern from *:
         Py_ssize_t pos = 0, i = 0, j, m, n = PyDict_GET_SIZE(context);
         PyObject *k, *v, **seq;
         PyTypeObject *tv;
-        uint64_t h = 0xCBF29CE484222325ULL;
+        uint64_t h = 0xCBF29CE484222325ULL, vh;
         if (items != NULL)
             items->n = n <= MJ_CTX_ITEMS ? n : -1;
         if (!mj_plain(self_drawn))
@@ -3335,24 +3341,25 @@ cdef extern from *:
                 items->v[i] = v;
                 i++;
             }
-            h = mj_mix(h, mj_plain_hash(k));
             tv = Py_TYPE(v);
             if (tv == &PyList_Type || tv == &PyTuple_Type) {
                 m = PySequence_Fast_GET_SIZE(v);
                 seq = PySequence_Fast_ITEMS(v);
+                vh = m;
                 for (j = 0; j < m; j++) {
                     if (!mj_plain(seq[j]))
                         return 0;
-                    h = mj_mix(h, mj_plain_hash(seq[j]));
-                    h = mj_mix(h, (Py_hash_t) (uintptr_t) Py_TYPE(seq[j]));
+                    vh = mj_mix(vh, mj_plain_hash(seq[j]) ^
+                                    (Py_hash_t) (uintptr_t) Py_TYPE(seq[j]));
                 }
-                h = mj_mix(h, m);
             } else if (!mj_plain(v)) {
                 return 0;
             } else {
-                h = mj_mix(h, mj_plain_hash(v));
+                vh = (uint64_t) mj_plain_hash(v);
             }
-            h = mj_mix(h, (Py_hash_t) (uintptr_t) tv);
+            /* (one mix an item: key, value and type; ``mj_context_is`` decides) */
+            h = mj_mix(h, mj_plain_hash(k) ^ (Py_hash_t) (vh * 0x9E3779B97F4A7C15ULL) ^
+                       (Py_hash_t) (uintptr_t) tv);
         }
         return h | 1;
     }
