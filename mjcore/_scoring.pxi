@@ -3021,7 +3021,7 @@ cdef class CompiledEntry:
 
     cdef object _part(self, Py_ssize_t i, dict context, options):
         """The ``ContextPart`` of group ``i`` of ``parts`` for ``context``'s values of its
-        keys, kept by value (as ``context_key`` keeps them: ``_value_key``) and options in
+        keys, kept by value (as ``context_key`` keeps them: ``_put_value_key``) and options in
         ``part_memo``; None when they are not plainly valid (or not hashable)."""
         cdef tuple keys = <tuple> self.parts[i]
         cdef Py_ssize_t n = len(keys), j
@@ -3050,9 +3050,7 @@ cdef class CompiledEntry:
         _put(memo_key, 1, i)
         try:
             for j in range(n):
-                kept, types = _value_key(_dict_get(context, keys[j]))
-                _put(memo_key, 2 + j, kept)
-                _put(memo_key, 2 + n + j, types)
+                _put_value_key(memo_key, 2 + j, 2 + n + j, _dict_get(context, keys[j]))
             got = _dict_get(self.part_memo, memo_key)
         except TypeError:  # an unhashable value: the rule set's path says what is wrong
             return None
@@ -3642,29 +3640,30 @@ cpdef tuple context_key(self_drawn, dict context):
         if i == n:  # (a dict changed under us: the caller's error)
             raise RuntimeError("context changed size while read")
         _put(out, 1 + i, k)
-        value, types = _value_key(v)
-        _put(out, 1 + n + i, value)
-        _put(out, 1 + 2 * n + i, types)
+        _put_value_key(out, 1 + n + i, 1 + 2 * n + i, v)
         i += 1
     if i != n:
         raise RuntimeError("context changed size while read")
     return out
 
 
-cdef tuple _value_key(v):
-    """(a context value as a key holds it, its type as a key holds it): a list or tuple as a
-    tuple, its type with its items' types; a dict as the tuple of its items, its type with
-    theirs; anything else itself and its type. For a list, tuple or dict holding anything but
-    str, int, bool, float or None (whose own items' types would go unrecorded) the types are
-    a list: the key cannot be hashed (TypeError where it is used), so it is never kept."""
+cdef int _put_value_key(tuple out, Py_ssize_t at, Py_ssize_t types_at, v) except -1:
+    """Put a context value as a key holds it at ``at`` of ``out``, its type as a key holds it
+    at ``types_at``: a list or tuple as a tuple, its type with its items' types; a dict as the
+    tuple of its items, its type with theirs; anything else itself and its type. For a list,
+    tuple or dict holding anything but str, int, bool, float or None (whose own items' types
+    would go unrecorded) the types are a list: the key cannot be hashed (TypeError where it
+    is used), so it is never kept."""
     cdef Py_ssize_t n, j
     cdef tuple types
     if type(v) is list or type(v) is tuple:
         value = tuple(v)
     elif type(v) is dict:
         value = tuple((<dict> v).items())
-    else:
-        return v, type(v)
+    else:  # (the common case: no tuple for the pair)
+        _put(out, at, v)
+        _put(out, types_at, type(v))
+        return 0
     n = len(<tuple> value)
     if type(v) is dict:
         types = PyTuple_New(1 + 2 * n)
@@ -3677,11 +3676,14 @@ cdef tuple _value_key(v):
         for j in range(n):
             _put(types, 1 + j, type((<tuple> value)[j]))
     _put(types, 0, type(v))
+    _put(out, at, value)
     for j in range(1, len(types)):
         tp = types[j]
         if not (tp is str or tp is int or tp is bool or tp is float or tp is type(None)):
-            return value, [types]
-    return value, types
+            _put(out, types_at, [types])
+            return 0
+    _put(out, types_at, types)
+    return 0
 
 
 def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint drawn=True,
