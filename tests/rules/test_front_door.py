@@ -71,6 +71,8 @@ def test_keywords_named_by_other_objects_get_the_same_answers() -> None:
              name("self", "_drawn"): True, name("con", "text"): ctx}
     assert all(k is not sys.intern(k) for k in built)
     assert score(HAND, **built) == plain  # type: ignore[arg-type]
+    assert score(hand=HAND, win_tile=28, ruleset="guangdong", self_drawn=True,
+                 context=ctx) == plain  # (the hand by keyword: the parser's way too)
     ready = Hand.parse("123m456p789s1122z")
     waits = valued_waits(ready, ruleset="guangdong", context=ctx)
     assert valued_waits(ready, **{name("rule", "set"): "guangdong",  # type: ignore[arg-type]
