@@ -80,7 +80,7 @@ def test_keywords_named_by_other_objects_get_the_same_answers() -> None:
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
         score(HAND, win_tile=28, ruleset="guangdong", bogus=1)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="positional"):
-        valued_waits(ready, "guangdong")  # type: ignore[misc]
+        valued_waits(ready, "guangdong")  # type: ignore[call-arg]
 
 
 def test_options_and_preset_take_the_python_route_with_the_same_answers() -> None:
