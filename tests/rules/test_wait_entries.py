@@ -1,5 +1,5 @@
-"""The valued waits the core keeps by content (``_wait_entry``, mjcore/_wilds.pxi): whatever
-was kept before in a slot, an entry is exactly the wait asked for (a kept one only when every
+"""The valued waits the core keeps by value (``_wait_entry``, ``WaitClass``, mjcore/_wilds.pxi):
+whatever was kept before, an entry is exactly the wait asked for (a kept one only when every
 item is the same, hits by identity)."""
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def test_each_entry_is_the_wait_asked_for() -> None:
 
 
 def test_an_entry_still_held_is_never_rewritten() -> None:
-    """A slot's entry that only the slot holds is rewritten in place for new content; one
-    a caller still holds (in an answer, a list) keeps what it was made with."""
+    """An entry a caller still holds (in an answer, a list) keeps what it was made with,
+    however many values took its class's place since."""
     table = hz._compiled_table(resolve_options("hangzhou"))
     assert table is not None
     rng = random.Random(11)
