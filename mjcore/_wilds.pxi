@@ -1482,10 +1482,6 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
         shared = _plain_waits_shared(t, h, &pm, w, want, cd, cs, visible)
         if shared is not NotImplemented:
             return shared
-    if h.p.cnt[w]:  # wilds held: the core's readings of the naturals with what they stand for
-        shared = _held_waits_shared(t, h, &pm, w, want, cd, cs, visible)
-        if shared is not NotImplemented:
-            return shared
     shared = _placed_waits_shared(t, h, &pm, w, want, cd, cs, visible)
     if shared is not NotImplemented:
         return shared
@@ -1795,22 +1791,21 @@ cdef int _suit_codes(const Packed* p, int s, SuitSplits* out) noexcept nogil:
     return out.n
 
 
-cdef int _drawn_readings(const Packed* x, int drawn_suits, const MeldInfo* mi,
-                         SuitSplits* ready, CReading* out) noexcept nogil:
-    """``_readings`` (standard, same order) of ``x``, a ready hand with tiles drawn (in the
-    suits of the mask ``drawn_suits``) that complete it, whose other suits' splits are the
-    ready hand's (``ready``, found on first use, kept for the hand's other draws). The count,
-    -1 past RD_MAX or RD_SPLITS."""
-    cdef SuitSplits drawn[4]
+cdef int _drawn_readings(const Packed* x, int k, const MeldInfo* mi, SuitSplits* ready,
+                         CReading* out) noexcept nogil:
+    """``_readings`` (standard, same order) of ``x``, a ready hand with kind ``k`` drawn that
+    completes it, whose other suits' splits are the ready hand's (``ready``, found on first
+    use, kept for the hand's other candidates). The count, -1 past RD_MAX or RD_SPLITS."""
+    cdef SuitSplits drawn
     cdef const SuitSplits* suit
     cdef const uint32_t* codes[4]
     cdef int ns[4]
-    cdef int s
+    cdef int s, ks = t_suit(k)
     for s in range(4):
-        if drawn_suits >> s & 1:
-            if _suit_codes(x, s, &drawn[s]) < 0:
+        if s == ks:
+            if _suit_codes(x, s, &drawn) < 0:
                 return -1
-            suit = &drawn[s]
+            suit = &drawn
         else:
             if ready[s].n < 0 and _suit_codes(x, s, &ready[s]) < 0:  # (suit s as ready)
                 return -1
@@ -1864,7 +1859,7 @@ cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* 
         x.cnt[k] += 1
         x.key[s] += P5[k - s * 9]
         x.ncon += 1
-        nr = _drawn_readings(&x, 1 << s, &pm.mi, ready, rs)
+        nr = _drawn_readings(&x, k, &pm.mi, ready, rs)
         if nr < 0:
             return NotImplemented
         # the hand's features, k drawn (the ready hand's counts: see ``_placed_waits_shared``)
@@ -1898,202 +1893,6 @@ cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* 
                 if ri < 0:
                     return NotImplemented
                 _shared_offer(&rows, best[w], ri, t.tie_patterns)
-    return _shared_waits_out(t, h, pm, &rows, &best[0][0], want & met, cd, cs, visible)
-
-
-cdef enum:
-    HELD_DRAWS = 128  # sets of kinds the hole and the wilds held stand for (``_held_draws``)
-    HELD_MAX = 5      # the hole and at most four wilds held
-
-
-cdef struct HeldDraws:    # the sets of kinds that complete a hand's naturals, each once
-    int n
-    bint past             # one needs a fifth copy of a kind, or more than HELD_DRAWS
-    uint8_t kinds[HELD_DRAWS][HELD_MAX]  # ascending
-
-
-cdef inline bint _fifth_fits(const Packed* x, int a, int left) noexcept nogil:
-    """Could ``x``, holding four of kind ``a``, with a fifth ``a`` and ``left`` tiles more of
-    any kinds, be complete? Five copies lie partly in a pung or the pair (four runs hold only
-    four), so it is when ``x`` less a pung of ``a`` (plus the fifth) needs at most ``left``
-    for its sets and pair, or less the pair at most ``left`` for its sets (the core's need
-    tables, whose wilds stand for any kind with no copy limit: never too few)."""
-    cdef uint32_t v[4]
-    cdef int s = t_suit(a), j, sets = 0, weight = P5[a - 9 * t_suit(a)]
-    for j in range(4):  # x + a - aaa: two copies of a fewer
-        v[j] = hon_info[x.key[3] - (2 * weight if s == 3 else 0)] if j == 3 else \
-            suit_info[x.key[j] - (2 * weight if j == s else 0)]
-    if _std_need(v) <= left:
-        return 1
-    for j in range(4):  # x + a - aa: one fewer, sets alone
-        v[j] = hon_info[x.key[3] - (weight if s == 3 else 0)] if j == 3 else \
-            suit_info[x.key[j] - (weight if j == s else 0)]
-        sets += v[j] >> 20 & 31
-    return sets <= left
-
-
-cdef inline uint64_t _fours(const uint8_t* cnt) noexcept nogil:
-    """The kinds of which ``cnt`` holds four."""
-    cdef uint64_t out = 0
-    cdef int a
-    for a in range(34):
-        out |= (<uint64_t> (cnt[a] == 4)) << a
-    return out
-
-
-cdef void _held_draws(Packed* x, int lo, int left, uint8_t* picked, int depth,
-                      HeldDraws* out) noexcept nogil:
-    """Add to ``out`` each ascending set of ``left`` kinds from ``lo`` on that completes the
-    standard shape of ``x`` (``picked[:depth]``: the kinds added before), by the core's wait
-    tables (a kind is tried only when ``x`` with it needs at most ``left`` - 1 more, as the
-    joker wait test finds). A fifth copy of a kind (a count the keys cannot hold) is found by
-    ``_fifth_fits`` (exact with nothing left to add: the last kind's ``x.cnt`` then reads 5,
-    which the splits can read); ``out.past`` when one may be needed before the last kind,
-    or past HELD_DRAWS. ``x.key`` and ``x.cnt`` are put back."""
-    cdef uint64_t mask, fifth = 0, four = x.four & ~(((<uint64_t> 1) << lo) - 1)
-    cdef int a, s
-    while four:  # (``x.four``: the kinds ``x`` holds four times)
-        a = __builtin_ctzll(four)
-        four &= four - 1
-        if _fifth_fits(x, a, left - 1):
-            if left > 1:
-                out.past = 1
-                return
-            fifth |= (<uint64_t> 1) << a
-    four = x.four
-    x.four = 0  # (the wait tables leave out a kind held four times: see above)
-    mask = _std_waits0(x.key) | fifth if left == 1 else _std_waits(x, left - 1)
-    x.four = four
-    mask &= ~(((<uint64_t> 1) << lo) - 1)
-    while mask:
-        a = __builtin_ctzll(mask)
-        mask &= mask - 1
-        picked[depth] = a
-        if left == 1:
-            if out.n == HELD_DRAWS:
-                out.past = 1
-                return
-            memcpy(out.kinds[out.n], picked, depth + 1)
-            out.n += 1
-            continue
-        s = t_suit(a)
-        x.cnt[a] += 1
-        x.key[s] += P5[a - 9 * s]
-        x.four |= (<uint64_t> (x.cnt[a] == 4)) << a
-        _held_draws(x, a, left - 1, picked, depth + 1, out)
-        x.four = four
-        x.cnt[a] -= 1
-        x.key[s] -= P5[a - 9 * s]
-        if out.past:
-            return
-
-
-cdef object _held_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
-                               uint64_t want, CompiledContext cd, CompiledContext cs,
-                               object visible):
-    """``_placed_waits_shared`` of a hand holding wilds, from the core's readings, not the
-    placement search. The hole and the wilds held (H tiles) stand for kinds; a placement
-    where they stand for the kinds S is a reading of the naturals with S added (and each
-    such reading is one: a group's copies of a kind may be naturals or wilds alike). So the
-    placements are the readings of the naturals plus each set S of H kinds that completes
-    them (``_held_draws``); each serves what the search's do: each kind c of S but the wild
-    kind (the hole is c drawn, the rest wilds) and the wild kind (all H wilds), the same rows
-    offered (in another order: see ``_placed_waits_shared``). NotImplemented when a set may
-    need a fifth copy of a kind before its last (the search then answers) or past the bounds;
-    None when the Python path must answer."""
-    cdef HeldDraws draws
-    cdef SharedRows rows
-    cdef SharedHand hands[SHARED_SLOTS]
-    cdef uint64_t hands_used = 0
-    cdef SuitSplits ready[4]  # the naturals' suits' splits, found on first use
-    cdef CReading rs[RD_MAX]
-    cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
-    cdef uint64_t met = 0  # candidates some reading serves (``best`` holds for those)
-    cdef int rcounts[NCOUNTED + NCTXCOUNTED]
-    cdef int hcounts[NCOUNTED + NCTXCOUNTED]
-    cdef uint64_t base = pm.kinds, mask, rbits, rkey, slot, serves, left
-    cdef uint8_t picked[HELD_MAX]
-    cdef Packed x, y
-    cdef SharedHand* sh
-    cdef const uint8_t* kinds
-    cdef int nh = h.p.cnt[w] + 1, i, j, c, s, nr, ri, nall, suits
-    if nh > HELD_MAX:
-        return NotImplemented
-    for c in range(34):
-        if h.p.cnt[c] and c != w:
-            base |= (<uint64_t> 1) << c
-    x = h.p  # the naturals
-    s = t_suit(w)
-    x.key[s] -= x.cnt[w] * P5[w - 9 * s]
-    x.cnt[w] = 0
-    x.four = _fours(x.cnt)
-    draws.n = 0
-    draws.past = 0
-    _held_draws(&x, 0, nh, picked, 0, &draws)
-    if draws.past:
-        return NotImplemented
-    rows.n = 0
-    memset(rows.index, -1, sizeof(rows.index))
-    memset(rcounts, 0, sizeof(rcounts))
-    ready[0].n = ready[1].n = ready[2].n = ready[3].n = -1
-    for i in range(draws.n):
-        kinds = draws.kinds[i]
-        y = x
-        mask = base
-        serves = 0
-        nall = 0
-        suits = 0
-        for j in range(nh):
-            c = kinds[j]
-            s = t_suit(c)
-            y.cnt[c] += 1
-            y.key[s] += P5[c - 9 * s]
-            suits |= 1 << s
-            mask |= (<uint64_t> 1) << c
-            if c != w:
-                nall += 1
-                serves |= (<uint64_t> 1) << c
-        serves = (serves | (<uint64_t> 1) << w) & want  # (the wild kind: every one a wild)
-        if not serves:
-            continue
-        nr = _drawn_readings(&y, suits, &pm.mi, ready, rs)
-        if nr < 0:
-            return NotImplemented
-        # the hand's features (the ready hand's counts: see ``_placed_waits_shared``)
-        slot = (mask * 0x9E3779B97F4A7C15u) >> 58
-        sh = &hands[slot]
-        if not hands_used >> slot & 1 or sh.mask != mask:
-            hands_used |= (<uint64_t> 1) << slot
-            memset(hcounts, 0, sizeof(hcounts))
-            sh.bits = _hand_bits(&h.p, &pm.mi, mask, hcounts)
-            if _packed_counts(hcounts, &sh.counts) < 0:
-                return NotImplemented
-            sh.mask = mask
-        left = serves & ~met
-        met |= serves
-        while left:
-            c = __builtin_ctzll(left)
-            left &= left - 1
-            best[c][0] = best[c][1] = -1
-        for j in range(nr):
-            rbits = _reading_bits(&rs[j], -1, -1, rcounts)
-            if not (0 <= rcounts[C_DRAGON_PUNGS] < 1 << COUNT_BITS and
-                    0 <= rcounts[C_WIND_PUNGS] < 1 << COUNT_BITS):
-                return NotImplemented
-            rkey = sh.counts | \
-                (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
-                (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
-            left = serves
-            while left:
-                c = __builtin_ctzll(left)
-                left &= left - 1
-                ri = _shared_row(t, &rows, sh.bits | rbits, rkey | (<uint64_t> (
-                    nall if c == w else nall - 1)) << (COUNT_BITS * C_WILDS_IN), cd, cs)
-                if ri == -2:
-                    return None
-                if ri < 0:
-                    return NotImplemented
-                _shared_offer(&rows, best[c], ri, t.tie_patterns)
     return _shared_waits_out(t, h, pm, &rows, &best[0][0], want & met, cd, cs, visible)
 
 
@@ -2228,28 +2027,3 @@ def _c_placed_readings(hand, int wild):
     finally:
         free(ws.rows)
     return out
-
-
-def _c_held_draws(hand, int wild):
-    """The sets of kinds the hole and the wilds held (copies of ``wild``) of a ready ``Hand``
-    stand for in ``_held_waits_shared`` (``_held_draws``): a list of ascending tuples, or None
-    when a set may need a fifth copy (the search answers then). For the tests."""
-    cdef HandBase h = <HandBase?> hand
-    cdef HeldDraws draws
-    cdef uint8_t picked[HELD_MAX]
-    cdef Packed x
-    cdef int nh, s, i, j
-    if not 0 <= wild < 34 or h.p.cnt[wild] + 1 > HELD_MAX:
-        raise MahjongError("bad_argument", "a wild kind 0..33 held at most four times")
-    nh = h.p.cnt[wild] + 1
-    x = h.p
-    s = t_suit(wild)
-    x.key[s] -= x.cnt[wild] * P5[wild - 9 * s]
-    x.cnt[wild] = 0
-    x.four = _fours(x.cnt)
-    draws.n = 0
-    draws.past = 0
-    _held_draws(&x, 0, nh, picked, 0, &draws)
-    if draws.past:
-        return None
-    return [tuple(draws.kinds[i][j] for j in range(nh)) for i in range(draws.n)]
