@@ -112,7 +112,7 @@ cdef extern from *:
     void mj_barrier() noexcept nogil
 
 
-cdef inline void _put(object tup, Py_ssize_t i, object item):
+cdef inline void _put(object tup, Py_ssize_t i, object item) noexcept:
     Py_INCREF(item)
     PyTuple_SET_ITEM(tup, i, item)
 
@@ -454,6 +454,7 @@ cdef struct MemoSlot:    # one remembered answer: strong references, NULL when e
 
 
 cdef MemoSlot* _memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))  # pages on use only
+cdef Py_ssize_t _memo_kept = 0  # its slots that hold an answer
 # a question's mark: 16 bits of its hash (a false match only keeps an answer sooner: the memo
 # slot checks the question itself), so the marks stay in 64 KB, near the core's caches
 cdef uint16_t* _seen = <uint16_t*> calloc(SEEN_SLOTS, sizeof(uint16_t))
@@ -463,15 +464,17 @@ if _memo == NULL or _seen == NULL:
 
 cdef void _memo_drop(void* table) noexcept:
     """Empty the slots of one table (NULL: of every table), and forget every question seen."""
+    global _memo_kept
     cdef Py_ssize_t i
     cdef MemoSlot e
     if table == NULL:
         memset(_seen, 0, SEEN_SLOTS * sizeof(uint16_t))
-    for i in range(MEMO_SLOTS):
+    for i in range(MEMO_SLOTS if _memo_kept else 0):  # (after a cold pass: none kept)
         e = _memo[i]
         if e.result != NULL and (table == NULL or e.table == table):
             _memo[i].hand = _memo[i].key = _memo[i].result = NULL
             _memo[i].table = NULL
+            _memo_kept -= 1
             Py_DECREF(<object> e.hand)
             Py_DECREF(<object> e.key)
             Py_DECREF(<object> e.result)
@@ -676,10 +679,7 @@ cdef class CompiledContext:
         its position in ``rule``), else -1."""
         cdef int k, j, n, last, best = -1
         cdef bint concealed
-        main = (<tuple> hits[0])[0] if len(hits) else None
         for k in range(self.nliab):
-            if len(<tuple> self.liab_mains[k]) and main not in <tuple> self.liab_mains[k]:
-                continue
             n = 0
             last = -1
             concealed = 0
@@ -688,9 +688,14 @@ cdef class CompiledContext:
                     n += 1
                     last = j
                     concealed |= mi.sets[j].meld == MK_ANGANG
-            if n == self.liab_melds[k] and not concealed and (best < 0 or last < best):
-                best = last
-                rule[0] = k
+            if n != self.liab_melds[k] or concealed or best >= 0 and last >= best:
+                continue
+            # (the main pattern compared by name last: most hands' melds fail first)
+            if len(<tuple> self.liab_mains[k]) and (
+                    not len(hits) or (<tuple> hits[0])[0] not in <tuple> self.liab_mains[k]):
+                continue
+            best = last
+            rule[0] = k
         return best
 
     cdef bint melds_fit(self, const MeldInfo* mi, Py_ssize_t nmelds) noexcept nogil:
@@ -879,7 +884,7 @@ cdef inline bint _hits_key(const Valued_* v, uint64_t* key) noexcept nogil:
     return 1
 
 
-cdef inline void _hits_keep(HitsSlot* slot, const uint64_t* key, object hits):
+cdef inline void _hits_keep(HitsSlot* slot, const uint64_t* key, object hits) noexcept:
     """Keep ``hits`` in ``slot`` under ``key`` (``CompiledTable._hits_kept``'s slot)."""
     Py_INCREF(hits)
     Py_XDECREF(slot.hits)
@@ -1684,8 +1689,10 @@ cdef class CompiledTable:
         slot[0] = e
         return None
 
-    cdef void _memo_put(self, MemoSlot* e, object h, Py_hash_t hh, int tile, key, got):
+    cdef void _memo_put(self, MemoSlot* e, object h, Py_hash_t hh, int tile, key,
+                        got) noexcept:
         """Keep ``got`` (immutable, acyclic) as the answer for (h, tile, key) in slot e."""
+        global _memo_kept
         cdef MemoSlot old = e[0]
         Py_INCREF(h)
         Py_INCREF(key)
@@ -1697,7 +1704,9 @@ cdef class CompiledTable:
         e.hash = hh
         e.tile = tile
         PyObject_GC_UnTrack(got)
-        if old.result != NULL:  # (released last: nothing runs while the slot is half written)
+        if old.result == NULL:
+            _memo_kept += 1
+        else:  # (released last: nothing runs while the slot is half written)
             Py_DECREF(<object> old.hand)
             Py_DECREF(<object> old.key)
             Py_DECREF(<object> old.result)
@@ -2914,8 +2923,8 @@ cdef class CompiledEntry:
                 # (the table's contexts were cleared: derived again, under the key it had)
                 if self._derived(self_drawn, <dict> context, options, key) is not None:
                     got = t._score_cached(hand, win_tile, key)
-            if got:  # (False: the table's contexts were cleared; the rule set adds them)
-                return got
+            if got is not None and got is not False:
+                return got  # (False: the table's contexts were cleared; the rule set adds them)
         return self.general_score(hand, win_tile, self_drawn, context, options)
 
     cdef object _situation_of(self, self_drawn, dict context):
@@ -3259,59 +3268,128 @@ cdef extern from *:
     Py_hash_t mj_plain_hash(PyObject* o) noexcept
 
 
+cdef extern from *:
+    """
+    /* A dict context's items in order, borrowed (n -1: not listed, too many). */
+    #define MJ_CTX_ITEMS 8
+    typedef struct { Py_ssize_t n; PyObject *k[MJ_CTX_ITEMS]; PyObject *v[MJ_CTX_ITEMS]; }
+        mj_ctx_items;
+
+    /* A value whose hash and equality run no Python code (and cannot fail). */
+    static inline int mj_plain(PyObject *v) {
+        PyTypeObject *t = Py_TYPE(v);
+        return t == &PyUnicode_Type || t == &PyLong_Type || t == &PyBool_Type || v == Py_None;
+    }
+
+    static inline uint64_t mj_mix(uint64_t h, Py_hash_t x) {
+        h = (h ^ (uint64_t) x) * 0x100000001B3ULL;
+        return h ^ h >> 29;
+    }
+
+    static uint64_t mj_context_print(PyObject *self_drawn, PyObject *context,
+                                     mj_ctx_items *items) {
+        Py_ssize_t pos = 0, i = 0, j, m, n = PyDict_GET_SIZE(context);
+        PyObject *k, *v, **seq;
+        PyTypeObject *tv;
+        uint64_t h = 0xCBF29CE484222325ULL;
+        if (items != NULL)
+            items->n = n <= MJ_CTX_ITEMS ? n : -1;
+        if (!mj_plain(self_drawn))
+            return 0;
+        h = mj_mix(h, mj_plain_hash(self_drawn));
+        while (PyDict_Next(context, &pos, &k, &v)) {
+            if (!PyUnicode_CheckExact(k))
+                return 0;
+            if (items != NULL && i < MJ_CTX_ITEMS) {
+                items->k[i] = k;
+                items->v[i] = v;
+                i++;
+            }
+            h = mj_mix(h, mj_plain_hash(k));
+            tv = Py_TYPE(v);
+            if (tv == &PyList_Type || tv == &PyTuple_Type) {
+                m = PySequence_Fast_GET_SIZE(v);
+                seq = PySequence_Fast_ITEMS(v);
+                for (j = 0; j < m; j++) {
+                    if (!mj_plain(seq[j]))
+                        return 0;
+                    h = mj_mix(h, mj_plain_hash(seq[j]));
+                    h = mj_mix(h, (Py_hash_t) (uintptr_t) Py_TYPE(seq[j]));
+                }
+                h = mj_mix(h, m);
+            } else if (!mj_plain(v)) {
+                return 0;
+            } else {
+                h = mj_mix(h, mj_plain_hash(v));
+            }
+            h = mj_mix(h, (Py_hash_t) (uintptr_t) tv);
+        }
+        return h | 1;
+    }
+
+    /* a == b for two plain values (identity first, as a tuple compares its items) */
+    static inline int mj_plain_eq(PyObject *a, PyObject *b) {
+        return a == b || PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+    }
+
+    static int mj_context_is(PyObject *self_drawn, PyObject *context, PyObject *key,
+                             const mj_ctx_items *items) {
+        Py_ssize_t n = PyDict_GET_SIZE(context), pos = 0, i, j, m;
+        PyObject *k, *v, *kv, *kt, **seq;
+        if (PyTuple_GET_SIZE(key) != 1 + 3 * n ||
+                !mj_plain_eq(PyTuple_GET_ITEM(key, 0), self_drawn))
+            return 0;
+        if (items != NULL && items->n != n)
+            items = NULL;
+        for (i = 0; i < n; i++) {
+            if (items != NULL) {
+                k = items->k[i];
+                v = items->v[i];
+            } else if (!PyDict_Next(context, &pos, &k, &v)) {
+                return 0;
+            }
+            if (!mj_plain_eq(PyTuple_GET_ITEM(key, 1 + i), k))
+                return 0;
+            kv = PyTuple_GET_ITEM(key, 1 + n + i);
+            kt = PyTuple_GET_ITEM(key, 1 + 2 * n + i);
+            if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
+                m = PySequence_Fast_GET_SIZE(v);
+                seq = PySequence_Fast_ITEMS(v);
+                if (!PyTuple_CheckExact(kv) || PyTuple_GET_SIZE(kv) != m ||
+                        !PyTuple_CheckExact(kt) || PyTuple_GET_SIZE(kt) != m + 1 ||
+                        PyTuple_GET_ITEM(kt, 0) != (PyObject *) Py_TYPE(v))
+                    return 0;
+                for (j = 0; j < m; j++)
+                    if (PyTuple_GET_ITEM(kt, j + 1) != (PyObject *) Py_TYPE(seq[j]) ||
+                            !mj_plain_eq(PyTuple_GET_ITEM(kv, j), seq[j]))
+                        return 0;
+            } else if (kt != (PyObject *) Py_TYPE(v) || !mj_plain_eq(kv, v)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    """
+    ctypedef struct CtxItems "mj_ctx_items":
+        Py_ssize_t n
+    bint mj_plain(PyObject* v) noexcept
+    uint64_t mj_context_print(PyObject* self_drawn, PyObject* context,
+                              CtxItems* items) noexcept
+    bint mj_context_is(PyObject* self_drawn, PyObject* context, PyObject* key,
+                       const CtxItems* items) noexcept
+
+
 cdef inline bint _plain(object v) noexcept:
     """A value whose hash and equality run no Python code (and cannot fail)."""
-    cdef type tp = type(v)
-    return tp is str or tp is int or tp is bool or v is None
+    return mj_plain(<PyObject*> v)
 
 
-cdef enum:
-    CTX_ITEMS = 8  # a context's items ``_context_print`` lists for ``_context_is``
-
-
-cdef struct CtxItems:  # a dict's items in order, borrowed (n -1: not listed, too many)
-    Py_ssize_t n
-    PyObject* k[CTX_ITEMS]
-    PyObject* v[CTX_ITEMS]
-
-
-cdef uint64_t _context_print(self_drawn, dict context, CtxItems* items) noexcept:
+cdef inline uint64_t _context_print(self_drawn, dict context, CtxItems* items) noexcept:
     """A fingerprint of ``context_key(self_drawn, context)`` built in place (its items in
     order), or 0 when a value is not plain (a str, int, bool, None or a list or tuple of
-    those). Its
-    items are listed in ``items`` (when not NULL), so that ``_context_is`` need not walk
-    the dict again (no Python code runs between the two: the dict cannot change)."""
-    cdef Py_ssize_t pos = 0, j, i = 0
-    cdef PyObject* k
-    cdef PyObject* v
-    cdef uint64_t h = 0xCBF29CE484222325u
-    if items != NULL:
-        items.n = len(context) if len(context) <= CTX_ITEMS else -1
-    if not _plain(self_drawn):
-        return 0
-    h = _mix(h, mj_plain_hash(<PyObject*> self_drawn))
-    while PyDict_Next(context, &pos, &k, &v):
-        if type(<object> k) is not str:
-            return 0
-        if items != NULL and i < CTX_ITEMS:
-            items.k[i] = k
-            items.v[i] = v
-            i += 1
-        h = _mix(h, mj_plain_hash(k))
-        if type(<object> v) is list or type(<object> v) is tuple:
-            for j in range(PySequence_Fast_GET_SIZE(<object> v)):
-                item = <object> PySequence_Fast_GET_ITEM(<object> v, j)
-                if not _plain(item):
-                    return 0
-                h = _mix(h, mj_plain_hash(<PyObject*> item))
-                h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(item))
-            h = _mix(h, PySequence_Fast_GET_SIZE(<object> v))
-        elif not _plain(<object> v):
-            return 0
-        else:
-            h = _mix(h, mj_plain_hash(v))
-        h = _mix(h, <Py_hash_t> <uintptr_t> Py_TYPE(<object> v))
-    return h | 1
+    those). Its items are listed in ``items`` (when not NULL), so that ``_context_is`` need
+    not walk the dict again (no Python code runs between the two: the dict cannot change)."""
+    return mj_context_print(<PyObject*> self_drawn, <PyObject*> context, items)
 
 
 def _context_probe(self_drawn, dict context, tuple key):
@@ -3324,42 +3402,12 @@ def _context_probe(self_drawn, dict context, tuple key):
         self_drawn, context, key, &items if fp else NULL)
 
 
-cdef bint _context_is(self_drawn, dict context, tuple key, const CtxItems* items) noexcept:
-    """Whether ``context_key(self_drawn, context) == key`` (plain values only: see
-    ``_context_print``, whose listed ``items`` it reads when given and complete), with no
-    key built."""
-    cdef Py_ssize_t n = len(context), pos = 0, i, j, m
-    cdef PyObject* k
-    cdef PyObject* v
-    # (each comparison first by identity, as a tuple's: the same str objects are common)
-    if len(key) != 1 + 3 * n or (key[0] is not self_drawn and key[0] != self_drawn):
-        return 0
-    if items != NULL and items.n != n:
-        items = NULL
-    for i in range(n):
-        if items != NULL:
-            k = items.k[i]
-            v = items.v[i]
-        elif not PyDict_Next(context, &pos, &k, &v):
-            return 0
-        kk = key[1 + i]
-        if kk is not <object> k and kk != <object> k:
-            return 0
-        kv = key[1 + n + i]
-        kt = key[1 + 2 * n + i]
-        if type(<object> v) is list or type(<object> v) is tuple:
-            m = PySequence_Fast_GET_SIZE(<object> v)
-            if type(kv) is not tuple or len(<tuple> kv) != m or type(kt) is not tuple or \
-                    len(<tuple> kt) != m + 1 or (<tuple> kt)[0] is not type(<object> v):
-                return 0
-            for j in range(m):
-                a = (<tuple> kv)[j]
-                b = <object> PySequence_Fast_GET_ITEM(<object> v, j)
-                if (<tuple> kt)[j + 1] is not type(b) or (a is not b and a != b):
-                    return 0
-        elif kt is not type(<object> v) or (kv is not <object> v and kv != <object> v):
-            return 0
-    return 1
+cdef inline bint _context_is(self_drawn, dict context, tuple key,
+                             const CtxItems* items) noexcept:
+    """Whether ``context_key(self_drawn, context) == key`` for a context ``_context_print``
+    found plain (whose listed ``items`` it reads when given and complete), with no key
+    built."""
+    return mj_context_is(<PyObject*> self_drawn, <PyObject*> context, <PyObject*> key, items)
 
 
 cdef inline int t_suit(int t) noexcept nogil:
@@ -3765,3 +3813,122 @@ def rules_valued_waits(hand, *, ruleset, context=None, options=None, preset=None
     if type(fn) is CompiledEntry:
         return (<CompiledEntry> fn)._valued_waits(hand, context, o, visible)
     return fn(hand, context, o, visible)
+
+
+# ``mjcore.rules.score`` / ``valued_waits`` themselves: functions called by the vectorcall
+# protocol (METH_FASTCALL | METH_KEYWORDS) that read a call's keywords by identity against
+# their own interned names (the names a caller's code writes are interned: the same objects).
+# Any other call (a name not matched so, another count of positional arguments) goes to
+# ``rules_score`` / ``rules_valued_waits``, whose argument parsing says what is wrong.
+
+cdef extern from *:
+    """
+    #define MJ_SET_FASTCALL(def, fn) \\
+        ((def).ml_meth = (PyCFunction) (void (*)(void)) (fn), \\
+         (def).ml_flags = METH_FASTCALL | METH_KEYWORDS)
+    """
+    ctypedef struct PyMethodDef:
+        const char* ml_name
+        const char* ml_doc
+    void MJ_SET_FASTCALL(PyMethodDef d, void* fn)
+    object PyCFunction_NewEx(PyMethodDef* ml, PyObject* self, object module)
+    object PyObject_Vectorcall(object fn, PyObject** args, size_t nargsf, PyObject* kwnames)
+    Py_ssize_t _tuple_size "PyTuple_GET_SIZE"(PyObject* t)
+
+cdef PyMethodDef _score_def, _waits_def
+cdef object _score_slow = rules_score, _waits_slow = rules_valued_waits
+cdef tuple _SCORE_NAMES = ("win_tile", "ruleset", "self_drawn", "context", "options", "preset")
+cdef tuple _WAITS_NAMES = ("ruleset", "context", "options", "preset", "visible")
+cdef list _front_docs = []  # (the functions' name and doc bytes, kept alive)
+
+
+cdef extern from *:
+    """
+    /* Fill into[j] (NULL when not given) for each of the n names from a call with one
+       positional argument and keywords named by those very objects; 0 for any other call. */
+    static inline int mj_keywords(PyObject **args, Py_ssize_t nargs, PyObject *kwnames,
+                                  PyObject **names, int n, PyObject **into) {
+        Py_ssize_t i, nk;
+        int j;
+        for (j = 0; j < n; j++)
+            into[j] = NULL;
+        if (nargs != 1)
+            return 0;
+        if (kwnames == NULL)
+            return 1;
+        nk = PyTuple_GET_SIZE(kwnames);
+        for (i = 0; i < nk; i++) {
+            PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+            for (j = 0; j < n && names[j] != name; j++)
+                ;
+            if (j == n || into[j] != NULL)
+                return 0;
+            into[j] = args[1 + i];
+        }
+        return 1;
+    }
+    """
+    bint mj_keywords(PyObject** args, Py_ssize_t nargs, PyObject* kwnames, PyObject** names,
+                     int n, PyObject** into) noexcept
+
+cdef PyObject* _score_names[6]  # (``_SCORE_NAMES``' items, which it keeps)
+cdef PyObject* _waits_names[5]
+
+
+cdef inline object _or(PyObject* given, default):
+    return default if given == NULL else <object> given
+
+
+cdef object _score_fast(object module, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
+    cdef PyObject* a[6]
+    if not mj_keywords(args, nargs, kwnames, _score_names, 6, a) or a[0] == NULL or a[1] == NULL:
+        return PyObject_Vectorcall(_score_slow, args, nargs, kwnames)
+    hand = <object> args[0]
+    ruleset = <object> a[1]
+    options, preset = _or(a[4], None), _or(a[5], None)
+    got = _front_of(ruleset)
+    o = None if got is None else (<_FrontOptions> (<tuple> got)[2]).get(options, preset)
+    if o is None:
+        return PyObject_Vectorcall(_score_slow, args, nargs, kwnames)
+    fn = (<tuple> got)[0]
+    if type(fn) is CompiledEntry:
+        return (<CompiledEntry> fn)._score(hand, <object> a[0], _or(a[2], False),
+                                           _or(a[3], None), o)
+    return fn(hand, <object> a[0], _or(a[2], False), _or(a[3], None), o)
+
+
+cdef object _waits_fast(object module, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
+    cdef PyObject* a[5]
+    if not mj_keywords(args, nargs, kwnames, _waits_names, 5, a) or a[0] == NULL:
+        return PyObject_Vectorcall(_waits_slow, args, nargs, kwnames)
+    hand = <object> args[0]
+    got = _front_of(<object> a[0])
+    o = None if got is None else (<_FrontOptions> (<tuple> got)[2]).get(_or(a[2], None),
+                                                                        _or(a[3], None))
+    if o is None:
+        return PyObject_Vectorcall(_waits_slow, args, nargs, kwnames)
+    fn = (<tuple> got)[1]
+    if type(fn) is CompiledEntry:
+        return (<CompiledEntry> fn)._valued_waits(hand, _or(a[1], None), o, _or(a[4], None))
+    return fn(hand, _or(a[1], None), o, _or(a[4], None))
+
+
+def _front_functions(str module, str score_doc, str waits_doc):
+    """``mjcore.rules.score`` and ``valued_waits`` (module ``module``) with these docs (each
+    opening with its text signature: ``name(...)\\n--\\n\\n``)."""
+    cdef bytes name_score = b"score", name_waits = b"valued_waits"
+    cdef bytes doc_score = score_doc.encode(), doc_waits = waits_doc.encode()
+    _front_docs[:] = [name_score, name_waits, doc_score, doc_waits]
+    cdef int j
+    for j in range(6):
+        _score_names[j] = <PyObject*> _SCORE_NAMES[j]
+    for j in range(5):
+        _waits_names[j] = <PyObject*> _WAITS_NAMES[j]
+    _score_def.ml_name = name_score
+    _score_def.ml_doc = doc_score
+    MJ_SET_FASTCALL(_score_def, <void*> _score_fast)
+    _waits_def.ml_name = name_waits
+    _waits_def.ml_doc = doc_waits
+    MJ_SET_FASTCALL(_waits_def, <void*> _waits_fast)
+    return (PyCFunction_NewEx(&_score_def, NULL, module),
+            PyCFunction_NewEx(&_waits_def, NULL, module))

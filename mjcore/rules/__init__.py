@@ -10,8 +10,8 @@ registers itself when imported. Nothing else here knows any rule set.
 
 from __future__ import annotations
 
-import functools
 import importlib
+import inspect
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -110,13 +110,23 @@ def valued_waits(
     return rs.engine.valued_waits(hand, context, o, visible)
 
 
-# The calls go straight from C to the rule set's engine (``_core.rules_score``: no Python
-# frame) with the default options or options the resolver accepted lately (found by their
-# content); every other call (new or bad options, an unknown rule set) to the functions above.
+def _text_signature(fn: Any) -> str:
+    """``fn``'s name and signature without annotations, then its doc: a C function's doc."""
+    sig = inspect.signature(fn)
+    sig = sig.replace(parameters=[p.replace(annotation=p.empty) for p in
+                                  sig.parameters.values()], return_annotation=sig.empty)
+    return f"{fn.__name__}{sig}\n--\n\n{inspect.getdoc(fn)}"
+
+
+# The calls go straight from C to the rule set's engine (``_core._front_functions``: no
+# Python frame) with the default options or options the resolver accepted lately (found by
+# their content); every other call (new or bad options, an unknown rule set) to the functions
+# above.
+_python_score, _python_valued_waits = score, valued_waits  # (the tests compare with them)
 _core._set_general(score, valued_waits)
 if not TYPE_CHECKING:
-    score = functools.update_wrapper(_core.rules_score, score)
-    valued_waits = functools.update_wrapper(_core.rules_valued_waits, valued_waits)
+    score, valued_waits = _core._front_functions(__name__, _text_signature(score),
+                                                 _text_signature(valued_waits))
 
 
 def largest_wait(

@@ -59,6 +59,28 @@ def test_front_door_errors_match_the_python_functions() -> None:
         score(HAND, 28, ruleset="guangdong")  # type: ignore[misc]
 
 
+def test_keywords_named_by_other_objects_get_the_same_answers() -> None:
+    # the front door reads keywords by identity with its own (interned) names; names built at
+    # run time are other objects, and go through the argument parser instead
+    def name(*parts: str) -> str:
+        return "".join(parts)
+
+    ctx = {"seat_wind": "2z", "round_wind": "1z"}
+    plain = score(HAND, win_tile=28, ruleset="guangdong", self_drawn=True, context=ctx)
+    built = {name("win", "_tile"): 28, name("rule", "set"): "guangdong",
+             name("self", "_drawn"): True, name("con", "text"): ctx}
+    assert all(k is not sys.intern(k) for k in built)
+    assert score(HAND, **built) == plain  # type: ignore[arg-type]
+    ready = Hand.parse("123m456p789s1122z")
+    waits = valued_waits(ready, ruleset="guangdong", context=ctx)
+    assert valued_waits(ready, **{name("rule", "set"): "guangdong",  # type: ignore[arg-type]
+                                  name("con", "text"): ctx}) == waits
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        score(HAND, win_tile=28, ruleset="guangdong", bogus=1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="positional"):
+        valued_waits(ready, "guangdong")  # type: ignore[misc]
+
+
 def test_options_and_preset_take_the_python_route_with_the_same_answers() -> None:
     ctx = {"seat_wind": "2z", "round_wind": "1z"}
     plain = score(HAND, win_tile=28, ruleset="guangdong", context=ctx)

@@ -1,7 +1,8 @@
 """The front door with options (``_core._FrontOptions``): a call that gives options or a preset
 goes from C to the rule set's engine with the options the resolver gave lately for the same
 content, so every answer and every error must be the general path's (the Python
-``mjcore.rules.score`` / ``valued_waits``, ``__wrapped__`` by the front door), for every rule
+``mjcore.rules.score`` / ``valued_waits``, kept as ``_python_score`` / ``_python_valued_waits``
+behind the front door), for every rule
 set, whatever the caller does with its dict between calls."""
 
 from __future__ import annotations
@@ -15,12 +16,19 @@ from typing import Any
 import pytest
 
 from mjcore import MahjongError, _core
-from mjcore.rules import RULESETS, get_ruleset, score, valued_waits
+from mjcore.rules import (
+    RULESETS,
+    _python_score,
+    _python_valued_waits,
+    get_ruleset,
+    score,
+    valued_waits,
+)
 from mjcore.tiles import format_tiles, parse_tiles
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
-general_score: Callable[..., Any] = score.__wrapped__  # type: ignore[attr-defined]
-general_waits: Callable[..., Any] = valued_waits.__wrapped__  # type: ignore[attr-defined]
+general_score: Callable[..., Any] = _python_score
+general_waits: Callable[..., Any] = _python_valued_waits
 
 
 def cases(name: str) -> list[dict[str, Any]]:
