@@ -1569,8 +1569,8 @@ cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
 
 
 cdef enum:
-    ROWS_KEPT = 4096  # rows valued for the last table and its two waits contexts (820 KB)
-    ROWS_SHIFT = 52   # 64 - log2(ROWS_KEPT): the hash bits that pick a slot
+    ROWS_KEPT = 1024  # rows valued for the last table and its two waits contexts (205 KB)
+    ROWS_SHIFT = 54   # 64 - log2(ROWS_KEPT): the hash bits that pick a slot
 
 
 cdef struct RowKept:      # one row's value in one context, kept by ``_row_value``
