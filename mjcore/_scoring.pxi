@@ -117,6 +117,30 @@ cdef inline void _put(object tup, Py_ssize_t i, object item) noexcept:
     PyTuple_SET_ITEM(tup, i, item)
 
 
+cdef extern from *:
+    """
+    /* CPython's small ints, -5..256, found without a call (PyLong_FromLong's own cache) */
+    static PyObject *mj_small_ints[262];
+    static int mj_init_small_ints(void) {
+        for (int i = 0; i < 262; i++)
+            if (!(mj_small_ints[i] = PyLong_FromLong(i - 5)))
+                return -1;
+        return 0;
+    }
+    static inline PyObject *mj_int(long v) {
+        if (v >= -5 && v <= 256) {
+            Py_INCREF(mj_small_ints[v + 5]);
+            return mj_small_ints[v + 5];
+        }
+        return PyLong_FromLong(v);
+    }
+    """
+    int mj_init_small_ints() except -1
+    object mj_int(long v)
+
+mj_init_small_ints()
+
+
 cdef struct Cond:
     uint64_t on          # features that must hold
     uint64_t off         # features that must not
@@ -245,6 +269,12 @@ cdef inline int _suits_of(uint64_t held) noexcept nogil:
         ((held & M_SUIT[2]) != 0) << 2
 
 
+cdef inline int _nsuits(int suits) noexcept nogil:
+    """How many suits a ``_suits_of`` mask names (a nibble table: no popcount call where the
+    machine has no popcount instruction)."""
+    return 0x32212110 >> (4 * suits) & 0xF
+
+
 cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
                          int* counts) noexcept nogil:
     """The features of the whole hand (every reading shares them), and its counted ones;
@@ -293,7 +323,7 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
                 nine = 0
         if nine:
             out |= (<uint64_t> 1) << F_NINE_GATES
-    counts[C_GEN] = __builtin_popcountll(p.four)
+    counts[C_GEN] = __builtin_popcountll(p.four) if p.four else 0
     counts[C_MELDS] = mi.n
     counts[C_WILDS_IN] = 0
     return out
@@ -454,27 +484,33 @@ cdef struct MemoSlot:    # one remembered answer: strong references, NULL when e
 
 
 cdef MemoSlot* _memo = <MemoSlot*> calloc(MEMO_SLOTS, sizeof(MemoSlot))  # pages on use only
-cdef Py_ssize_t _memo_kept = 0  # its slots that hold an answer
+# bit i: slot i holds an answer (so emptying the memo reads 8 KB, not every slot)
+cdef uint64_t* _memo_used = <uint64_t*> calloc(MEMO_SLOTS // 64, sizeof(uint64_t))
 # a question's mark: 16 bits of its hash (a false match only keeps an answer sooner: the memo
 # slot checks the question itself), so the marks stay in 64 KB, near the core's caches
 cdef uint16_t* _seen = <uint16_t*> calloc(SEEN_SLOTS, sizeof(uint16_t))
-if _memo == NULL or _seen == NULL:
+if _memo == NULL or _seen == NULL or _memo_used == NULL:
     raise MemoryError()
 
 
 cdef void _memo_drop(void* table) noexcept:
     """Empty the slots of one table (NULL: of every table), and forget every question seen."""
-    global _memo_kept
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, w
+    cdef uint64_t x
     cdef MemoSlot e
     if table == NULL:
         memset(_seen, 0, SEEN_SLOTS * sizeof(uint16_t))
-    for i in range(MEMO_SLOTS if _memo_kept else 0):  # (after a cold pass: none kept)
-        e = _memo[i]
-        if e.result != NULL and (table == NULL or e.table == table):
+    for w in range(MEMO_SLOTS // 64):  # (the slots kept, by ``_memo_used``: few after cold)
+        x = _memo_used[w]
+        while x:
+            i = 64 * w + __builtin_ctzll(x)
+            x &= x - 1
+            e = _memo[i]
+            if e.result == NULL or table != NULL and e.table != table:
+                continue  # (NULL: dropped by a drop its releases ran, a table's dealloc)
             _memo[i].hand = _memo[i].key = _memo[i].result = NULL
             _memo[i].table = NULL
-            _memo_kept -= 1
+            _memo_used[w] &= ~((<uint64_t> 1) << (i & 63))
             Py_DECREF(<object> e.hand)
             Py_DECREF(<object> e.key)
             Py_DECREF(<object> e.result)
@@ -922,7 +958,7 @@ cdef tuple _tiles_tuple(const uint8_t* tiles, int n, int kind):
         return <tuple> slot.tup
     cdef tuple out = PyTuple_New(n)
     for j in range(n):
-        _put(out, j, <int> tiles[j])
+        _put(out, j, mj_int(tiles[j]))
     PyObject_GC_UnTrack(out)
     Py_INCREF(out)
     Py_XDECREF(slot.tup)
@@ -1278,7 +1314,7 @@ cdef class CompiledTable:
             return None
         held = _held_mask(p)
         s = _suits_of(held)
-        if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits:
+        if (self.no_honours and held & M_HON) or _nsuits(s) > self.max_suits:
             return None
         bi = self._best(p, &h.mi, held, c, rs, &best, &flat)
         if bi < 0:
@@ -1398,7 +1434,7 @@ cdef class CompiledTable:
         p.four = four
         p.capped = 0
         s = _suits_of(hm)
-        if (self.no_honours and hm & M_HON) or __builtin_popcountll(s) > self.max_suits or (
+        if (self.no_honours and hm & M_HON) or _nsuits(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1) or (mi.n and c.no_melds) or \
                 not c.melds_fit(&mi, mi.n) or (c.any_elsewhere and _fifth_copy(&p, c)):
             return 1  # (a batch's melds are plain sets: mi.n of them)
@@ -1558,7 +1594,7 @@ cdef class CompiledTable:
         ask again)."""
         return self._score_in(hand, tile, key)
 
-    cdef object _score_in(self, hand, int tile, key):
+    cdef inline object _score_in(self, hand, int tile, key):
         got = self._context_of(key)
         if got is None:
             return False
@@ -1580,7 +1616,7 @@ cdef class CompiledTable:
             return None
         return self._settled(hand, tile, c)
 
-    cdef object _settled(self, hand, int tile, CompiledContext c):
+    cdef inline object _settled(self, hand, int tile, CompiledContext c):
         """``score`` with the context's liability (``_liable``), settled by its ``settle``."""
         got = self._score(hand, tile, c)
         if got is not None and c.nliab and (<HandBase> hand).n_melds:
@@ -1692,7 +1728,6 @@ cdef class CompiledTable:
     cdef void _memo_put(self, MemoSlot* e, object h, Py_hash_t hh, int tile, key,
                         got) noexcept:
         """Keep ``got`` (immutable, acyclic) as the answer for (h, tile, key) in slot e."""
-        global _memo_kept
         cdef MemoSlot old = e[0]
         Py_INCREF(h)
         Py_INCREF(key)
@@ -1704,8 +1739,9 @@ cdef class CompiledTable:
         e.hash = hh
         e.tile = tile
         PyObject_GC_UnTrack(got)
+        cdef Py_ssize_t i = e - _memo
         if old.result == NULL:
-            _memo_kept += 1
+            _memo_used[i >> 6] |= (<uint64_t> 1) << (i & 63)
         else:  # (released last: nothing runs while the slot is half written)
             Py_DECREF(<object> old.hand)
             Py_DECREF(<object> old.key)
@@ -1880,7 +1916,7 @@ cdef class CompiledTable:
         chows = _tiles_tuple(ch, nch, 0)
         pungs = _tiles_tuple(pu, npu, 1)
         dec = mj_tuple_of(self.decomposition_type, 3)
-        _put(dec, 0, <int> r.pair)
+        _put(dec, 0, mj_int(r.pair))
         _put(dec, 1, chows)
         _put(dec, 2, pungs)
         PyObject_GC_UnTrack(dec)
@@ -2354,7 +2390,7 @@ cdef class CompiledTable:
             return None
         held = _held_mask(p)
         s = _suits_of(held)
-        if (self.no_honours and held & M_HON) or __builtin_popcountll(s) > self.max_suits or (
+        if (self.no_honours and held & M_HON) or _nsuits(s) > self.max_suits or (
                 c.missing_suit >= 0 and s >> c.missing_suit & 1):
             return None
         if self.policy == POL_ADDITIVE:
@@ -2370,8 +2406,8 @@ cdef class CompiledTable:
         out = mj_tuple_of(self.result_type, 12)
         _put(out, 0, self.name)
         _put(out, 1, self.unit)
-        _put(out, 2, fan)
-        _put(out, 3, best.raw)
+        _put(out, 2, mj_int(fan))
+        _put(out, 3, mj_int(best.raw))
         _put(out, 4, <object> self.mult_obj[fan])
         _put(out, 5, self._hits(&best, flat))
         _put(out, 6, self._decomposition(&rs[bi]))
@@ -2403,7 +2439,7 @@ cdef class CompiledTable:
             x.four |= (<uint64_t> 1) << tile
         held |= (<uint64_t> 1) << tile
         s = _suits_of(held)
-        if __builtin_popcountll(s) > self.max_suits or (
+        if _nsuits(s) > self.max_suits or (
                 c1.missing_suit >= 0 and s >> c1.missing_suit & 1) or (
                 c2.missing_suit >= 0 and s >> c2.missing_suit & 1):
             return -1
@@ -2985,7 +3021,7 @@ cdef class CompiledEntry:
 
     cdef object _part(self, Py_ssize_t i, dict context, options):
         """The ``ContextPart`` of group ``i`` of ``parts`` for ``context``'s values of its
-        keys, kept by value (as ``context_key`` keeps them: ``_value_key``) and options in
+        keys, kept by value (as ``context_key`` keeps them: ``_put_value_key``) and options in
         ``part_memo``; None when they are not plainly valid (or not hashable)."""
         cdef tuple keys = <tuple> self.parts[i]
         cdef Py_ssize_t n = len(keys), j
@@ -3014,9 +3050,7 @@ cdef class CompiledEntry:
         _put(memo_key, 1, i)
         try:
             for j in range(n):
-                kept, types = _value_key(_dict_get(context, keys[j]))
-                _put(memo_key, 2 + j, kept)
-                _put(memo_key, 2 + n + j, types)
+                _put_value_key(memo_key, 2 + j, 2 + n + j, _dict_get(context, keys[j]))
             got = _dict_get(self.part_memo, memo_key)
         except TypeError:  # an unhashable value: the rule set's path says what is wrong
             return None
@@ -3291,7 +3325,7 @@ cdef extern from *:
         Py_ssize_t pos = 0, i = 0, j, m, n = PyDict_GET_SIZE(context);
         PyObject *k, *v, **seq;
         PyTypeObject *tv;
-        uint64_t h = 0xCBF29CE484222325ULL;
+        uint64_t h = 0xCBF29CE484222325ULL, vh;
         if (items != NULL)
             items->n = n <= MJ_CTX_ITEMS ? n : -1;
         if (!mj_plain(self_drawn))
@@ -3305,24 +3339,25 @@ cdef extern from *:
                 items->v[i] = v;
                 i++;
             }
-            h = mj_mix(h, mj_plain_hash(k));
             tv = Py_TYPE(v);
             if (tv == &PyList_Type || tv == &PyTuple_Type) {
                 m = PySequence_Fast_GET_SIZE(v);
                 seq = PySequence_Fast_ITEMS(v);
+                vh = m;
                 for (j = 0; j < m; j++) {
                     if (!mj_plain(seq[j]))
                         return 0;
-                    h = mj_mix(h, mj_plain_hash(seq[j]));
-                    h = mj_mix(h, (Py_hash_t) (uintptr_t) Py_TYPE(seq[j]));
+                    vh = mj_mix(vh, mj_plain_hash(seq[j]) ^
+                                    (Py_hash_t) (uintptr_t) Py_TYPE(seq[j]));
                 }
-                h = mj_mix(h, m);
             } else if (!mj_plain(v)) {
                 return 0;
             } else {
-                h = mj_mix(h, mj_plain_hash(v));
+                vh = (uint64_t) mj_plain_hash(v);
             }
-            h = mj_mix(h, (Py_hash_t) (uintptr_t) tv);
+            /* (one mix an item: key, value and type; ``mj_context_is`` decides) */
+            h = mj_mix(h, mj_plain_hash(k) ^ (Py_hash_t) (vh * 0x9E3779B97F4A7C15ULL) ^
+                       (Py_hash_t) (uintptr_t) tv);
         }
         return h | 1;
     }
@@ -3605,29 +3640,30 @@ cpdef tuple context_key(self_drawn, dict context):
         if i == n:  # (a dict changed under us: the caller's error)
             raise RuntimeError("context changed size while read")
         _put(out, 1 + i, k)
-        value, types = _value_key(v)
-        _put(out, 1 + n + i, value)
-        _put(out, 1 + 2 * n + i, types)
+        _put_value_key(out, 1 + n + i, 1 + 2 * n + i, v)
         i += 1
     if i != n:
         raise RuntimeError("context changed size while read")
     return out
 
 
-cdef tuple _value_key(v):
-    """(a context value as a key holds it, its type as a key holds it): a list or tuple as a
-    tuple, its type with its items' types; a dict as the tuple of its items, its type with
-    theirs; anything else itself and its type. For a list, tuple or dict holding anything but
-    str, int, bool, float or None (whose own items' types would go unrecorded) the types are
-    a list: the key cannot be hashed (TypeError where it is used), so it is never kept."""
+cdef int _put_value_key(tuple out, Py_ssize_t at, Py_ssize_t types_at, v) except -1:
+    """Put a context value as a key holds it at ``at`` of ``out``, its type as a key holds it
+    at ``types_at``: a list or tuple as a tuple, its type with its items' types; a dict as the
+    tuple of its items, its type with theirs; anything else itself and its type. For a list,
+    tuple or dict holding anything but str, int, bool, float or None (whose own items' types
+    would go unrecorded) the types are a list: the key cannot be hashed (TypeError where it
+    is used), so it is never kept."""
     cdef Py_ssize_t n, j
     cdef tuple types
     if type(v) is list or type(v) is tuple:
         value = tuple(v)
     elif type(v) is dict:
         value = tuple((<dict> v).items())
-    else:
-        return v, type(v)
+    else:  # (the common case: no tuple for the pair)
+        _put(out, at, v)
+        _put(out, types_at, type(v))
+        return 0
     n = len(<tuple> value)
     if type(v) is dict:
         types = PyTuple_New(1 + 2 * n)
@@ -3640,11 +3676,14 @@ cdef tuple _value_key(v):
         for j in range(n):
             _put(types, 1 + j, type((<tuple> value)[j]))
     _put(types, 0, type(v))
+    _put(out, at, value)
     for j in range(1, len(types)):
         tp = types[j]
         if not (tp is str or tp is int or tp is bool or tp is float or tp is type(None)):
-            return value, [types]
-    return value, types
+            _put(out, types_at, [types])
+            return 0
+    _put(out, types_at, types)
+    return 0
 
 
 def _c_win_features(hand, int tile, int seat_wind=-1, int round_wind=-1, bint drawn=True,

@@ -71,6 +71,8 @@ def test_keywords_named_by_other_objects_get_the_same_answers() -> None:
              name("self", "_drawn"): True, name("con", "text"): ctx}
     assert all(k is not sys.intern(k) for k in built)
     assert score(HAND, **built) == plain  # type: ignore[arg-type]
+    assert score(hand=HAND, win_tile=28, ruleset="guangdong", self_drawn=True,
+                 context=ctx) == plain  # (the hand by keyword: the parser's way too)
     ready = Hand.parse("123m456p789s1122z")
     waits = valued_waits(ready, ruleset="guangdong", context=ctx)
     assert valued_waits(ready, **{name("rule", "set"): "guangdong",  # type: ignore[arg-type]
@@ -78,7 +80,7 @@ def test_keywords_named_by_other_objects_get_the_same_answers() -> None:
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
         score(HAND, win_tile=28, ruleset="guangdong", bogus=1)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="positional"):
-        valued_waits(ready, "guangdong")  # type: ignore[misc]
+        valued_waits(ready, "guangdong")  # type: ignore[call-arg]
 
 
 def test_options_and_preset_take_the_python_route_with_the_same_answers() -> None:
