@@ -1658,6 +1658,73 @@ cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
     return 0
 
 
+cdef enum:
+    ROWS_KEPT = 1024  # rows valued for the last table and its two waits contexts (205 KB)
+    ROWS_SHIFT = 54   # 64 - log2(ROWS_KEPT): the hash bits that pick a slot
+
+
+cdef struct RowKept:      # one row's value in one context, kept by ``_row_value``
+    uint64_t bits         # the row's features with the context's
+    uint64_t key          # its counted features, packed
+    uint32_t gen          # ``_rows_gen`` when kept (0: never)
+    int got               # the table's answer: 1 valued, 0 not
+    Valued_ v
+
+
+cdef RowKept* _rows_kept = NULL
+cdef uint32_t _rows_gen = 0
+# whose values ``_rows_kept`` holds: held, so no later object takes their identity; new
+# contexts (a context first asked, or any after ``clear_caches``) start a new generation
+cdef object _rows_t = None
+cdef object _rows_cd = None
+cdef object _rows_cs = None
+
+
+cdef int _rows_for(CompiledTable t, CompiledContext cd, CompiledContext cs) noexcept:
+    """``_rows_kept`` made the values of ``t`` in ``cd`` and ``cs``: kept, or emptied; -1
+    out of memory (the caller hands the question back)."""
+    global _rows_kept, _rows_gen, _rows_t, _rows_cd, _rows_cs
+    if t is _rows_t and cd is _rows_cd and cs is _rows_cs:
+        return 0
+    if _rows_kept == NULL:
+        _rows_kept = <RowKept*> calloc(ROWS_KEPT, sizeof(RowKept))  # (pages on use only)
+        if _rows_kept == NULL:
+            return -1
+    _rows_gen += 1
+    if _rows_gen == 0:  # (wrapped: every slot emptied once in 2**32 new contexts)
+        memset(_rows_kept, 0, ROWS_KEPT * sizeof(RowKept))
+        _rows_gen = 1
+    _rows_t, _rows_cd, _rows_cs = t, cd, cs
+    return 0
+
+
+cdef inline int _row_value(CompiledTable t, uint64_t bits, uint64_t key, const int* full,
+                           Valued_* v) noexcept:
+    """``t._value(bits, full, v)`` (1 valued, 0 not, -1 when the Python path must answer) of
+    a row whose counted features are ``key`` packed (``full`` unpacked, the context's none),
+    kept in ``_rows_kept``: the rows a context's waits meet repeat from hand to hand, and a
+    value reads nothing else (``_rows_for`` first)."""
+    cdef RowKept* e = &_rows_kept[
+        ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> ROWS_SHIFT]
+    cdef int got
+    if e.gen == _rows_gen and e.bits == bits and e.key == key:
+        if e.got:
+            v[0] = e.v
+        return e.got
+    v.flat = -1
+    v.unlisted = 0
+    got = t._value(bits, full, v)
+    if got < 0:
+        return -1
+    e.gen = _rows_gen
+    e.bits = bits
+    e.key = key
+    e.got = got != 0
+    if got:
+        e.v = v[0]
+    return got != 0
+
+
 cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
                      CompiledContext cd, CompiledContext cs) noexcept:
     """The index of the row (``bits``, counts packed in ``key``) in ``rows``, added and
@@ -1681,10 +1748,11 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t 
     for j in range(NCOUNTED):
         full[j] = key >> (COUNT_BITS * j) & ((1 << COUNT_BITS) - 1)
     rows.hard[i] = full[C_WILDS_IN] == 0
+    if t is not _rows_t or cd is not _rows_cd or cs is not _rows_cs:
+        if _rows_for(t, cd, cs) < 0:
+            return -2
     for way in range(2):
-        rows.v[i][way].flat = -1
-        rows.v[i][way].unlisted = 0
-        got = t._value(bits | (cd if way == 0 else cs).bits, full, &rows.v[i][way])
+        got = _row_value(t, bits | (cd if way == 0 else cs).bits, key, full, &rows.v[i][way])
         if got < 0:
             return -2
         rows.valued[i][way] = got != 0
@@ -2117,3 +2185,8 @@ def _c_placed_readings(hand, int wild):
     finally:
         free(ws.rows)
     return out
+
+
+def _rows_generation():
+    """How many times ``_rows_kept`` started anew (new contexts or table): for the tests."""
+    return _rows_gen

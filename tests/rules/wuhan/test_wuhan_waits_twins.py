@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from compiled_twins import both_paths
 
-from mjcore import Hand, MahjongError, Meld, wait_mask
+from mjcore import Hand, MahjongError, Meld, _core, wait_mask
 from mjcore._core import PLACED_FEATURES
 from mjcore.rules import resolve_options
+from mjcore.rules.common import compiled
 from mjcore.rules.wuhan import scoring as wh
 from mjcore.tiles import tile_to_text
 
@@ -231,3 +232,28 @@ def test_a_pair_of_wilds_alone_valued_by_its_kind(monkeypatch: pytest.MonkeyPatc
         ctx = {"laizi": tile_to_text(laizi), **rng.choice(CONTEXTS)}
         python, core = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx, o)
         assert python == core, (ready, ctx, o)
+
+
+def test_wuhan_waits_of_many_hands_in_one_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many ready hands asked in turn in one context, nothing cleared between them (as a
+    server or the cold bench asks them): the core keeps each row of features it values for
+    the next hands (``_row_value``), so a row told apart from another by too little (its
+    counted features: wilds standing in, melds, ...; the context's features: a discard or
+    self-drawn) would be served the other's value. Equal to the Python path's, hand by hand,
+    in contexts and options whose values read those counts; ``clear_caches`` starts anew."""
+    rng = random.Random(1214)  # (a hand's 赖子 is 9p here: some hold more, some fewer)
+    hands = [ready_hand(rng, wilds=rng.random() < 0.6)[0] for _ in range(max(200, N // 3))]
+    for opts, extra in (({}, {}), ({"xiaohu_max_laizi": 0}, {"hai_di": True}),
+                        ({"xiaohu_max_laizi": 2, "min_points": 20}, {"discarder": "right"})):
+        o = resolve_options("wuhan", opts)
+        ctx = {"laizi": "9p", **extra}
+        monkeypatch.setattr(compiled, "PURE", True)
+        wh.clear_caches()
+        python = [_ask(h, ctx, o) for h in hands]
+        monkeypatch.setattr(compiled, "PURE", False)
+        wh.clear_caches()
+        generation = _core._rows_generation()
+        for h, want in zip(hands, python):
+            wh._WAITS.clear()  # (the Python path's memo: each answer the core's)
+            assert _ask(h, ctx, o) == want, (h, ctx, o)
+        assert _core._rows_generation() - generation == 1  # (one context: one generation)
