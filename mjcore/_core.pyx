@@ -303,10 +303,8 @@ cdef int _pack(Packed* h, const uint8_t* cnt, int nmelds, uint64_t four) noexcep
         for t in range(34):
             if cnt[t] > 4:
                 return t
-    cdef uint64_t w
-    for t in range(4):  # eight counts at a time: of 0-4, only 4 has bit 2 (gathered by one
-        memcpy(&w, cnt + 8 * t, 8)  # multiply: byte i's bit to bit 56 + i)
-        four |= (((w >> 2) & 0x0101010101010101u) * 0x0102040810204080u >> 56) << (8 * t)
+    for t in range(4):  # eight counts at a time: of 0-4, only 4 has bit 2
+        four |= _byte_bits(_bytes8(cnt + 8 * t) >> 2) << (8 * t)
     four |= (<uint64_t> (cnt[32] == 4)) << 32 | (<uint64_t> (cnt[33] == 4)) << 33
     memcpy(h.cnt, cnt, 34)
     h.key[0] = _suit_key(cnt)

@@ -225,10 +225,15 @@ for _t in range(27):
         M_258 |= (<uint64_t> 1) << _t
 
 
+cdef inline uint64_t _byte_bits(uint64_t x) noexcept nogil:
+    """Bit i: bit 0 of byte i of x (eight bytes gathered by one multiply: byte i's bit to bit
+    56 + i)."""
+    return (x & 0x0101010101010101ULL) * 0x0102040810204080ULL >> 56
+
+
 cdef inline uint64_t _nonzero_bytes(uint64_t x) noexcept nogil:
     """Bit i: byte i of x (each at most 0x7F) is not 0 (eight bytes at once)."""
-    x = ((x + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL
-    return ((x >> 7) * 0x0102040810204080ULL) >> 56
+    return _byte_bits((((x + 0x7F7F7F7F7F7F7F7FULL) | x) & 0x8080808080808080ULL) >> 7)
 
 
 cdef extern from *:
@@ -3037,9 +3042,9 @@ cdef class CompiledEntry:
                     self.part_slots = <PartSlot*> calloc(PART_SLOTS, sizeof(PartSlot))
                     if self.part_slots == NULL:
                         raise MemoryError()
-                x = _mix(_mix(<uint64_t> <uintptr_t> <PyObject*> options ^ <uint64_t> i,
-                              mj_plain_hash(<PyObject*> value)),
-                         <Py_hash_t> <uintptr_t> Py_TYPE(value))
+                x = mj_mix(mj_mix(<uint64_t> <uintptr_t> <PyObject*> options ^ <uint64_t> i,
+                                  mj_plain_hash(<PyObject*> value)),
+                           <Py_hash_t> <uintptr_t> Py_TYPE(value))
                 e = &self.part_slots[x & (PART_SLOTS - 1)]
                 if e.value != NULL and e.group == i and e.options == <PyObject*> options and \
                         Py_TYPE(<object> e.value) == Py_TYPE(value) and (
@@ -3283,11 +3288,6 @@ cdef enum:
     PART_SLOTS = 1024     # ... of them found in place (a power of 2)
 
 
-cdef uint64_t _mix(uint64_t h, Py_hash_t x) noexcept:
-    h = (h ^ <uint64_t> x) * 0x100000001B3u
-    return h ^ h >> 29
-
-
 cdef extern from *:
     """
     /* A plain value's hash; a str's as it keeps it (no call once hashed). */
@@ -3408,6 +3408,7 @@ cdef extern from *:
     ctypedef struct CtxItems "mj_ctx_items":
         Py_ssize_t n
     bint mj_plain(PyObject* v) noexcept
+    uint64_t mj_mix(uint64_t h, Py_hash_t x) noexcept
     uint64_t mj_context_print(PyObject* self_drawn, PyObject* context,
                               CtxItems* items) noexcept
     bint mj_context_is(PyObject* self_drawn, PyObject* context, PyObject* key,
@@ -3872,7 +3873,6 @@ cdef extern from *:
     void MJ_SET_FASTCALL(PyMethodDef d, void* fn)
     object PyCFunction_NewEx(PyMethodDef* ml, PyObject* self, object module)
     object PyObject_Vectorcall(object fn, PyObject** args, size_t nargsf, PyObject* kwnames)
-    Py_ssize_t _tuple_size "PyTuple_GET_SIZE"(PyObject* t)
 
 cdef PyMethodDef _score_def, _waits_def
 cdef object _score_slow = rules_score, _waits_slow = rules_valued_waits

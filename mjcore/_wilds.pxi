@@ -978,8 +978,8 @@ cdef inline void _odd_three(const uint8_t* c, uint64_t* odd, uint64_t* three) no
     cdef int i
     for i in range(4):
         w = mj_bytes8(c + 8 * i)
-        o |= ((w & 0x0101010101010101u) * 0x0102040810204080u >> 56) << (8 * i)
-        th |= ((w & w >> 1 & 0x0101010101010101u) * 0x0102040810204080u >> 56) << (8 * i)
+        o |= _byte_bits(w) << (8 * i)
+        th |= _byte_bits(w & w >> 1) << (8 * i)
     for i in range(32, 34):
         o |= <uint64_t> (c[i] & 1) << i
         th |= <uint64_t> (c[i] == 3) << i
@@ -1681,11 +1681,10 @@ cdef object _rows_cs = None
 
 
 cdef int _rows_for(CompiledTable t, CompiledContext cd, CompiledContext cs) noexcept:
-    """``_rows_kept`` made the values of ``t`` in ``cd`` and ``cs``: kept, or emptied; -1
-    out of memory (the caller hands the question back)."""
+    """``_rows_kept`` made the values of ``t`` in ``cd`` and ``cs`` (the caller asks when they
+    are not its owners): a new generation; -1 out of memory (the caller hands the question
+    back)."""
     global _rows_kept, _rows_gen, _rows_t, _rows_cd, _rows_cs
-    if t is _rows_t and cd is _rows_cd and cs is _rows_cs:
-        return 0
     if _rows_kept == NULL:
         _rows_kept = <RowKept*> calloc(ROWS_KEPT, sizeof(RowKept))  # (pages on use only)
         if _rows_kept == NULL:
