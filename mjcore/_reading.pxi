@@ -274,23 +274,25 @@ cdef int _readings(const Packed* p, const MeldInfo* mi, bint qidui, CReading* ou
     cdef CReading* r
     cdef bint standard = 1
     cdef int pairs = 0, total
-    cdef uint64_t e
+    cdef uint64_t e[4]
     for s in range(4):  # sets and one pair: one suit holds 3n+2 tiles, the others 3n
-        total = 0
-        for j in range(9 if s < 3 else 7):
-            total += p.cnt[s * 9 + j]
+        if by_entries:  # (its count mod 3 read from its entry, not counted)
+            e[s] = _suit_words_entry(p, s)
+            total = _entry_mod3(e[s])
+        else:
+            total = 0
+            for j in range(9 if s < 3 else 7):
+                total += p.cnt[s * 9 + j]
         if total % 3 == 1:
             standard = 0
         pairs += total % 3 == 2
     if pairs != 1:
         standard = 0
     for s in range(4 if standard else 0):
-        if by_entries:
-            e = _suit_words_entry(p, s)
-            if e & RWE_ONLY:
-                ns[s] = 1
-                codes[s][0] = <uint32_t> (e >> 32) & SC_MASK
-                continue
+        if by_entries and e[s] & RWE_ONLY:
+            ns[s] = 1
+            codes[s][0] = <uint32_t> (e[s] >> 32) & SC_MASK
+            continue
         ns[s] = _suit_split_list(p, s, splits[s])
         if ns[s] < 0:
             return -1

@@ -52,6 +52,9 @@ cdef enum:
     C_WILDS_IN = 8       # wilds standing in for another kind (a wild reading)
     NCOUNTED = 9
     NCTXCOUNTED = 2      # the rule set's own counted context features, after the counted ones
+    # the counted features a context decides (by bit): the additive policy reads the others
+    # once for a waits question's two contexts
+    C_BY_CONTEXT = 1 << C_CONCEALED_PUNGS | 1 << C_FLOWER_SETS | 1 << C_SEAT_FLOWERS
     # table sizes
     CT_PATTERNS = 64
     CT_EXTRAS = 32
@@ -2013,40 +2016,51 @@ cdef class CompiledTable:
         """The patterns failing (``fails``) on the bytes of ``bits`` that hold a reading's
         features (bytes 0-3, below F_CONTEXT) or, with ``context``, a context's own (4-7):
         the two ORed are the fails of the whole, so a waits question's two contexts share
-        the first and each finds its second once."""
-        cdef uint64_t out = 0 if context else self.fails[2 * (bits & 0xFF)]
-        cdef int j, k
-        for j in range(self.nfail_bytes):
-            k = self.fail_bytes[j]
-            if (k >= F_CONTEXT // 8) == context:
-                out |= self.fails[(k << 9) + 2 * (bits >> (8 * k) & 0xFF)]
-        return out
+        the first and each finds its second once. (Each of the four bytes read: a byte no
+        condition names fails nothing.)"""
+        cdef const uint64_t* f = self.fails + (4 << 9 if context else 0)  # (byte k: at k << 9)
+        if context:
+            bits >>= F_CONTEXT
+        return (f[2 * (bits & 0xFF)] | f[(1 << 9) + 2 * (bits >> 8 & 0xFF)] |
+                f[(2 << 9) + 2 * (bits >> 16 & 0xFF)] | f[(3 << 9) + 2 * (bits >> 24 & 0xFF)])
+
+    cdef inline uint64_t _rows_counted(self, uint64_t found, const int* counts, uint32_t used,
+                                       uint64_t* more) noexcept nogil:
+        """``found`` less the ordinary rows whose terms on the counted features ``used`` (bit
+        n: feature n) fail, by the tables of ``_row_counts``; the rows that count a feature
+        past those tables are added to ``more`` (``_rows_checked`` checks them in full)."""
+        cdef int n, i
+        while used:
+            n = __builtin_ctzll(used)
+            used &= used - 1
+            i = counts[n]
+            if 0 <= i < 16:
+                found &= self.cnt_ok[n][i]
+            else:
+                more[0] |= self.cnt_rows[n]
+        return found
+
+    cdef inline uint64_t _rows_checked(self, uint64_t found, uint64_t more, uint64_t bits,
+                                       const int* counts) noexcept nogil:
+        """``found`` less the rows of ``more`` whose condition fails (``_cond``)."""
+        cdef uint64_t f = found & more
+        cdef int i
+        while f:
+            i = __builtin_ctzll(f)
+            f &= f - 1
+            if not _cond(&self.pat[i].cond, bits, counts):
+                found &= ~((<uint64_t> 1) << i)
+        return found
 
     cdef uint64_t _rows_holding(self, uint64_t fail, uint64_t bits,
                                 const int* counts) noexcept nogil:
         """The ordinary rows whose condition holds (``_cond`` of each, by the tables of
         their plain terms, ``fails``, and of their counted ones, ``_row_counts``');
         ``fail``: the patterns failing on ``bits`` (``_row_fails``, both parts)."""
-        cdef uint64_t f, more = self.rows_more
-        cdef int i, n
-        cdef uint32_t u
-        cdef uint64_t found = self.plain_rows & ~fail  # the rows whose plain terms hold
-        u = self.cnt_used
-        while u:  # ... and their counted terms
-            n = __builtin_ctzll(u)
-            u &= u - 1
-            i = counts[n]
-            if 0 <= i < 16:
-                found &= self.cnt_ok[n][i]
-            else:  # (past the table: the rows that count it are checked in full)
-                more |= self.cnt_rows[n]
-        f = found & more
-        while f:  # ... and the rest of their terms
-            i = __builtin_ctzll(f)
-            f &= f - 1
-            if not _cond(&self.pat[i].cond, bits, counts):
-                found &= ~((<uint64_t> 1) << i)
-        return found
+        cdef uint64_t more = self.rows_more
+        cdef uint64_t found = self._rows_counted(self.plain_rows & ~fail, counts, self.cnt_used,
+                                                 &more)
+        return self._rows_checked(found, more, bits, counts)
 
     def rows_holding(self, uint64_t bits, counts):
         """The ordinary rows whose condition holds on the features ``bits`` and the counted
@@ -2063,11 +2077,11 @@ cdef class CompiledTable:
         return self._rows_holding(self._row_fails(bits, 0) | self._row_fails(bits, 1), bits,
                                   c), each
 
-    cdef int _value_additive(self, uint64_t fail, uint64_t bits, const int* counts,
+    cdef int _value_additive(self, uint64_t found, const int* counts,
                              Valued_* v) noexcept nogil:
-        """One (reading, slot)'s sum (``fail``: as ``_rows_holding``'s); 0 when no pattern
-        holds (``found`` empty), -1 past CT_TIMES."""
-        cdef uint64_t found = self._rows_holding(fail, bits, counts), dropped = 0, f
+        """One (reading, slot)'s sum (``found``: the ordinary rows holding); 0 when no
+        pattern holds (``v.found`` empty), -1 past CT_TIMES."""
+        cdef uint64_t dropped = 0, f
         cdef int i, n
         cdef bint exempt = 0
         f = found & self.rows_superseding
@@ -2109,13 +2123,23 @@ cdef class CompiledTable:
         also when the best is under ``min_raw`` (the Python path refuses it). ``one_kind``:
         whether the hand less ``tile`` waited on one kind, when the caller knows (-1: not).
         With ``c2``, also the best in c2 (in ``best2``: a waits question's two contexts share
-        the readings, slots and their features, so each is found once); -2 when either is."""
+        the readings, slots, their features and the rows those decide, so each is found
+        once); -2 when either is."""
         cdef int counts[NCOUNTED]
         cdef int i, j, bi = -1, bi2 = -1, nslot, slot, cp
         cdef int8_t slots[RD_SETS + 1]
-        cdef uint64_t hand, rbits, bits, low, fail, cfail, cfail2 = 0
+        cdef uint64_t hand, rbits, bits, low, fail, shared, more, cfail, cfail2 = 0
+        cdef uint32_t by_reading = self.cnt_used & ~C_BY_CONTEXT
+        cdef uint32_t by_context = self.cnt_used & C_BY_CONTEXT
         cdef const CReading* r
         cdef bint pung_slot
+        # each (reading, slot) is weighed into ``spare``, which becomes the best (``top``)
+        # when it is: the best is copied once at the end, if at all
+        cdef Valued_ other, other2
+        cdef Valued_* top = &other
+        cdef Valued_* spare = best
+        cdef Valued_* top2 = &other2
+        cdef Valued_* spare2 = best2
         if nr < 0:
             return -2
         flat[0] = -1
@@ -2148,34 +2172,47 @@ cdef class CompiledTable:
                 # (drawn: every concealed pung; a discard's pung slot is not concealed)
                 bits = rbits | _slot_bits(r, slot, tile, True, counts)
                 fail = self._row_fails(bits | low, 0)
+                # the rows whose plain terms and counts the reading decides hold, for both
+                more = self.rows_more
+                shared = self._rows_counted(self.plain_rows & ~fail, counts, by_reading, &more)
                 cp = counts[C_CONCEALED_PUNGS]
                 pung_slot = slot >= 0 and r.sets[slot].kind != SET_CHOW
                 counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c.drawn)
                 counts[C_FLOWER_SETS] = c.flower_sets
                 counts[C_SEAT_FLOWERS] = c.seat_flowers
-                if self._weigh_additive(bits | c.bits, fail | cfail, counts, best, &bi,
-                                        i) < 0:
+                if self._weigh_additive(bits | c.bits, fail | cfail, shared & ~cfail, more,
+                                        by_context, counts, &top, &spare, &bi, i) < 0:
                     return -2
                 if c2 is not None:
                     counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c2.drawn)
                     counts[C_FLOWER_SETS] = c2.flower_sets
                     counts[C_SEAT_FLOWERS] = c2.seat_flowers
-                    if self._weigh_additive(bits | c2.bits, fail | cfail2, counts, best2,
-                                            &bi2, i) < 0:
+                    if self._weigh_additive(bits | c2.bits, fail | cfail2, shared & ~cfail2,
+                                            more, by_context, counts, &top2, &spare2, &bi2,
+                                            i) < 0:
                         return -2
+        if bi >= 0 and top != best:
+            best[0] = top[0]
+        if bi2 >= 0 and top2 != best2:
+            best2[0] = top2[0]
         if bi >= 0 and best.raw < self.min_raw or bi2 >= 0 and best2.raw < self.min_raw:
             return -2
         return bi
 
-    cdef int _weigh_additive(self, uint64_t bits, uint64_t fail, const int* counts,
-                             Valued_* best, int* bi, int i) noexcept nogil:
+    cdef int _weigh_additive(self, uint64_t bits, uint64_t fail, uint64_t found, uint64_t more,
+                             uint32_t used, const int* counts, Valued_** best, Valued_** spare,
+                             int* bi, int i) noexcept nogil:
         """One (reading ``i``, slot) with its features (``fail``: the patterns failing on
-        them, ``_row_fails``): its value (a flat row that holds alone, else the sum), kept
-        in ``best`` (``bi`` = i) when it is the best so far; -1 past CT_TIMES."""
-        cdef Valued_ v
+        them, ``_row_fails``; ``found``, ``more``: the rows ``_rows_counted`` left of them,
+        ``used`` the counted features still to read): its value (a flat row that holds
+        alone, else the sum), weighed in ``spare``, which swaps with ``best`` (``bi`` = i)
+        when it is the best so far; -1 past CT_TIMES."""
+        cdef Valued_* v = spare[0]
         cdef int k, fl = -1
-        cdef int f = self._value_additive(fail, bits, counts, &v)
+        cdef int f
         cdef uint64_t fr = self.flat_rows & ~fail  # (a row failing there fails ``_cond``)
+        found = self._rows_counted(found, counts, used, &more)
+        f = self._value_additive(self._rows_checked(found, more, bits, counts), counts, v)
         if f < 0:
             return -1
         while fr:  # FanTable._flat's: the first flat row in table order that holds
@@ -2193,9 +2230,10 @@ cdef class CompiledTable:
             v.found_n[fl] = 1
         elif not f:  # a win all the same, worth nothing
             v.value = v.main = v.rank = v.mainval = 0
-        if bi[0] < 0 or v.raw > best.raw or (v.raw == best.raw and
-                                             _listed_first(v.found, best.found)):
+        if bi[0] < 0 or v.raw > best[0].raw or (v.raw == best[0].raw and
+                                                _listed_first(v.found, best[0].found)):
             bi[0] = i
+            spare[0] = best[0]
             best[0] = v
         return 0
 
@@ -2527,18 +2565,13 @@ cdef class CompiledTable:
                 return None
             if bd < 0:
                 continue
-            unseen = 4 - (p.cnt[t] + 4 - p.cap[t]) - (0 if visible is None else visible[t])
-            w = mj_tuple_of(self.wait_type, 7)
+            unseen = p.cap[t] - p.cnt[t]
+            if visible is not None:
+                unseen -= visible[t]
+            w = _wait_new(self, t, vd.value, vs.value, unseen if unseen > 0 else 0,
+                          self._hits(&vd, fd), self._hits(&vs, fs))
             _put(out, n, w)
             n += 1
-            _put(w, 0, (<tuple> _wait_objects[t])[0])
-            _put(w, 1, t)
-            _put(w, 2, vd.value)
-            _put(w, 3, vs.value)
-            _put(w, 4, unseen if unseen > 0 else 0)
-            _put(w, 5, self._hits(&vd, fd))
-            _put(w, 6, self._hits(&vs, fs))
-            PyObject_GC_UnTrack(w)
             if unsourced and (
                     _unsourced_settled(discard, mi, unsourced, (<tuple> w)[5]) or
                     _unsourced_settled(self_drawn, mi, unsourced, (<tuple> w)[6])):
