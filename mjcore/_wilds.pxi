@@ -29,6 +29,7 @@ cdef struct WGroup:       # one group of the search's stack
 cdef struct WildSearch:
     uint8_t n[34]         # natural tiles not yet placed
     int key[4]            # ``n`` packed as the core's tables read it (``_wild_keys``)
+    uint64_t left         # the kinds of ``n`` not 0 (the next kind to place: no scan)
     int wild
     WGroup stack[WG_MAX]
     int depth
@@ -158,6 +159,10 @@ cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept no
 
 cdef inline void _wild_keys(WildSearch* w) noexcept nogil:
     cdef int s, r
+    w.left = 0
+    for r in range(34):
+        if w.n[r]:
+            w.left |= (<uint64_t> 1) << r
     for s in range(4):
         w.key[s] = 0
         for r in range(6 if s == 3 else 8, -1, -1):
@@ -174,6 +179,10 @@ for _t in range(34):
 cdef inline void _wild_take(WildSearch* w, int t, int k) noexcept nogil:
     """``k`` naturals of kind ``t`` placed (negative: put back)."""
     w.n[t] -= k
+    if w.n[t]:
+        w.left |= (<uint64_t> 1) << t
+    else:
+        w.left &= ~((<uint64_t> 1) << t)
     w.key[_KEY_SUIT[t]] -= k * _KEY_WEIGHT[t]
 
 
@@ -196,10 +205,11 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
     cdef int nat, first, r, start, k, need, i, ntaken
     cdef int stood[3]
     cdef int taken[3]
+    cdef uint64_t above
     if w.error:
         return
-    while t < 34 and not w.n[t]:
-        t += 1
+    above = w.left >> t << t if t < 34 else 0
+    t = __builtin_ctzll(above) if above else 34
     if t == 34:
         _wild_only_c(w, wilds, sets, pair)
         return
@@ -1769,6 +1779,11 @@ cdef inline void _shared_offer(const SharedRows* rows, int* best, int ri,
             best[way] = ri
 
 
+# the features of a standard reading that each of its sets must allow (``_reading_bits``)
+cdef uint64_t SETS_ALL = (<uint64_t> 1) << F_PUNG | (<uint64_t> 1) << F_CHOW | \
+    (<uint64_t> 1) << F_YAOJIU
+
+
 cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
     """What a placed table can read of the kind ``pk`` a pair of wilds alone stands for
     (``PLACED_FEATURES``: the suits and honours held, 2-5-8 held alone, the pair a 2, 5 or 8;
@@ -1805,11 +1820,12 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef uint64_t met = 0  # candidates some placement serves (``best`` holds for those)
     cdef SharedHand* sh
-    cdef CReading r
+    cdef CReading decl
+    cdef const CReading* r
     cdef uint8_t cnt[34]
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
-    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits
+    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, declared, dkey
     cdef int i, j, c, prev, nin, nall, ri
     # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
     # alike): per class of pair kind (``_pair_kind_class``) the row its kind's candidate met
@@ -1821,15 +1837,26 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             base |= (<uint64_t> 1) << c
     rows.n = 0
     memset(rows.index, -1, sizeof(rows.index))
+    # the declared sets' features, as ``_reading_bits`` reads them beside a placement's: the
+    # sets of a reading whose pair, 1m (a terminal, no honour, no 2-5-8), adds nothing
+    # (counts of pungs, at most RD_SETS in all: they fit COUNT_BITS)
+    memset(rcounts, 0, sizeof(rcounts))
+    decl.shape = RS_STANDARD
+    decl.pair = 0
+    decl.nwilds = 0
+    decl.nsets = pm.mi.n
+    memcpy(decl.sets, pm.mi.sets, pm.mi.n * sizeof(RSet))
+    declared = _reading_bits(&decl, -1, -1, rcounts)
+    dkey = (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
+        (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
     ws.rows = NULL
     try:
         if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > SHARED_READINGS:
             return NotImplemented
-        memset(rcounts, 0, sizeof(rcounts))
         for i in range(ws.nrows):
-            r = ws.rows[i]  # the declared sets first, then the placement's (``_placed_rows``)
+            r = &ws.rows[i]  # (its sets; the declared ones are ``declared``, ``dkey``)
             if i < 1024 and ws.pair_runs[i >> 6] >> (i & 63) & 1:
                 run = i
                 nclass = 0
@@ -1855,17 +1882,10 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 return None
             if r.nwilds > 10:
                 return NotImplemented
-            for j in range(r.nsets):
-                r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
-            for j in range(pm.mi.n):
-                r.sets[j] = pm.mi.sets[j]
-            r.nsets += pm.mi.n
-            rbits = _reading_bits(&r, -1, -1, rcounts)  # (its counts: dragon and wind pungs)
-            if not (0 <= rcounts[C_DRAGON_PUNGS] < 1 << COUNT_BITS and
-                    0 <= rcounts[C_WIND_PUNGS] < 1 << COUNT_BITS):
-                return NotImplemented
-            rkey = (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
-                (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
+            # the placement's features with the declared sets' (their sets' bits and pungs)
+            rbits = _reading_bits(r, -1, -1, rcounts) & (declared | ~SETS_ALL)
+            rkey = dkey + ((<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) |
+                           (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS))
             mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
             nall = 0
             stood = 0
