@@ -1669,16 +1669,16 @@ cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
 
 
 cdef enum:
-    ROWS_KEPT = 1024  # rows valued for the last table and its two waits contexts (205 KB)
+    ROWS_KEPT = 1024  # rows valued for the last table and its two waits contexts (381 KB)
     ROWS_SHIFT = 54   # 64 - log2(ROWS_KEPT): the hash bits that pick a slot
 
 
-cdef struct RowKept:      # one row's value in one context, kept by ``_row_value``
-    uint64_t bits         # the row's features with the context's
+cdef struct RowKept:      # one row's values in the two waits contexts, kept by ``_row_values``
+    uint64_t bits         # the row's features, the contexts' left out
     uint64_t key          # its counted features, packed
     uint32_t gen          # ``_rows_gen`` when kept (0: never)
-    int got               # the table's answer: 1 valued, 0 not
-    Valued_ v
+    bint got[2]           # the table's answers per way (0: on a discard, 1: self-drawn)
+    Valued_ v[2]
 
 
 cdef RowKept* _rows_kept = NULL
@@ -1707,39 +1707,41 @@ cdef int _rows_for(CompiledTable t, CompiledContext cd, CompiledContext cs) noex
     return 0
 
 
-cdef inline int _row_value(CompiledTable t, uint64_t bits, uint64_t key, const int* full,
-                           Valued_* v) noexcept:
-    """``t._value(bits, full, v)`` (1 valued, 0 not, -1 when the Python path must answer) of
-    a row whose counted features are ``key`` packed (``full`` unpacked, the context's none),
-    kept in ``_rows_kept``: the rows a context's waits meet repeat from hand to hand, and a
-    value reads nothing else (``_rows_for`` first)."""
+cdef inline const RowKept* _row_values(CompiledTable t, uint64_t bits, uint64_t key,
+                                       CompiledContext cd, CompiledContext cs) noexcept:
+    """``t._value`` of a row (its features ``bits``, its counted ones packed in ``key``, the
+    context's none) on a discard (``cd``) and self-drawn (``cs``), kept in ``_rows_kept``:
+    the rows a context's waits meet repeat from hand to hand, and a value reads nothing else
+    (``_rows_for`` first). NULL when the Python path must answer."""
     cdef RowKept* e = &_rows_kept[
         ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> ROWS_SHIFT]
-    cdef int got
+    cdef int j, way, got
+    cdef int full[NCOUNTED + NCTXCOUNTED]
     if e.gen == _rows_gen and e.bits == bits and e.key == key:
-        if e.got:
-            v[0] = e.v
-        return e.got
-    v.flat = -1
-    v.unlisted = 0
-    got = t._value(bits, full, v)
-    if got < 0:
-        return -1
+        return e
+    memset(full, 0, sizeof(full))  # (the context's counted features: none, as _placed_choose)
+    for j in range(NCOUNTED):
+        full[j] = key >> (COUNT_BITS * j) & ((1 << COUNT_BITS) - 1)
+    e.gen = 0  # (refilled below: not a row's until then)
+    for way in range(2):
+        e.v[way].flat = -1
+        e.v[way].unlisted = 0
+        got = t._value(bits | (cd if way == 0 else cs).bits, full, &e.v[way])
+        if got < 0:
+            return NULL
+        e.got[way] = got != 0
     e.gen = _rows_gen
     e.bits = bits
     e.key = key
-    e.got = got != 0
-    if got:
-        e.v = v[0]
-    return got != 0
+    return e
 
 
 cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
                      CompiledContext cd, CompiledContext cs) noexcept:
     """The index of the row (``bits``, counts packed in ``key``) in ``rows``, added and
     valued both ways when new; -1 past SHARED_ROWS, -2 when the Python path must answer."""
-    cdef int i, j, way, got
-    cdef int full[NCOUNTED + NCTXCOUNTED]
+    cdef int i, way
+    cdef const RowKept* e
     cdef uint64_t at = ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 57
     while rows.index[at] >= 0:  # (ROW_INDEX 128: 7 bits of the hash)
         i = rows.index[at]
@@ -1748,23 +1750,22 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t 
         at = (at + 1) & (ROW_INDEX - 1)
     if rows.n == SHARED_ROWS:
         return -1
+    if t is not _rows_t or cd is not _rows_cd or cs is not _rows_cs:
+        if _rows_for(t, cd, cs) < 0:
+            return -2
+    e = _row_values(t, bits, key, cd, cs)
+    if e == NULL:
+        return -2
     i = rows.n
     rows.n += 1
     rows.index[at] = i
     rows.bits[i] = bits
     rows.counts[i] = key
-    memset(full, 0, sizeof(full))  # (the context's counted features: none, as _placed_choose)
-    for j in range(NCOUNTED):
-        full[j] = key >> (COUNT_BITS * j) & ((1 << COUNT_BITS) - 1)
-    rows.hard[i] = full[C_WILDS_IN] == 0
-    if t is not _rows_t or cd is not _rows_cd or cs is not _rows_cs:
-        if _rows_for(t, cd, cs) < 0:
-            return -2
+    rows.hard[i] = (key >> (COUNT_BITS * C_WILDS_IN) & ((1 << COUNT_BITS) - 1)) == 0
     for way in range(2):
-        got = _row_value(t, bits | (cd if way == 0 else cs).bits, key, full, &rows.v[i][way])
-        if got < 0:
-            return -2
-        rows.valued[i][way] = got != 0
+        rows.valued[i][way] = e.got[way]
+        if e.got[way]:
+            rows.v[i][way] = e.v[way]
     return i
 
 
@@ -2077,12 +2078,19 @@ cdef object _shared_waits_out(CompiledTable t, HandBase h, const PlacedMelds* pm
                               const SharedRows* rows, int* best, uint64_t want,
                               CompiledContext cd, CompiledContext cs, object visible):
     """The valued waits of the candidates ``want`` from their best rows (``best[2 * c + way]``,
-    -1: none), those paid on neither way left out."""
+    -1: none), those paid on neither way left out. Candidates share few rows: each row's
+    payment is asked once per way, each pair of best rows finds its values, hits and wait
+    class once."""
     cdef const Valued_* v
     cdef uint64_t left = want
-    cdef int c, k, way, ri, unseen, nout = 0
+    cdef int c, k, way, ri, unseen, j, nout = 0, npairs = 0
     cdef int vals[2]
     cdef int mults[1]
+    cdef int8_t pays[SHARED_ROWS][2]  # per row and way: -1 not asked yet, 0 not paid, 1 paid
+    cdef int pair_of[34][2]           # the distinct pairs of best rows met, in order
+    cdef WaitClass* class_of[34]      # their wait classes (NULL: none kept, made each time)
+    cdef uint64_t since = _wait_clock + 1  # (the classes this call finds stay while it runs)
+    memset(pays, -1, sizeof(pays))
     while left:  # each way's value and whether it is paid: ``best`` becomes -1 if not
         c = __builtin_ctzll(left)
         left &= left - 1
@@ -2090,9 +2098,11 @@ cdef object _shared_waits_out(CompiledTable t, HandBase h, const PlacedMelds* pm
             ri = best[2 * c + way]
             if ri < 0:
                 continue
-            v = &rows.v[ri][way]
-            if v.mainval <= 0 or not _placed_pays(t, v, pm.factor, cd if way == 0 else cs,
-                                                  &mults[0]):
+            if pays[ri][way] < 0:
+                v = &rows.v[ri][way]
+                pays[ri][way] = v.mainval > 0 and _placed_pays(
+                    t, v, pm.factor, cd if way == 0 else cs, &mults[0])
+            if not pays[ri][way]:
                 best[2 * c + way] = -1
         if best[2 * c] < 0 and best[2 * c + 1] < 0:
             want &= ~((<uint64_t> 1) << c)
@@ -2103,16 +2113,34 @@ cdef object _shared_waits_out(CompiledTable t, HandBase h, const PlacedMelds* pm
     while want:
         k = __builtin_ctzll(want)
         want &= want - 1
-        for way in range(2):
-            ri = best[2 * k + way]
-            vals[way] = 0 if ri < 0 else rows.v[ri][way].mainval * (
-                rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
+        for j in range(npairs):
+            if pair_of[j][0] == best[2 * k] and pair_of[j][1] == best[2 * k + 1]:
+                break
+        else:
+            j = npairs
+            npairs += 1
+            pair_of[j][0] = best[2 * k]
+            pair_of[j][1] = best[2 * k + 1]
+            class_of[j] = NULL
         # (held: the concealed copies and the melds' ones, 4 less ``cap``)
         unseen = h.p.cap[k] - h.p.cnt[k] - (0 if visible is None else <int> visible[k])
-        _put(out, nout, _wait_entry(
-            t, k, vals[0], vals[1], unseen if unseen > 0 else 0,
-            _hits_found(t, &rows.v[best[2 * k]][0]) if best[2 * k] >= 0 else (),
-            _hits_found(t, &rows.v[best[2 * k + 1]][1]) if best[2 * k + 1] >= 0 else ()))
+        if unseen < 0:
+            unseen = 0
+        if class_of[j] != NULL:
+            _put(out, nout, _wait_of(t, class_of[j], k, unseen))
+        else:
+            for way in range(2):
+                ri = best[2 * k + way]
+                vals[way] = 0 if ri < 0 else rows.v[ri][way].mainval * (
+                    rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
+            hd = _hits_found(t, &rows.v[best[2 * k]][0]) if best[2 * k] >= 0 else ()
+            hs = _hits_found(t, &rows.v[best[2 * k + 1]][1]) if best[2 * k + 1] >= 0 else ()
+            class_of[j] = _wait_class(t, vals[0], vals[1], <PyObject*> hd, <PyObject*> hs,
+                                      since)
+            if class_of[j] != NULL:
+                _put(out, nout, _wait_of(t, class_of[j], k, unseen))
+            else:  # (every class of its bucket found by this call)
+                _put(out, nout, _wait_new(t, k, vals[0], vals[1], unseen, hd, hs))
         nout += 1
     return out
 
