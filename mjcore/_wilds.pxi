@@ -29,7 +29,6 @@ cdef struct WGroup:       # one group of the search's stack
 cdef struct WildSearch:
     uint8_t n[34]         # natural tiles not yet placed
     int key[4]            # ``n`` packed as the core's tables read it (``_wild_keys``)
-    uint64_t left         # the kinds of ``n`` not 0 (the next kind to place: no scan)
     int wild
     WGroup stack[WG_MAX]
     int depth
@@ -159,10 +158,6 @@ cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept no
 
 cdef inline void _wild_keys(WildSearch* w) noexcept nogil:
     cdef int s, r
-    w.left = 0
-    for r in range(34):
-        if w.n[r]:
-            w.left |= (<uint64_t> 1) << r
     for s in range(4):
         w.key[s] = 0
         for r in range(6 if s == 3 else 8, -1, -1):
@@ -179,10 +174,6 @@ for _t in range(34):
 cdef inline void _wild_take(WildSearch* w, int t, int k) noexcept nogil:
     """``k`` naturals of kind ``t`` placed (negative: put back)."""
     w.n[t] -= k
-    if w.n[t]:
-        w.left |= (<uint64_t> 1) << t
-    else:
-        w.left &= ~((<uint64_t> 1) << t)
     w.key[_KEY_SUIT[t]] -= k * _KEY_WEIGHT[t]
 
 
@@ -205,11 +196,10 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
     cdef int nat, first, r, start, k, need, i, ntaken
     cdef int stood[3]
     cdef int taken[3]
-    cdef uint64_t above
     if w.error:
         return
-    above = w.left >> t << t if t < 34 else 0
-    t = __builtin_ctzll(above) if above else 34
+    while t < 34 and not w.n[t]:
+        t += 1
     if t == 34:
         _wild_only_c(w, wilds, sets, pair)
         return
@@ -1635,7 +1625,7 @@ cdef enum:
     SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
     SHARED_ROWS = 64        # distinct rows of features over all its candidates
     ROW_INDEX = 128         # their hash index (a power of 2, above SHARED_ROWS)
-    SHARED_SLOTS = 64       # kept in one call: held masks' hand features, readings
+    SHARED_SLOTS = 64       # placements told apart in one call
     COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
 
 
@@ -1647,12 +1637,6 @@ cdef struct SharedRows:   # the distinct rows of features the candidates meet, v
     bint hard[SHARED_ROWS]        # no wild stands for another kind
     bint valued[SHARED_ROWS][2]   # per way (0: on a discard, 1: self-drawn): it has a value
     Valued_ v[SHARED_ROWS][2]
-
-
-cdef struct SharedHand:   # the hand's features for one held mask
-    uint64_t mask
-    uint64_t bits
-    uint64_t counts       # packed
 
 
 cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
@@ -1815,18 +1799,17 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     candidate); None when the Python path must answer."""
     cdef WildSearch ws
     cdef SharedRows rows
-    cdef SharedHand hands[SHARED_SLOTS]
     cdef uint64_t seen[SHARED_SLOTS][3]  # placements met: features, counts, stand-ins
-    cdef uint64_t hands_used = 0, seen_used = 0  # which slots of each hold something
+    cdef uint64_t seen_used = 0  # which slots hold something
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef uint64_t met = 0  # candidates some placement serves (``best`` holds for those)
-    cdef SharedHand* sh
     cdef CReading decl
     cdef const CReading* r
     cdef uint8_t cnt[34]
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, declared, dkey
+    cdef uint64_t hand, hkey
     cdef int i, j, c, prev, nin, nall, ri
     # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
     # alike): per class of pair kind (``_pair_kind_class``) the row its kind's candidate met
@@ -1850,6 +1833,15 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     declared = _reading_bits(&decl, -1, -1, rcounts)
     dkey = (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
         (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
+    # the hand's features, c drawn, but those the kinds held decide (``_held_bits``, per
+    # placement): ``_hand_bits`` reads the concealed counts only for F_LONG and
+    # F_NINE_GATES, which no placed table reads (``PLACED_FEATURES``; ``four``, as in
+    # ``_placed_rows``, stays the ready hand's), so the ready hand's serve every candidate
+    memset(hcounts, 0, sizeof(hcounts))
+    hand = _hand_bits(&h.p, &pm.mi, base, hcounts) & ~(
+        HELD_FEATURES | (<uint64_t> 1) << F_NINE_GATES)
+    if _packed_counts(hcounts, &hkey) < 0:
+        return NotImplemented
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
     ws.rows = NULL
@@ -1904,6 +1896,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             seen[slot][0] = rbits
             seen[slot][1] = rkey
             seen[slot][2] = stood
+            hbits = hand | _held_bits(mask)  # (the kinds held with c drawn: ``mask``)
             prev = -1
             ri_pk = -1
             for j in range(r.nwilds + 1):
@@ -1918,22 +1911,8 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                     nin = nall
                 if not want >> c & 1:
                     continue
-                # the hand's features, c drawn: ``_hand_bits`` reads the concealed counts
-                # only for F_LONG and F_NINE_GATES, which no placed table reads
-                # (``PLACED_FEATURES``; ``four``, as in ``_placed_rows``, stays the ready
-                # hand's), so the ready hand's serve every candidate: one per held mask
-                slot = (mask * 0x9E3779B97F4A7C15u) >> 58
-                sh = &hands[slot]
-                if not hands_used >> slot & 1 or sh.mask != mask:
-                    hands_used |= (<uint64_t> 1) << slot
-                    memset(hcounts, 0, sizeof(hcounts))
-                    sh.bits = _hand_bits(&h.p, &pm.mi, mask, hcounts)
-                    if _packed_counts(hcounts, &sh.counts) < 0:
-                        return NotImplemented
-                    sh.mask = mask
-                hbits = sh.bits
                 # (disjoint counts: the hand's, the reading's dragon and wind pungs, wilds in)
-                ri = _shared_row(t, &rows, hbits | rbits, sh.counts | rkey |
+                ri = _shared_row(t, &rows, hbits | rbits, hkey | rkey |
                                  (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
                 if ri == -2:
                     return None
