@@ -283,11 +283,10 @@ cdef inline int _nsuits(int suits) noexcept nogil:
     return 0x32212110 >> (4 * suits) & 0xF
 
 
-cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
-                         int* counts) noexcept nogil:
-    """The features of the whole hand (every reading shares them), and its counted ones;
-    ``held``: the ``_held_mask``."""
-    cdef int t, s, suits = _suits_of(held)
+cdef inline uint64_t _held_bits(uint64_t held) noexcept nogil:
+    """The features of the whole hand that the kinds held (``_held_mask``) decide: its suits,
+    honours, terminals, 2-5-8s (HELD_FEATURES)."""
+    cdef int suits = _suits_of(held)
     cdef bint hon = (held & M_HON) != 0, term = (held & M_TERM) != 0
     cdef uint64_t out = 0
     if suits == 1 or suits == 2 or suits == 4:
@@ -296,11 +295,6 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
         out |= (<uint64_t> 1) << F_ZI
     if not (held & ~M_258):
         out |= (<uint64_t> 1) << F_ONLY258
-    for t in range(0, 32, 8):  # some concealed count is 4: a byte of cnt ^ 4 is 0
-        if _nonzero_bytes(_bytes8(p.cnt + t) ^ 0x0404040404040404ULL) != 0xFF:
-            out |= (<uint64_t> 1) << F_LONG
-    if p.cnt[32] == 4 or p.cnt[33] == 4:
-        out |= (<uint64_t> 1) << F_LONG
     if not (held & ~M_TERM):
         out |= (<uint64_t> 1) << F_TERM_ONLY
     if not (held & ~(M_TERM | M_HON)) and term and hon:
@@ -309,6 +303,25 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
         out |= (<uint64_t> 1) << F_HAS19
     if hon:
         out |= (<uint64_t> 1) << F_HONOURS
+    return out
+
+
+cdef uint64_t HELD_FEATURES = (<uint64_t> 1) << F_HUN | (<uint64_t> 1) << F_QING | \
+    (<uint64_t> 1) << F_ZI | (<uint64_t> 1) << F_ONLY258 | (<uint64_t> 1) << F_TERM_ONLY | \
+    (<uint64_t> 1) << F_TERM_HON | (<uint64_t> 1) << F_HAS19 | (<uint64_t> 1) << F_HONOURS
+
+
+cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
+                         int* counts) noexcept nogil:
+    """The features of the whole hand (every reading shares them), and its counted ones;
+    ``held``: the ``_held_mask``."""
+    cdef int t, s, suits = _suits_of(held)
+    cdef uint64_t out = _held_bits(held)
+    for t in range(0, 32, 8):  # some concealed count is 4: a byte of cnt ^ 4 is 0
+        if _nonzero_bytes(_bytes8(p.cnt + t) ^ 0x0404040404040404ULL) != 0xFF:
+            out |= (<uint64_t> 1) << F_LONG
+    if p.cnt[32] == 4 or p.cnt[33] == 4:
+        out |= (<uint64_t> 1) << F_LONG
     cdef bint concealed = 1
     counts[C_OPEN_MELDS] = 0
     for t in range(mi.n):

@@ -1625,7 +1625,7 @@ cdef enum:
     SHARED_READINGS = 1024  # readings of a ready hand's one search (``_placed_waits_shared``)
     SHARED_ROWS = 64        # distinct rows of features over all its candidates
     ROW_INDEX = 128         # their hash index (a power of 2, above SHARED_ROWS)
-    SHARED_SLOTS = 64       # kept in one call: held masks' hand features, readings
+    SHARED_SLOTS = 64       # placements told apart in one call
     COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
 
 
@@ -1637,12 +1637,6 @@ cdef struct SharedRows:   # the distinct rows of features the candidates meet, v
     bint hard[SHARED_ROWS]        # no wild stands for another kind
     bint valued[SHARED_ROWS][2]   # per way (0: on a discard, 1: self-drawn): it has a value
     Valued_ v[SHARED_ROWS][2]
-
-
-cdef struct SharedHand:   # the hand's features for one held mask
-    uint64_t mask
-    uint64_t bits
-    uint64_t counts       # packed
 
 
 cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
@@ -1659,16 +1653,16 @@ cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
 
 
 cdef enum:
-    ROWS_KEPT = 1024  # rows valued for the last table and its two waits contexts (205 KB)
+    ROWS_KEPT = 1024  # rows valued for the last table and its two waits contexts (381 KB)
     ROWS_SHIFT = 54   # 64 - log2(ROWS_KEPT): the hash bits that pick a slot
 
 
-cdef struct RowKept:      # one row's value in one context, kept by ``_row_value``
-    uint64_t bits         # the row's features with the context's
+cdef struct RowKept:      # one row's values in the two waits contexts, kept by ``_row_values``
+    uint64_t bits         # the row's features, the contexts' left out
     uint64_t key          # its counted features, packed
     uint32_t gen          # ``_rows_gen`` when kept (0: never)
-    int got               # the table's answer: 1 valued, 0 not
-    Valued_ v
+    bint got[2]           # the table's answers per way (0: on a discard, 1: self-drawn)
+    Valued_ v[2]
 
 
 cdef RowKept* _rows_kept = NULL
@@ -1697,39 +1691,41 @@ cdef int _rows_for(CompiledTable t, CompiledContext cd, CompiledContext cs) noex
     return 0
 
 
-cdef inline int _row_value(CompiledTable t, uint64_t bits, uint64_t key, const int* full,
-                           Valued_* v) noexcept:
-    """``t._value(bits, full, v)`` (1 valued, 0 not, -1 when the Python path must answer) of
-    a row whose counted features are ``key`` packed (``full`` unpacked, the context's none),
-    kept in ``_rows_kept``: the rows a context's waits meet repeat from hand to hand, and a
-    value reads nothing else (``_rows_for`` first)."""
+cdef inline const RowKept* _row_values(CompiledTable t, uint64_t bits, uint64_t key,
+                                       CompiledContext cd, CompiledContext cs) noexcept:
+    """``t._value`` of a row (its features ``bits``, its counted ones packed in ``key``, the
+    context's none) on a discard (``cd``) and self-drawn (``cs``), kept in ``_rows_kept``:
+    the rows a context's waits meet repeat from hand to hand, and a value reads nothing else
+    (``_rows_for`` first). NULL when the Python path must answer."""
     cdef RowKept* e = &_rows_kept[
         ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> ROWS_SHIFT]
-    cdef int got
+    cdef int j, way, got
+    cdef int full[NCOUNTED + NCTXCOUNTED]
     if e.gen == _rows_gen and e.bits == bits and e.key == key:
-        if e.got:
-            v[0] = e.v
-        return e.got
-    v.flat = -1
-    v.unlisted = 0
-    got = t._value(bits, full, v)
-    if got < 0:
-        return -1
+        return e
+    memset(full, 0, sizeof(full))  # (the context's counted features: none, as _placed_choose)
+    for j in range(NCOUNTED):
+        full[j] = key >> (COUNT_BITS * j) & ((1 << COUNT_BITS) - 1)
+    e.gen = 0  # (refilled below: not a row's until then)
+    for way in range(2):
+        e.v[way].flat = -1
+        e.v[way].unlisted = 0
+        got = t._value(bits | (cd if way == 0 else cs).bits, full, &e.v[way])
+        if got < 0:
+            return NULL
+        e.got[way] = got != 0
     e.gen = _rows_gen
     e.bits = bits
     e.key = key
-    e.got = got != 0
-    if got:
-        e.v = v[0]
-    return got != 0
+    return e
 
 
 cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
                      CompiledContext cd, CompiledContext cs) noexcept:
     """The index of the row (``bits``, counts packed in ``key``) in ``rows``, added and
     valued both ways when new; -1 past SHARED_ROWS, -2 when the Python path must answer."""
-    cdef int i, j, way, got
-    cdef int full[NCOUNTED + NCTXCOUNTED]
+    cdef int i, way
+    cdef const RowKept* e
     cdef uint64_t at = ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 57
     while rows.index[at] >= 0:  # (ROW_INDEX 128: 7 bits of the hash)
         i = rows.index[at]
@@ -1738,23 +1734,22 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t 
         at = (at + 1) & (ROW_INDEX - 1)
     if rows.n == SHARED_ROWS:
         return -1
+    if t is not _rows_t or cd is not _rows_cd or cs is not _rows_cs:
+        if _rows_for(t, cd, cs) < 0:
+            return -2
+    e = _row_values(t, bits, key, cd, cs)
+    if e == NULL:
+        return -2
     i = rows.n
     rows.n += 1
     rows.index[at] = i
     rows.bits[i] = bits
     rows.counts[i] = key
-    memset(full, 0, sizeof(full))  # (the context's counted features: none, as _placed_choose)
-    for j in range(NCOUNTED):
-        full[j] = key >> (COUNT_BITS * j) & ((1 << COUNT_BITS) - 1)
-    rows.hard[i] = full[C_WILDS_IN] == 0
-    if t is not _rows_t or cd is not _rows_cd or cs is not _rows_cs:
-        if _rows_for(t, cd, cs) < 0:
-            return -2
+    rows.hard[i] = (key >> (COUNT_BITS * C_WILDS_IN) & ((1 << COUNT_BITS) - 1)) == 0
     for way in range(2):
-        got = _row_value(t, bits | (cd if way == 0 else cs).bits, key, full, &rows.v[i][way])
-        if got < 0:
-            return -2
-        rows.valued[i][way] = got != 0
+        rows.valued[i][way] = e.got[way]
+        if e.got[way]:
+            rows.v[i][way] = e.v[way]
     return i
 
 
@@ -1767,6 +1762,11 @@ cdef inline void _shared_offer(const SharedRows* rows, int* best, int ri,
         if rows.valued[ri][way] and (k < 0 or _placed_better(
                 &rows.v[ri][way], rows.hard[ri], &rows.v[k][way], rows.hard[k], tie)):
             best[way] = ri
+
+
+# the features of a standard reading that each of its sets must allow (``_reading_bits``)
+cdef uint64_t SETS_ALL = (<uint64_t> 1) << F_PUNG | (<uint64_t> 1) << F_CHOW | \
+    (<uint64_t> 1) << F_YAOJIU
 
 
 cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
@@ -1799,17 +1799,17 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     candidate); None when the Python path must answer."""
     cdef WildSearch ws
     cdef SharedRows rows
-    cdef SharedHand hands[SHARED_SLOTS]
     cdef uint64_t seen[SHARED_SLOTS][3]  # placements met: features, counts, stand-ins
-    cdef uint64_t hands_used = 0, seen_used = 0  # which slots of each hold something
+    cdef uint64_t seen_used = 0  # which slots hold something
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef uint64_t met = 0  # candidates some placement serves (``best`` holds for those)
-    cdef SharedHand* sh
-    cdef CReading r
+    cdef CReading decl
+    cdef const CReading* r
     cdef uint8_t cnt[34]
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
-    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits
+    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, declared, dkey
+    cdef uint64_t hand, hkey
     cdef int i, j, c, prev, nin, nall, ri
     # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
     # alike): per class of pair kind (``_pair_kind_class``) the row its kind's candidate met
@@ -1821,15 +1821,35 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             base |= (<uint64_t> 1) << c
     rows.n = 0
     memset(rows.index, -1, sizeof(rows.index))
+    # the declared sets' features, as ``_reading_bits`` reads them beside a placement's: the
+    # sets of a reading whose pair, 1m (a terminal, no honour, no 2-5-8), adds nothing
+    # (counts of pungs, at most RD_SETS in all: they fit COUNT_BITS)
+    memset(rcounts, 0, sizeof(rcounts))
+    decl.shape = RS_STANDARD
+    decl.pair = 0
+    decl.nwilds = 0
+    decl.nsets = pm.mi.n
+    memcpy(decl.sets, pm.mi.sets, pm.mi.n * sizeof(RSet))
+    declared = _reading_bits(&decl, -1, -1, rcounts)
+    dkey = (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
+        (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
+    # the hand's features, c drawn, but those the kinds held decide (``_held_bits``, per
+    # placement): ``_hand_bits`` reads the concealed counts only for F_LONG and
+    # F_NINE_GATES, which no placed table reads (``PLACED_FEATURES``; ``four``, as in
+    # ``_placed_rows``, stays the ready hand's), so the ready hand's serve every candidate
+    memset(hcounts, 0, sizeof(hcounts))
+    hand = _hand_bits(&h.p, &pm.mi, base, hcounts) & ~(
+        HELD_FEATURES | (<uint64_t> 1) << F_NINE_GATES)
+    if _packed_counts(hcounts, &hkey) < 0:
+        return NotImplemented
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
     ws.rows = NULL
     try:
         if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > SHARED_READINGS:
             return NotImplemented
-        memset(rcounts, 0, sizeof(rcounts))
         for i in range(ws.nrows):
-            r = ws.rows[i]  # the declared sets first, then the placement's (``_placed_rows``)
+            r = &ws.rows[i]  # (its sets; the declared ones are ``declared``, ``dkey``)
             if i < 1024 and ws.pair_runs[i >> 6] >> (i & 63) & 1:
                 run = i
                 nclass = 0
@@ -1855,17 +1875,10 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 return None
             if r.nwilds > 10:
                 return NotImplemented
-            for j in range(r.nsets):
-                r.sets[pm.mi.n + r.nsets - 1 - j] = r.sets[r.nsets - 1 - j]
-            for j in range(pm.mi.n):
-                r.sets[j] = pm.mi.sets[j]
-            r.nsets += pm.mi.n
-            rbits = _reading_bits(&r, -1, -1, rcounts)  # (its counts: dragon and wind pungs)
-            if not (0 <= rcounts[C_DRAGON_PUNGS] < 1 << COUNT_BITS and
-                    0 <= rcounts[C_WIND_PUNGS] < 1 << COUNT_BITS):
-                return NotImplemented
-            rkey = (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
-                (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
+            # the placement's features with the declared sets' (their sets' bits and pungs)
+            rbits = _reading_bits(r, -1, -1, rcounts) & (declared | ~SETS_ALL)
+            rkey = dkey + ((<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) |
+                           (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS))
             mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
             nall = 0
             stood = 0
@@ -1883,6 +1896,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             seen[slot][0] = rbits
             seen[slot][1] = rkey
             seen[slot][2] = stood
+            hbits = hand | _held_bits(mask)  # (the kinds held with c drawn: ``mask``)
             prev = -1
             ri_pk = -1
             for j in range(r.nwilds + 1):
@@ -1897,22 +1911,8 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                     nin = nall
                 if not want >> c & 1:
                     continue
-                # the hand's features, c drawn: ``_hand_bits`` reads the concealed counts
-                # only for F_LONG and F_NINE_GATES, which no placed table reads
-                # (``PLACED_FEATURES``; ``four``, as in ``_placed_rows``, stays the ready
-                # hand's), so the ready hand's serve every candidate: one per held mask
-                slot = (mask * 0x9E3779B97F4A7C15u) >> 58
-                sh = &hands[slot]
-                if not hands_used >> slot & 1 or sh.mask != mask:
-                    hands_used |= (<uint64_t> 1) << slot
-                    memset(hcounts, 0, sizeof(hcounts))
-                    sh.bits = _hand_bits(&h.p, &pm.mi, mask, hcounts)
-                    if _packed_counts(hcounts, &sh.counts) < 0:
-                        return NotImplemented
-                    sh.mask = mask
-                hbits = sh.bits
                 # (disjoint counts: the hand's, the reading's dragon and wind pungs, wilds in)
-                ri = _shared_row(t, &rows, hbits | rbits, sh.counts | rkey |
+                ri = _shared_row(t, &rows, hbits | rbits, hkey | rkey |
                                  (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
                 if ri == -2:
                     return None
@@ -2057,12 +2057,19 @@ cdef object _shared_waits_out(CompiledTable t, HandBase h, const PlacedMelds* pm
                               const SharedRows* rows, int* best, uint64_t want,
                               CompiledContext cd, CompiledContext cs, object visible):
     """The valued waits of the candidates ``want`` from their best rows (``best[2 * c + way]``,
-    -1: none), those paid on neither way left out."""
+    -1: none), those paid on neither way left out. Candidates share few rows: each row's
+    payment is asked once per way, each pair of best rows finds its values, hits and wait
+    class once."""
     cdef const Valued_* v
     cdef uint64_t left = want
-    cdef int c, k, way, ri, unseen, nout = 0
+    cdef int c, k, way, ri, unseen, j, nout = 0, npairs = 0
     cdef int vals[2]
     cdef int mults[1]
+    cdef int8_t pays[SHARED_ROWS][2]  # per row and way: -1 not asked yet, 0 not paid, 1 paid
+    cdef int pair_of[34][2]           # the distinct pairs of best rows met, in order
+    cdef WaitClass* class_of[34]      # their wait classes (NULL: none kept, made each time)
+    cdef uint64_t since = _wait_clock + 1  # (the classes this call finds stay while it runs)
+    memset(pays, -1, sizeof(pays))
     while left:  # each way's value and whether it is paid: ``best`` becomes -1 if not
         c = __builtin_ctzll(left)
         left &= left - 1
@@ -2070,9 +2077,11 @@ cdef object _shared_waits_out(CompiledTable t, HandBase h, const PlacedMelds* pm
             ri = best[2 * c + way]
             if ri < 0:
                 continue
-            v = &rows.v[ri][way]
-            if v.mainval <= 0 or not _placed_pays(t, v, pm.factor, cd if way == 0 else cs,
-                                                  &mults[0]):
+            if pays[ri][way] < 0:
+                v = &rows.v[ri][way]
+                pays[ri][way] = v.mainval > 0 and _placed_pays(
+                    t, v, pm.factor, cd if way == 0 else cs, &mults[0])
+            if not pays[ri][way]:
                 best[2 * c + way] = -1
         if best[2 * c] < 0 and best[2 * c + 1] < 0:
             want &= ~((<uint64_t> 1) << c)
@@ -2083,16 +2092,34 @@ cdef object _shared_waits_out(CompiledTable t, HandBase h, const PlacedMelds* pm
     while want:
         k = __builtin_ctzll(want)
         want &= want - 1
-        for way in range(2):
-            ri = best[2 * k + way]
-            vals[way] = 0 if ri < 0 else rows.v[ri][way].mainval * (
-                rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
+        for j in range(npairs):
+            if pair_of[j][0] == best[2 * k] and pair_of[j][1] == best[2 * k + 1]:
+                break
+        else:
+            j = npairs
+            npairs += 1
+            pair_of[j][0] = best[2 * k]
+            pair_of[j][1] = best[2 * k + 1]
+            class_of[j] = NULL
         # (held: the concealed copies and the melds' ones, 4 less ``cap``)
         unseen = h.p.cap[k] - h.p.cnt[k] - (0 if visible is None else <int> visible[k])
-        _put(out, nout, _wait_entry(
-            t, k, vals[0], vals[1], unseen if unseen > 0 else 0,
-            _hits_found(t, &rows.v[best[2 * k]][0]) if best[2 * k] >= 0 else (),
-            _hits_found(t, &rows.v[best[2 * k + 1]][1]) if best[2 * k + 1] >= 0 else ()))
+        if unseen < 0:
+            unseen = 0
+        if class_of[j] != NULL:
+            _put(out, nout, _wait_of(t, class_of[j], k, unseen))
+        else:
+            for way in range(2):
+                ri = best[2 * k + way]
+                vals[way] = 0 if ri < 0 else rows.v[ri][way].mainval * (
+                    rows.v[ri][way].value // rows.v[ri][way].mainval * pm.factor)
+            hd = _hits_found(t, &rows.v[best[2 * k]][0]) if best[2 * k] >= 0 else ()
+            hs = _hits_found(t, &rows.v[best[2 * k + 1]][1]) if best[2 * k + 1] >= 0 else ()
+            class_of[j] = _wait_class(t, vals[0], vals[1], <PyObject*> hd, <PyObject*> hs,
+                                      since)
+            if class_of[j] != NULL:
+                _put(out, nout, _wait_of(t, class_of[j], k, unseen))
+            else:  # (every class of its bucket found by this call)
+                _put(out, nout, _wait_new(t, k, vals[0], vals[1], unseen, hd, hs))
         nout += 1
     return out
 
