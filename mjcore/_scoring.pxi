@@ -52,9 +52,11 @@ cdef enum:
     C_WILDS_IN = 8       # wilds standing in for another kind (a wild reading)
     NCOUNTED = 9
     NCTXCOUNTED = 2      # the rule set's own counted context features, after the counted ones
-    # the counted features a context decides (by bit): the additive policy reads the others
-    # once for a waits question's two contexts
-    C_BY_CONTEXT = 1 << C_CONCEALED_PUNGS | 1 << C_FLOWER_SETS | 1 << C_SEAT_FLOWERS
+    # the counted features a context decides (by bit), the additive policy reading the others
+    # once for a waits question's two contexts: its own (one count a context) and the
+    # concealed pungs (by the slot too)
+    C_OF_CONTEXT = 1 << C_FLOWER_SETS | 1 << C_SEAT_FLOWERS
+    C_BY_CONTEXT = C_OF_CONTEXT | 1 << C_CONCEALED_PUNGS
     # table sizes
     CT_PATTERNS = 64
     CT_EXTRAS = 32
@@ -187,6 +189,12 @@ cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
     uint64_t found       # additive and sum_times_extras: the patterns listed (counted)
     uint8_t found_n[CT_PATTERNS]   # additive: how often each holds
     uint8_t unlisted     # shape_times_event: the main pattern (worth x1) is not listed
+
+
+cdef struct CtxRows:     # what a context decides of an additive table's ordinary rows
+    uint64_t fail        # the patterns failing on its own bytes (``_row_fails``)
+    uint64_t ok          # the rows those and its own counts (C_OF_CONTEXT) leave
+    uint64_t more        # rows counting one of those past the tables (``_rows_counted``)
 
 
 cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
@@ -1001,6 +1009,7 @@ cdef class CompiledTable:
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
     cdef bint flat_alone, ligu, one_kind_used
     cdef uint64_t plain_rows, flat_rows   # table positions of the ordinary and flat rows
+    cdef uint64_t times_rows     # ... and of the patterns counted more than once (``times``)
     cdef int min_raw
     cdef readonly bint by_words  # every condition reads features the reading words give
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits, pattern_times_hits
@@ -1068,6 +1077,8 @@ cdef class CompiledTable:
             self.pat[i].absorb = p["absorb"][0]
             self.pat[i].absorb_n = p["absorb"][1]
             self.pat[i].times = p.get("times", -1)
+            if self.pat[i].times >= 0:
+                self.times_rows |= (<uint64_t> 1) << i
         self.nextra = len(extras)
         for i, e in enumerate(extras):
             _fill_cond(&self.extra[i].cond, e["when"])
@@ -2065,6 +2076,17 @@ cdef class CompiledTable:
                 found &= ~((<uint64_t> 1) << i)
         return found
 
+    cdef inline void _context_rows(self, CompiledContext c, CtxRows* out) noexcept nogil:
+        """What context c decides of the ordinary rows whatever the reading (a waits
+        question finds it once for all its candidates)."""
+        cdef int counts[NCOUNTED]
+        counts[C_FLOWER_SETS] = c.flower_sets
+        counts[C_SEAT_FLOWERS] = c.seat_flowers
+        out.fail = self._row_fails(c.bits, 1)
+        out.more = 0
+        out.ok = self._rows_counted(self.plain_rows & ~out.fail, counts,
+                                    self.cnt_used & C_OF_CONTEXT, &out.more)
+
     cdef uint64_t _rows_holding(self, uint64_t fail, uint64_t bits,
                                 const int* counts) noexcept nogil:
         """The ordinary rows whose condition holds (``_cond`` of each, by the tables of
@@ -2131,19 +2153,21 @@ cdef class CompiledTable:
     cdef int _best_additive(self, const Packed* p, const MeldInfo* mi, uint64_t held, int tile,
                             CompiledContext c, CReading* rs, int nr, Valued_* best,
                             int* flat, int one_kind, CompiledContext c2=None,
-                            Valued_* best2=NULL) noexcept nogil:
+                            Valued_* best2=NULL, const CtxRows* by_ctx=NULL) noexcept nogil:
         """``_best`` under the additive policy, each reading with each slot of ``tile``; -2
         also when the best is under ``min_raw`` (the Python path refuses it). ``one_kind``:
         whether the hand less ``tile`` waited on one kind, when the caller knows (-1: not).
         With ``c2``, also the best in c2 (in ``best2``: a waits question's two contexts share
         the readings, slots, their features and the rows those decide, so each is found
-        once); -2 when either is."""
+        once); -2 when either is. ``by_ctx``: the ``_context_rows`` of c (and c2), when the
+        caller has them."""
         cdef int counts[NCOUNTED]
         cdef int i, j, bi = -1, bi2 = -1, nslot, slot, cp
         cdef int8_t slots[RD_SETS + 1]
-        cdef uint64_t hand, rbits, bits, low, fail, shared, more, cfail, cfail2 = 0
+        cdef uint64_t hand, rbits, bits, low, fail, shared, more
+        cdef CtxRows found_ctx[2]
         cdef uint32_t by_reading = self.cnt_used & ~C_BY_CONTEXT
-        cdef uint32_t by_context = self.cnt_used & C_BY_CONTEXT
+        cdef uint32_t by_slot = self.cnt_used & C_BY_CONTEXT & ~C_OF_CONTEXT
         cdef const CReading* r
         cdef bint pung_slot
         # each (reading, slot) is weighed into ``spare``, which becomes the best (``top``)
@@ -2166,16 +2190,17 @@ cdef class CompiledTable:
         if self.one_kind_used and (one_kind > 0 or one_kind < 0 and _one_kind_wait(
                 p, mi, rs, nr, tile, self.ligu)):
             hand |= (<uint64_t> 1) << F_ONE_KIND_WAIT
-        # the patterns failing on a context's own bytes, once; a context's bits below
-        # F_CONTEXT (none a rule set gives) go with the reading's
+        # a context's bits below F_CONTEXT (none a rule set gives) go with the reading's
         low = c.bits & ((<uint64_t> 1 << F_CONTEXT) - 1)
-        cfail = self._row_fails(c.bits, 1)
-        if c2 is not None:
-            if c2.bits & ((<uint64_t> 1 << F_CONTEXT) - 1) != low:
-                bi = self._best_additive(p, mi, held, tile, c, rs, nr, best, flat, one_kind)
-                bi2 = self._best_additive(p, mi, held, tile, c2, rs, nr, best2, flat, one_kind)
-                return -2 if bi == -2 or bi2 == -2 else bi
-            cfail2 = self._row_fails(c2.bits, 1)
+        if c2 is not None and c2.bits & ((<uint64_t> 1 << F_CONTEXT) - 1) != low:
+            bi = self._best_additive(p, mi, held, tile, c, rs, nr, best, flat, one_kind)
+            bi2 = self._best_additive(p, mi, held, tile, c2, rs, nr, best2, flat, one_kind)
+            return -2 if bi == -2 or bi2 == -2 else bi
+        if by_ctx == NULL:
+            self._context_rows(c, &found_ctx[0])
+            if c2 is not None:
+                self._context_rows(c2, &found_ctx[1])
+            by_ctx = found_ctx
         for i in range(nr):
             r = &rs[i]
             rbits = hand | _reading_bits(r, c.seat_wind, c.round_wind, counts)
@@ -2193,16 +2218,17 @@ cdef class CompiledTable:
                 counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c.drawn)
                 counts[C_FLOWER_SETS] = c.flower_sets
                 counts[C_SEAT_FLOWERS] = c.seat_flowers
-                if self._weigh_additive(bits | c.bits, fail | cfail, shared & ~cfail, more,
-                                        by_context, counts, &top, &spare, &bi, i) < 0:
+                if self._weigh_additive(bits | c.bits, fail | by_ctx[0].fail,
+                                        shared & by_ctx[0].ok, more | by_ctx[0].more, by_slot,
+                                        counts, &top, &spare, &bi, i) < 0:
                     return -2
                 if c2 is not None:
                     counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c2.drawn)
                     counts[C_FLOWER_SETS] = c2.flower_sets
                     counts[C_SEAT_FLOWERS] = c2.seat_flowers
-                    if self._weigh_additive(bits | c2.bits, fail | cfail2, shared & ~cfail2,
-                                            more, by_context, counts, &top2, &spare2, &bi2,
-                                            i) < 0:
+                    if self._weigh_additive(bits | c2.bits, fail | by_ctx[1].fail,
+                                            shared & by_ctx[1].ok, more | by_ctx[1].more,
+                                            by_slot, counts, &top2, &spare2, &bi2, i) < 0:
                         return -2
         if bi >= 0 and top != best:
             best[0] = top[0]
@@ -2253,12 +2279,15 @@ cdef class CompiledTable:
     cdef object _hits_additive(self, const Valued_* v):
         """The hit tuple of the patterns ``v`` lists (each with its count): the same few
         recur from hand to hand, so each is kept in ``hits_kept`` by what decides it (the
-        rows listed and, for up to 16, their counts) rather than built per answer."""
-        cdef uint64_t f = v.found
+        rows listed and the counts of those that count, ``times_rows``: any other is there
+        once) rather than built per answer."""
+        cdef uint64_t f = v.found & self.times_rows
         cdef uint64_t key[2]
         cdef int i, k = 0
         cdef HitsSlot* slot = NULL
-        key[0] = f
+        if not v.found:
+            return ()
+        key[0] = v.found
         key[1] = 0
         while f:
             i = __builtin_ctzll(f)
@@ -2266,12 +2295,15 @@ cdef class CompiledTable:
             if k < 16:  # (each count is under CT_TIMES: 4 bits)
                 key[1] |= (<uint64_t> v.found_n[i]) << (4 * k)
             k += 1
-        if k == 0:
-            return ()
         if k <= 16:
             got = self._hits_kept(key, &slot)
             if got is not None:
                 return got
+        f = v.found
+        k = 0
+        while f:
+            f &= f - 1
+            k += 1
         cdef tuple out = PyTuple_New(k)
         f = v.found
         k = 0
@@ -2478,11 +2510,12 @@ cdef class CompiledTable:
     cdef int _values_plus(self, const Packed* h, const MeldInfo* mi, uint64_t held, int tile,
                           CompiledContext c1, CompiledContext c2, CReading* rs,
                           Valued_* v1, int* f1, Valued_* v2, int* f2,
-                          int one_kind) noexcept nogil:
+                          int one_kind, const CtxRows* by_ctx) noexcept nogil:
         """``_best`` of the hand (``held``: its ``_held_mask``) with one more concealed
         ``tile`` in two contexts (the readings listed once): 0, or -1 when that is no win (or
         one the rule set refuses), -2 when the Python path must answer. ``one_kind``: whether
-        the hand waits on one kind (-1: not known; the additive policy's ``one_kind_wait``)."""
+        the hand waits on one kind (-1: not known; the additive policy's ``one_kind_wait``);
+        ``by_ctx``: the additive policy's ``_context_rows`` of c1 and c2."""
         cdef Packed x = h[0]
         cdef int s = t_suit(tile), nr, b1, b2
         cdef int counts[NCOUNTED]
@@ -2502,7 +2535,7 @@ cdef class CompiledTable:
         if self.policy == POL_ADDITIVE:
             nr = _readings(&x, mi, self.qidui, rs, self.shisanyao, self.ligu, True)
             b1 = b2 = self._best_additive(&x, mi, held, tile, c1, rs, nr, v1, f1, one_kind,
-                                          c2, v2)
+                                          c2, v2, by_ctx)
             f2[0] = f1[0]
         elif self.by_words:  # the hand's features and reading words found once
             hand = _hand_bits(&x, mi, held, counts)
@@ -2566,6 +2599,10 @@ cdef class CompiledTable:
         # every wait is in the mask: whether the hand waits on one kind (``_one_kind_wait``'s
         # shapes: the standard one, 嚦咕嚦咕)
         cdef int one_kind = -1 if self.qidui or self.shisanyao else (mask & (mask - 1)) == 0
+        cdef CtxRows by_ctx[2]  # (the additive policy's rows each context decides, once)
+        if self.policy == POL_ADDITIVE:
+            self._context_rows(discard, &by_ctx[0])
+            self._context_rows(self_drawn, &by_ctx[1])
         # (one tuple of the most waits there can be, cut to those that win: no list, and
         # untracked: its items are)
         cdef tuple out = PyTuple_New(__builtin_popcountll(mask))
@@ -2573,7 +2610,7 @@ cdef class CompiledTable:
             t = __builtin_ctzll(mask)
             mask &= mask - 1
             bd = self._values_plus(p, mi, held, t, discard, self_drawn, rs, &vd, &fd, &vs,
-                                   &fs, one_kind)
+                                   &fs, one_kind, by_ctx)
             if bd == -2:
                 return None
             if bd < 0:
