@@ -1720,13 +1720,26 @@ cdef inline const RowKept* _row_values(CompiledTable t, uint64_t bits, uint64_t 
     return e
 
 
+# what a placed table's conditions may name (``compiled._check_wild``): its rows are told
+# apart by these features and counts alone (``_shared_row``)
+cdef uint64_t PLACED_BITS = 0
+for _f in PLACED_FEATURES:
+    PLACED_BITS |= (<uint64_t> 1) << FEATURES.index(_f)
+cdef uint64_t PLACED_COUNTS = ((<uint64_t> 1 << COUNT_BITS) - 1) << (COUNT_BITS * C_MELDS) | \
+    ((<uint64_t> 1 << COUNT_BITS) - 1) << (COUNT_BITS * C_WILDS_IN)
+
+
 cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
                      CompiledContext cd, CompiledContext cs) noexcept:
-    """The index of the row (``bits``, counts packed in ``key``) in ``rows``, added and
-    valued both ways when new; -1 past SHARED_ROWS, -2 when the Python path must answer."""
+    """The index of the row (``bits``, counts packed in ``key``; what a placed table cannot
+    read left out) in ``rows``, added and valued both ways when new; -1 past SHARED_ROWS, -2
+    when the Python path must answer."""
     cdef int i, way
     cdef const RowKept* e
-    cdef uint64_t at = ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 57
+    cdef uint64_t at
+    bits &= PLACED_BITS
+    key &= PLACED_COUNTS
+    at = ((bits ^ key * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> 57
     while rows.index[at] >= 0:  # (ROW_INDEX 128: 7 bits of the hash)
         i = rows.index[at]
         if rows.bits[i] == bits and rows.counts[i] == key:
@@ -1799,7 +1812,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     candidate); None when the Python path must answer."""
     cdef WildSearch ws
     cdef SharedRows rows
-    cdef uint64_t seen[SHARED_SLOTS][3]  # placements met: features, counts, stand-ins
+    cdef uint64_t seen[SHARED_SLOTS][2]  # placements met: features, stand-ins
     cdef uint64_t seen_used = 0  # which slots hold something
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef uint64_t met = 0  # candidates some placement serves (``best`` holds for those)
@@ -1808,7 +1821,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef uint8_t cnt[34]
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
-    cdef uint64_t base = pm.kinds, mask, rbits, rkey, stood, slot, hbits, declared, dkey
+    cdef uint64_t base = pm.kinds, mask, rbits, stood, slot, hbits, declared
     cdef uint64_t hand, hkey
     cdef int i, j, c, prev, nin, nall, ri
     # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
@@ -1822,8 +1835,8 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     rows.n = 0
     memset(rows.index, -1, sizeof(rows.index))
     # the declared sets' features, as ``_reading_bits`` reads them beside a placement's: the
-    # sets of a reading whose pair, 1m (a terminal, no honour, no 2-5-8), adds nothing
-    # (counts of pungs, at most RD_SETS in all: they fit COUNT_BITS)
+    # sets of a reading whose pair, 1m (a terminal, no honour, no 2-5-8), adds nothing (the
+    # counted features it gives, honour pungs, no placed table reads: ``PLACED_COUNTS``)
     memset(rcounts, 0, sizeof(rcounts))
     decl.shape = RS_STANDARD
     decl.pair = 0
@@ -1831,8 +1844,6 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     decl.nsets = pm.mi.n
     memcpy(decl.sets, pm.mi.sets, pm.mi.n * sizeof(RSet))
     declared = _reading_bits(&decl, -1, -1, rcounts)
-    dkey = (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
-        (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
     # the hand's features, c drawn, but those the kinds held decide (``_held_bits``, per
     # placement): ``_hand_bits`` reads the concealed counts only for F_LONG and
     # F_NINE_GATES, which no placed table reads (``PLACED_FEATURES``; ``four``, as in
@@ -1849,7 +1860,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
         if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > SHARED_READINGS:
             return NotImplemented
         for i in range(ws.nrows):
-            r = &ws.rows[i]  # (its sets; the declared ones are ``declared``, ``dkey``)
+            r = &ws.rows[i]  # (its sets; the declared ones are in ``declared``)
             if i < 1024 and ws.pair_runs[i >> 6] >> (i & 63) & 1:
                 run = i
                 nclass = 0
@@ -1875,10 +1886,8 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 return None
             if r.nwilds > 10:
                 return NotImplemented
-            # the placement's features with the declared sets' (their sets' bits and pungs)
-            rbits = _reading_bits(r, -1, -1, rcounts) & (declared | ~SETS_ALL)
-            rkey = dkey + ((<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) |
-                           (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS))
+            # the placement's features with the declared sets', as a placed table reads them
+            rbits = _reading_bits(r, -1, -1, rcounts) & (declared | ~SETS_ALL) & PLACED_BITS
             mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
             nall = 0
             stood = 0
@@ -1887,15 +1896,12 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 nall += r.wild_as[j] != w
                 stood = stood << 6 | (r.wild_as[j] + 1)
             # (a repeat: its rows are those met; a slot lost to another only costs the work)
-            slot = ((rbits ^ rkey * 0xC2B2AE3D27D4EB4Fu ^ stood * 0x165667B19E3779F9u) *
-                    0x9E3779B97F4A7C15u) >> 58  # (SHARED_SLOTS: 6 bits)
-            if seen_used >> slot & 1 and seen[slot][0] == rbits and seen[slot][1] == rkey \
-                    and seen[slot][2] == stood:
-                continue
+            slot = ((rbits ^ stood * 0x165667B19E3779F9u) * 0x9E3779B97F4A7C15u) >> 58
+            if seen_used >> slot & 1 and seen[slot][0] == rbits and seen[slot][1] == stood:
+                continue  # (SHARED_SLOTS: 6 bits of the hash)
             seen_used |= (<uint64_t> 1) << slot
             seen[slot][0] = rbits
-            seen[slot][1] = rkey
-            seen[slot][2] = stood
+            seen[slot][1] = stood
             hbits = hand | _held_bits(mask)  # (the kinds held with c drawn: ``mask``)
             prev = -1
             ri_pk = -1
@@ -1911,9 +1917,9 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                     nin = nall
                 if not want >> c & 1:
                     continue
-                # (disjoint counts: the hand's, the reading's dragon and wind pungs, wilds in)
-                ri = _shared_row(t, &rows, hbits | rbits, hkey | rkey |
-                                 (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
+                # (disjoint counts: the hand's, wilds in)
+                ri = _shared_row(t, &rows, hbits | rbits,
+                                 hkey | (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
                 if ri == -2:
                     return None
                 if ri < 0:
@@ -1991,7 +1997,7 @@ cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* 
     cdef uint64_t met = 0  # candidates some reading serves (``best`` holds for those)
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
-    cdef uint64_t base = pm.kinds, kinds, rbits, hbits, hkey, rkey
+    cdef uint64_t base = pm.kinds, kinds, rbits, hbits, hkey
     cdef Packed x
     cdef int i, k, s, nr, ri, nin
     cdef bint wild_wanted = want >> w & 1
@@ -2028,14 +2034,9 @@ cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* 
             met |= (<uint64_t> 1) << k
             best[k][0] = best[k][1] = -1
         for i in range(nr):
-            rbits = _reading_bits(&rs[i], -1, -1, rcounts)
-            if not (0 <= rcounts[C_DRAGON_PUNGS] < 1 << COUNT_BITS and
-                    0 <= rcounts[C_WIND_PUNGS] < 1 << COUNT_BITS):
-                return NotImplemented
-            rkey = hkey | (<uint64_t> rcounts[C_DRAGON_PUNGS]) << (COUNT_BITS * C_DRAGON_PUNGS) | \
-                (<uint64_t> rcounts[C_WIND_PUNGS]) << (COUNT_BITS * C_WIND_PUNGS)
+            rbits = _reading_bits(&rs[i], -1, -1, rcounts)  # (its counts: none read)
             if k != w and want >> k & 1:  # k drawn
-                ri = _shared_row(t, &rows, hbits | rbits, rkey, cd, cs)
+                ri = _shared_row(t, &rows, hbits | rbits, hkey, cd, cs)
                 if ri == -2:
                     return None
                 if ri < 0:
@@ -2044,7 +2045,7 @@ cdef object _plain_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* 
             if wild_wanted:  # a wild drawn, standing for k
                 nin = k != w
                 ri = _shared_row(t, &rows, hbits | rbits,
-                                 rkey | (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
+                                 hkey | (<uint64_t> nin) << (COUNT_BITS * C_WILDS_IN), cd, cs)
                 if ri == -2:
                     return None
                 if ri < 0:
