@@ -1009,7 +1009,8 @@ cdef class CompiledTable:
     cdef bint tie_by_value, flat_after, mult_pow2, no_honours, qidui, shisanyao
     cdef bint flat_alone, ligu, one_kind_used
     cdef uint64_t plain_rows, flat_rows   # table positions of the ordinary and flat rows
-    cdef uint64_t times_rows     # ... and of the patterns counted more than once (``times``)
+    cdef uint64_t times_rows     # ... of the patterns counted more than once (``times``)
+    cdef uint64_t exempt_rows    # ... and of those exempt from the cap
     cdef int min_raw
     cdef readonly bint by_words  # every condition reads features the reading words give
     cdef list pattern_hits, extra_hits, floor_hits, alone_hits, pattern_times_hits
@@ -1079,6 +1080,8 @@ cdef class CompiledTable:
             self.pat[i].times = p.get("times", -1)
             if self.pat[i].times >= 0:
                 self.times_rows |= (<uint64_t> 1) << i
+            if self.pat[i].cap_exempt:
+                self.exempt_rows |= (<uint64_t> 1) << i
         self.nextra = len(extras)
         for i, e in enumerate(extras):
             _fill_cond(&self.extra[i].cond, e["when"])
@@ -2115,10 +2118,10 @@ cdef class CompiledTable:
     cdef int _value_additive(self, uint64_t found, const int* counts,
                              Valued_* v) noexcept nogil:
         """One (reading, slot)'s sum (``found``: the ordinary rows holding); 0 when no
-        pattern holds (``v.found`` empty), -1 past CT_TIMES."""
+        pattern holds (``v.found`` empty), -1 past CT_TIMES. ``v.found_n``: the count of
+        each pattern listed that counts (``times_rows``); any other is there once."""
         cdef uint64_t dropped = 0, f
         cdef int i, n
-        cdef bint exempt = 0
         f = found & self.rows_superseding
         while f:
             i = __builtin_ctzll(f)
@@ -2126,11 +2129,16 @@ cdef class CompiledTable:
             dropped |= self.pat[i].supersedes
         found &= ~dropped
         v.raw = 0
-        f = found
+        f = found & ~self.times_rows
         while f:
             i = __builtin_ctzll(f)
             f &= f - 1
-            n = 1 if self.pat[i].times < 0 else counts[self.pat[i].times]
+            v.raw += self.pat[i].value
+        f = found & self.times_rows
+        while f:
+            i = __builtin_ctzll(f)
+            f &= f - 1
+            n = counts[self.pat[i].times]
             if n <= 0:
                 found &= ~((<uint64_t> 1) << i)
                 continue
@@ -2138,7 +2146,6 @@ cdef class CompiledTable:
                 return -1
             v.found_n[i] = n
             v.raw += n * self.pat[i].value
-            exempt |= self.pat[i].cap_exempt
         v.found = found
         v.nextra = 0
         v.floors = 0
@@ -2147,7 +2154,8 @@ cdef class CompiledTable:
             return 0
         v.main = v.rank = __builtin_ctzll(found)
         v.mainval = self.pat[v.main].value
-        v.value = v.raw if self.cap < 0 or exempt or v.raw <= self.cap else self.cap
+        v.value = v.raw if self.cap < 0 or found & self.exempt_rows or v.raw <= self.cap \
+            else self.cap
         return 1
 
     cdef int _best_additive(self, const Packed* p, const MeldInfo* mi, uint64_t held, int tile,
@@ -2310,7 +2318,8 @@ cdef class CompiledTable:
         while f:
             i = __builtin_ctzll(f)
             f &= f - 1
-            o = (<list> self.pattern_times_hits[i])[v.found_n[i]]
+            o = (<list> self.pattern_times_hits[i])[
+                v.found_n[i] if self.times_rows >> i & 1 else 1]
             Py_INCREF(o)
             PyTuple_SET_ITEM(out, k, o)
             k += 1
