@@ -1569,7 +1569,7 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     cdef Valued_ vd, vs
     cdef Placements pl
     cdef uint8_t nat[34]
-    cdef uint64_t mask, want
+    cdef uint64_t mask, want, concealed
     cdef int w = cs.wild, k, s, sd_, ss = 0, md, ms, unseen
     if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w or \
             cd.any_elsewhere or cs.any_elsewhere:
@@ -1580,19 +1580,17 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
             or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong) or \
             not cs.melds_fit(&pm.mi, pm.mi.n) or not cd.melds_fit(&pm.mi, pm.mi.n):
         return None
-    for k in range(34):
-        if h.p.cnt[k] and t.no_kinds >> k & 1:
-            return ()
+    concealed = _concealed_kinds(&h.p)
+    if concealed & t.no_kinds:
+        return ()
     if t.must_open and not pm.opened:
         return ()
     # one search for every candidate, its placements telling the kinds that complete the
     # hand (the wait test's, four held excepted: ``h.p.four``); past its bounds, the wait
     # test and a search per candidate
     want = (((<uint64_t> 1) << 34) - 1) & ~h.p.four & ~t.no_kinds
-    for k in range(34):
-        if h.p.cnt[k] >= 4 or k == w and h.p.cnt[k]:
-            break
-    else:  # no wild held, no kind drawn a fifth time: the core's readings, no search
+    if not concealed >> w & 1 and not _some_four(&h.p):
+        # no wild held, no kind drawn a fifth time: the core's readings, no search
         shared = _plain_waits_shared(t, h, &pm, w, want, cd, cs, visible)
         if shared is not NotImplemented:
             return shared
@@ -1754,13 +1752,12 @@ cdef uint64_t PLACED_COUNTS = ((<uint64_t> 1 << COUNT_BITS) - 1) << (COUNT_BITS 
     ((<uint64_t> 1 << COUNT_BITS) - 1) << (COUNT_BITS * C_WILDS_IN)
 
 
-cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
-                     CompiledContext cd, CompiledContext cs) noexcept:
+cdef inline int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
+                            CompiledContext cd, CompiledContext cs) noexcept:
     """The index of the row (``bits``, counts packed in ``key``; what a placed table cannot
     read left out) in ``rows``, added and valued both ways when new; -1 past SHARED_ROWS, -2
     when the Python path must answer."""
-    cdef int i, way
-    cdef const RowKept* e
+    cdef int i
     cdef uint64_t at
     bits &= PLACED_BITS
     key &= PLACED_COUNTS
@@ -1770,6 +1767,14 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t 
         if rows.bits[i] == bits and rows.counts[i] == key:
             return i
         at = (at + 1) & (ROW_INDEX - 1)
+    return _shared_row_added(t, rows, bits, key, at, cd, cs)
+
+
+cdef int _shared_row_added(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
+                           uint64_t at, CompiledContext cd, CompiledContext cs) noexcept:
+    """``_shared_row`` of a row not in ``rows``, whose index goes at ``at``."""
+    cdef int i, way
+    cdef const RowKept* e
     if rows.n == SHARED_ROWS:
         return -1
     if t is not _rows_t or cd is not _rows_cd or cs is not _rows_cs:
@@ -1855,9 +1860,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int run = -1, pk, kc, nclass = 0, ri_pk
     cdef int class_key[34]
     cdef int class_ri[34]
-    for c in range(34):
-        if h.p.cnt[c] and c != w:
-            base |= (<uint64_t> 1) << c
+    base |= _concealed_kinds(&h.p) & ~((<uint64_t> 1) << w)
     rows.n = 0
     memset(rows.index, -1, sizeof(rows.index))
     # the declared sets' features, as ``_reading_bits`` reads them beside a placement's: the
