@@ -268,6 +268,24 @@ cdef inline uint64_t _bytes8(const uint8_t* b) noexcept nogil:
     return mj_bytes8(b)
 
 
+cdef inline uint64_t _concealed_kinds(const Packed* p) noexcept nogil:
+    """Bit k: some copy of kind k is concealed."""
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(0, 32, 8):
+        m |= _nonzero_bytes(_bytes8(p.cnt + i)) << i
+    return m | (<uint64_t> (p.cnt[32] != 0)) << 32 | (<uint64_t> (p.cnt[33] != 0)) << 33
+
+
+cdef inline bint _some_four(const Packed* p) noexcept nogil:
+    """Four copies of some kind are concealed (a byte of cnt ^ 4 is 0)."""
+    cdef int i
+    for i in range(0, 32, 8):
+        if _nonzero_bytes(_bytes8(p.cnt + i) ^ 0x0404040404040404ULL) != 0xFF:
+            return 1
+    return p.cnt[32] == 4 or p.cnt[33] == 4
+
+
 cdef inline uint64_t _held_mask(const Packed* p) noexcept nogil:
     """Bit t: some copy of tile t is held (concealed or in a meld): counts plus the copies in
     melds (4 - cap), at most 8 a byte, eight tiles at a time."""
@@ -325,10 +343,7 @@ cdef uint64_t _hand_bits(const Packed* p, const MeldInfo* mi, uint64_t held,
     ``held``: the ``_held_mask``."""
     cdef int t, s, suits = _suits_of(held)
     cdef uint64_t out = _held_bits(held)
-    for t in range(0, 32, 8):  # some concealed count is 4: a byte of cnt ^ 4 is 0
-        if _nonzero_bytes(_bytes8(p.cnt + t) ^ 0x0404040404040404ULL) != 0xFF:
-            out |= (<uint64_t> 1) << F_LONG
-    if p.cnt[32] == 4 or p.cnt[33] == 4:
+    if _some_four(p):
         out |= (<uint64_t> 1) << F_LONG
     cdef bint concealed = 1
     counts[C_OPEN_MELDS] = 0

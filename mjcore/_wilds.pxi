@@ -27,13 +27,14 @@ cdef struct WGroup:       # one group of the search's stack
     uint8_t stood[3]      # the kinds they stand for
 
 cdef struct WildSearch:
-    uint8_t n[34]         # natural tiles not yet placed
+    uint8_t n[48]         # natural tiles not yet placed (34; the rest 0, read eight at a time)
     int key[4]            # ``n`` packed as the core's tables read it (``_wild_keys``)
     int wild
     WGroup stack[WG_MAX]
     int depth
     CReading* rows
     int nrows, cap
+    bint borrowed         # ``rows`` is the caller's buffer (outgrown: copied to the heap)
     int error             # 1: out of memory or too many placements, 2: two sets of wilds alone,
                           # 3: the first placement found (``first``)
     bint first            # stop at the first placement within ``lim`` (when ``limit``)
@@ -58,11 +59,17 @@ cdef void _wild_emit(WildSearch* w) noexcept nogil:
         if cap > WILD_RAW_MAX:
             w.error = 1
             return
-        rows = <CReading*> realloc(w.rows, cap * sizeof(CReading))
+        if w.borrowed:
+            rows = <CReading*> malloc(cap * sizeof(CReading))
+            if rows != NULL:
+                memcpy(rows, w.rows, w.nrows * sizeof(CReading))
+        else:
+            rows = <CReading*> realloc(w.rows, cap * sizeof(CReading))
         if rows == NULL:
             w.error = 1
             return
         w.rows = rows
+        w.borrowed = 0
         w.cap = cap
     r = &w.rows[w.nrows]
     r.shape = RS_STANDARD
@@ -196,11 +203,16 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
     cdef int nat, first, r, start, k, need, i, ntaken
     cdef int stood[3]
     cdef int taken[3]
+    cdef uint64_t eight
     if w.error:
         return
-    while t < 34 and not w.n[t]:
-        t += 1
-    if t == 34:
+    while t < 34:  # the next kind left: eight counts at a time (those past 34 are 0)
+        eight = _bytes8(w.n + t)
+        if eight:
+            t += __builtin_ctzll(eight) >> 3
+            break
+        t += 8
+    if t >= 34:
         _wild_only_c(w, wilds, sets, pair)
         return
     if _wild_hopeless(w, wilds, pair):
@@ -246,17 +258,29 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
 
 
 cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets,
-                      bint pair) noexcept nogil:
+                      bint pair, CReading* buf=NULL, int nbuf=0) noexcept nogil:
     """Every placement of the naturals and the wilds (the copies of ``wild`` in ``counts``)
     into ``nsets`` sets and, with ``pair``, the pair: ``w.rows[:w.nrows]``, repeats included
-    (the caller drops them). 0, or ``w.error``. The caller frees ``w.rows``."""
+    (the caller drops them). 0, or ``w.error``. The rows go to ``buf`` (``nbuf`` of them)
+    while they fit; the caller frees them (``_wild_free``)."""
     memset(w, 0, sizeof(WildSearch))
+    if buf != NULL:
+        w.rows = buf
+        w.cap = nbuf
+        w.borrowed = 1
     memcpy(w.n, counts, 34)
     w.wild = wild
     w.n[wild] = 0
     _wild_keys(w)
     _wild_natural(w, counts[wild], nsets, pair, 0)
     return w.error
+
+
+cdef inline void _wild_free(WildSearch* w) noexcept nogil:
+    """The rows of ``_wild_search`` freed (not the caller's buffer)."""
+    if not w.borrowed:
+        free(w.rows)
+    w.rows = NULL
 
 
 def wild_standard_readings(counts, int wild, int nsets, bint pair, held, tuple pung_sets,
@@ -1545,7 +1569,7 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     cdef Valued_ vd, vs
     cdef Placements pl
     cdef uint8_t nat[34]
-    cdef uint64_t mask, want
+    cdef uint64_t mask, want, concealed
     cdef int w = cs.wild, k, s, sd_, ss = 0, md, ms, unseen
     if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w or \
             cd.any_elsewhere or cs.any_elsewhere:
@@ -1556,19 +1580,17 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
             or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong) or \
             not cs.melds_fit(&pm.mi, pm.mi.n) or not cd.melds_fit(&pm.mi, pm.mi.n):
         return None
-    for k in range(34):
-        if h.p.cnt[k] and t.no_kinds >> k & 1:
-            return ()
+    concealed = _concealed_kinds(&h.p)
+    if concealed & t.no_kinds:
+        return ()
     if t.must_open and not pm.opened:
         return ()
     # one search for every candidate, its placements telling the kinds that complete the
     # hand (the wait test's, four held excepted: ``h.p.four``); past its bounds, the wait
     # test and a search per candidate
     want = (((<uint64_t> 1) << 34) - 1) & ~h.p.four & ~t.no_kinds
-    for k in range(34):
-        if h.p.cnt[k] >= 4 or k == w and h.p.cnt[k]:
-            break
-    else:  # no wild held, no kind drawn a fifth time: the core's readings, no search
+    if not concealed >> w & 1 and not _some_four(&h.p):
+        # no wild held, no kind drawn a fifth time: the core's readings, no search
         shared = _plain_waits_shared(t, h, &pm, w, want, cd, cs, visible)
         if shared is not NotImplemented:
             return shared
@@ -1626,6 +1648,7 @@ cdef enum:
     SHARED_ROWS = 64        # distinct rows of features over all its candidates
     ROW_INDEX = 128         # their hash index (a power of 2, above SHARED_ROWS)
     SHARED_SLOTS = 64       # placements told apart in one call
+    SHARED_BUFFER = 64      # the search's rows kept on the stack (more: on the heap)
     COUNT_BITS = 7          # a counted feature in a row's key: 0 to 127
 
 
@@ -1729,13 +1752,12 @@ cdef uint64_t PLACED_COUNTS = ((<uint64_t> 1 << COUNT_BITS) - 1) << (COUNT_BITS 
     ((<uint64_t> 1 << COUNT_BITS) - 1) << (COUNT_BITS * C_WILDS_IN)
 
 
-cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
-                     CompiledContext cd, CompiledContext cs) noexcept:
+cdef inline int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
+                            CompiledContext cd, CompiledContext cs) noexcept:
     """The index of the row (``bits``, counts packed in ``key``; what a placed table cannot
     read left out) in ``rows``, added and valued both ways when new; -1 past SHARED_ROWS, -2
     when the Python path must answer."""
-    cdef int i, way
-    cdef const RowKept* e
+    cdef int i
     cdef uint64_t at
     bits &= PLACED_BITS
     key &= PLACED_COUNTS
@@ -1745,6 +1767,14 @@ cdef int _shared_row(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t 
         if rows.bits[i] == bits and rows.counts[i] == key:
             return i
         at = (at + 1) & (ROW_INDEX - 1)
+    return _shared_row_added(t, rows, bits, key, at, cd, cs)
+
+
+cdef int _shared_row_added(CompiledTable t, SharedRows* rows, uint64_t bits, uint64_t key,
+                           uint64_t at, CompiledContext cd, CompiledContext cs) noexcept:
+    """``_shared_row`` of a row not in ``rows``, whose index goes at ``at``."""
+    cdef int i, way
+    cdef const RowKept* e
     if rows.n == SHARED_ROWS:
         return -1
     if t is not _rows_t or cd is not _rows_cd or cs is not _rows_cs:
@@ -1811,6 +1841,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     way for every candidate. NotImplemented past the bounds (the caller searches per
     candidate); None when the Python path must answer."""
     cdef WildSearch ws
+    cdef CReading found[SHARED_BUFFER]  # the search's rows while they fit (most hands)
     cdef SharedRows rows
     cdef uint64_t seen[SHARED_SLOTS][2]  # placements met: features, stand-ins
     cdef uint64_t seen_used = 0  # which slots hold something
@@ -1829,9 +1860,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int run = -1, pk, kc, nclass = 0, ri_pk
     cdef int class_key[34]
     cdef int class_ri[34]
-    for c in range(34):
-        if h.p.cnt[c] and c != w:
-            base |= (<uint64_t> 1) << c
+    base |= _concealed_kinds(&h.p) & ~((<uint64_t> 1) << w)
     rows.n = 0
     memset(rows.index, -1, sizeof(rows.index))
     # the declared sets' features, as ``_reading_bits`` reads them beside a placement's: the
@@ -1856,8 +1885,10 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
     ws.rows = NULL
+    ws.borrowed = 0
     try:
-        if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1) or ws.nrows > SHARED_READINGS:
+        if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1, found, SHARED_BUFFER) or \
+                ws.nrows > SHARED_READINGS:
             return NotImplemented
         for i in range(ws.nrows):
             r = &ws.rows[i]  # (its sets; the declared ones are in ``declared``)
@@ -1935,7 +1966,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 class_ri[nclass] = ri_pk
                 nclass += 1
     finally:
-        free(ws.rows)
+        _wild_free(&ws)
     return _shared_waits_out(t, h, pm, &rows, &best[0][0], want & met, cd, cs, visible)
 
 
