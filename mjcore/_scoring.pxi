@@ -64,6 +64,7 @@ cdef enum:
     CT_TIMES = 9         # an extra's hit objects for 0..8 times; more: the Python path
     CT_FANS = 64         # payments kept per context, by value
     CT_LIABILITIES = 4   # a context's liabilities (``CompiledContext.liable_meld``)
+    CT_RESOLVED = 4      # rows a context turns plain (``CtxRows``)
     CT_CONTEXTS = 4096   # a table's compiled contexts (``add_context``; keys come from input)
     PAID_SEEN = 64       # a context's pay answers told apart in C (``_placed_pays``)
     # policies
@@ -194,7 +195,12 @@ cdef struct Valued_:     # one reading's value (the C twin of table.Valued)
 cdef struct CtxRows:     # what a context decides of an additive table's ordinary rows
     uint64_t fail        # the patterns failing on its own bytes (``_row_fails``)
     uint64_t ok          # the rows those and its own counts (C_OF_CONTEXT) leave
-    uint64_t more        # rows counting one of those past the tables (``_rows_counted``)
+    uint64_t more        # rows to check in full (``_cond``): those with either-or terms it
+                         # leaves, and those counting one of its own past the tables
+    int nplain           # rows whose either-or terms it turns into features that must
+    int8_t plain[CT_RESOLVED]      # hold (``plain_on``) or not (``plain_off``)
+    uint64_t plain_on[CT_RESOLVED]
+    uint64_t plain_off[CT_RESOLVED]
 
 
 cdef inline bint _cond(const Cond* c, uint64_t bits, const int* counts) noexcept nogil:
@@ -609,6 +615,8 @@ cdef class CompiledContext:
     # known): the placed waits, which need only whether a value is paid, then ask no pay
     cdef long long pays_from
     cdef CompiledContext base  # the context this one was derived from (``derived``)
+    cdef CtxRows rows        # what it decides of the rows of the additive table whose
+    cdef uint64_t rows_of    # ``serial`` is rows_of (0: none yet; ``_rows_of``)
 
     def __init__(self, uint64_t bits, bint self_drawn, pay, int seat_wind=-1,
                  int round_wind=-1, int missing_suit=-1, bint no_melds=False,
@@ -831,6 +839,7 @@ cdef class ContextPart:
         if self.wild >= 0 and c.blocked:
             return 0
         c.bits = c.bits & ~self.mask | self.bits
+        c.rows_of = 0  # (its rows are found again: ``_rows_of``)
         if self.seat_wind >= 0:
             c.seat_wind = self.seat_wind
         if self.round_wind >= 0:
@@ -1012,6 +1021,9 @@ cdef tuple _tiles_tuple(const uint8_t* tiles, int n, int kind):
 
 
 @cython.final  # (its cdef methods called directly, not through a table)
+cdef uint64_t _table_serial = 0   # the last ``CompiledTable.serial`` given
+
+
 cdef class CompiledTable:
     """A fan table under one options object, as arrays (built by
     ``mjcore.rules.common.compiled.compile_table``; see there for the fields)."""
@@ -1055,6 +1067,7 @@ cdef class CompiledTable:
     # which conditions fail, by one byte of the features (``_fill_fails``): [byte k][its
     # value][0: patterns, 1: extras | floors << 32]; the bytes other than 0 some condition
     # names, and the conditions a counted term or an either-or term leaves to ``_cond``
+    cdef uint64_t serial         # this table's number, never another's (``_rows_of``)
     cdef uint64_t* fails
     cdef uint8_t fail_bytes[7]
     cdef int nfail_bytes
@@ -1078,7 +1091,10 @@ cdef class CompiledTable:
         _memo_drop(NULL)
 
     def __init__(self, dict t):
+        global _table_serial
         cdef int i, n
+        _table_serial += 1
+        self.serial = _table_serial
         patterns, extras, floors = t["patterns"], t["extras"], t["floors"]
         if len(patterns) > CT_PATTERNS or len(extras) > CT_EXTRAS or len(floors) > CT_FLOORS:
             raise ValueError("table too large to compile")
@@ -2098,12 +2114,53 @@ cdef class CompiledTable:
         """What context c decides of the ordinary rows whatever the reading (a waits
         question finds it once for all its candidates)."""
         cdef int counts[NCOUNTED]
+        cdef int i, j
+        cdef uint64_t f, on, off, ron, roff, extra_on, extra_off
+        cdef uint64_t mine = ~((<uint64_t> 1 << F_CONTEXT) - 1)  # (the bits c decides)
+        cdef const Cond* cd
         counts[C_FLOWER_SETS] = c.flower_sets
         counts[C_SEAT_FLOWERS] = c.seat_flowers
         out.fail = self._row_fails(c.bits, 1)
-        out.more = 0
+        out.more = self.rows_more
+        out.nplain = 0
         out.ok = self._rows_counted(self.plain_rows & ~out.fail, counts,
                                     self.cnt_used & C_OF_CONTEXT, &out.more)
+        # a row's either-or terms: one c makes hold is dropped, one it leaves a single
+        # feature of the reading to is that feature, one it leaves none to fails the row
+        f = self.rows_more & out.ok
+        while f and not (c.bits & ~mine):  # (c's bits below F_CONTEXT: none resolved)
+            i = __builtin_ctzll(f)
+            f &= f - 1
+            cd = &self.pat[i].cond
+            if cd.cnt[0] >= NCOUNTED or cd.cnt[1] >= NCOUNTED or out.nplain == CT_RESOLVED:
+                continue
+            extra_on = extra_off = 0
+            for j in range(cd.nany):
+                on, off = cd.any_on[j], cd.any_off[j]
+                if c.bits & on & mine or ~c.bits & off & mine:
+                    continue
+                ron, roff = on & ~mine, off & ~mine
+                if not (ron | roff):
+                    out.ok &= ~((<uint64_t> 1) << i)
+                    break
+                if ron & (ron - 1) or roff & (roff - 1) or (ron and roff):
+                    break  # (two features or more: left to ``_cond``)
+                extra_on |= ron
+                extra_off |= roff
+            else:
+                out.more &= ~((<uint64_t> 1) << i)
+                out.plain[out.nplain] = i
+                out.plain_on[out.nplain] = extra_on
+                out.plain_off[out.nplain] = extra_off
+                out.nplain += 1
+
+    cdef inline const CtxRows* _rows_of(self, CompiledContext c) noexcept:
+        """``_context_rows`` of c, found once and kept in c (for this table: its serial).
+        (With the GIL: a batch, which runs without it, finds them per hand.)"""
+        if c.rows_of != self.serial:
+            self._context_rows(c, &c.rows)
+            c.rows_of = self.serial
+        return &c.rows
 
     cdef uint64_t _rows_holding(self, uint64_t fail, uint64_t bits,
                                 const int* counts) noexcept nogil:
@@ -2234,7 +2291,7 @@ cdef class CompiledTable:
                 bits = rbits | _slot_bits(r, slot, tile, True, counts)
                 fail = self._row_fails(bits | low, 0)
                 # the rows whose plain terms and counts the reading decides hold, for both
-                more = self.rows_more
+                more = 0
                 shared = self._rows_counted(self.plain_rows & ~fail, counts, by_reading, &more)
                 cp = counts[C_CONCEALED_PUNGS]
                 pung_slot = slot >= 0 and r.sets[slot].kind != SET_CHOW
@@ -2243,7 +2300,7 @@ cdef class CompiledTable:
                 counts[C_SEAT_FLOWERS] = c.seat_flowers
                 if self._weigh_additive(bits | c.bits, fail | by_ctx[0].fail,
                                         shared & by_ctx[0].ok, more | by_ctx[0].more, by_slot,
-                                        counts, &top, &spare, &bi, i) < 0:
+                                        counts, &by_ctx[0], &top, &spare, &bi, i) < 0:
                     return -2
                 if c2 is not None:
                     counts[C_CONCEALED_PUNGS] = cp - (pung_slot and not c2.drawn)
@@ -2251,7 +2308,8 @@ cdef class CompiledTable:
                     counts[C_SEAT_FLOWERS] = c2.seat_flowers
                     if self._weigh_additive(bits | c2.bits, fail | by_ctx[1].fail,
                                             shared & by_ctx[1].ok, more | by_ctx[1].more,
-                                            by_slot, counts, &top2, &spare2, &bi2, i) < 0:
+                                            by_slot, counts, &by_ctx[1], &top2, &spare2, &bi2,
+                                            i) < 0:
                         return -2
         if bi >= 0 and top != best:
             best[0] = top[0]
@@ -2262,19 +2320,23 @@ cdef class CompiledTable:
         return bi
 
     cdef int _weigh_additive(self, uint64_t bits, uint64_t fail, uint64_t found, uint64_t more,
-                             uint32_t used, const int* counts, Valued_** best, Valued_** spare,
-                             int* bi, int i) noexcept nogil:
+                             uint32_t used, const int* counts, const CtxRows* cr,
+                             Valued_** best, Valued_** spare, int* bi, int i) noexcept nogil:
         """One (reading ``i``, slot) with its features (``fail``: the patterns failing on
         them, ``_row_fails``; ``found``, ``more``: the rows ``_rows_counted`` left of them,
-        ``used`` the counted features still to read): its value (a flat row that holds
-        alone, else the sum), weighed in ``spare``, which swaps with ``best`` (``bi`` = i)
-        when it is the best so far; -1 past CT_TIMES."""
+        ``used`` the counted features still to read; ``cr``: the context's rows): its value
+        (a flat row that holds alone, else the sum), weighed in ``spare``, which swaps with
+        ``best`` (``bi`` = i) when it is the best so far; -1 past CT_TIMES."""
         cdef Valued_* v = spare[0]
         cdef int k, fl = -1
         cdef int f
         cdef uint64_t fr = self.flat_rows & ~fail  # (a row failing there fails ``_cond``)
-        found = self._rows_counted(found, counts, used, &more)
-        f = self._value_additive(self._rows_checked(found, more, bits, counts), counts, v)
+        found = self._rows_checked(self._rows_counted(found, counts, used, &more), more, bits,
+                                   counts)
+        for k in range(cr.nplain):
+            if (bits & cr.plain_on[k]) != cr.plain_on[k] or bits & cr.plain_off[k]:
+                found &= ~((<uint64_t> 1) << cr.plain[k])
+        f = self._value_additive(found, counts, v)
         if f < 0:
             return -1
         while fr:  # FanTable._flat's: the first flat row in table order that holds
@@ -2623,10 +2685,10 @@ cdef class CompiledTable:
         # every wait is in the mask: whether the hand waits on one kind (``_one_kind_wait``'s
         # shapes: the standard one, 嚦咕嚦咕)
         cdef int one_kind = -1 if self.qidui or self.shisanyao else (mask & (mask - 1)) == 0
-        cdef CtxRows by_ctx[2]  # (the additive policy's rows each context decides, once)
+        cdef CtxRows by_ctx[2]  # (the additive policy's rows each context decides)
         if self.policy == POL_ADDITIVE:
-            self._context_rows(discard, &by_ctx[0])
-            self._context_rows(self_drawn, &by_ctx[1])
+            by_ctx[0] = self._rows_of(discard)[0]
+            by_ctx[1] = self._rows_of(self_drawn)[0]
         # (one tuple of the most waits there can be, cut to those that win: no list, and
         # untracked: its items are)
         cdef tuple out = PyTuple_New(__builtin_popcountll(mask))
