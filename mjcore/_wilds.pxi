@@ -1812,6 +1812,19 @@ cdef uint64_t SETS_ALL = (<uint64_t> 1) << F_PUNG | (<uint64_t> 1) << F_CHOW | \
     (<uint64_t> 1) << F_YAOJIU
 
 
+cdef inline uint64_t _placed_reading_bits(const CReading* r) noexcept nogil:
+    """``_reading_bits`` of a standard reading as a placed table reads it (``PLACED_BITS``):
+    the shape, every set a pung (or kong), every set a chow, a pair of 2, 5 or 8."""
+    cdef uint64_t out = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_PUNG | \
+        (<uint64_t> 1) << F_CHOW
+    cdef int j
+    for j in range(r.nsets):
+        out &= ~((<uint64_t> 1) << (F_PUNG if r.sets[j].kind == SET_CHOW else F_CHOW))
+    if 0 <= r.pair < 27 and r.pair % 3 == 1:
+        out |= (<uint64_t> 1) << F_PAIR258
+    return out
+
+
 cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
     """What a placed table can read of the kind ``pk`` a pair of wilds alone stands for
     (``PLACED_FEATURES``: the suits and honours held, 2-5-8 held alone, the pair a 2, 5 or 8;
@@ -1918,7 +1931,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
             if r.nwilds > 10:
                 return NotImplemented
             # the placement's features with the declared sets', as a placed table reads them
-            rbits = _reading_bits(r, -1, -1, rcounts) & (declared | ~SETS_ALL) & PLACED_BITS
+            rbits = _placed_reading_bits(r) & (declared | ~SETS_ALL)
             mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
             nall = 0
             stood = 0
@@ -2191,7 +2204,8 @@ def _c_placed_readings(hand, int wild):
     """The placements ``score_placed`` values (a ``Hand`` without one-tile melds), for the
     tests that hold them against ``common.wilds.wild_readings`` and ``common.compiled.
     features_of``: a list of (sorted sets as (kind, tile), pair, sorted stand-ins, feature
-    bits, counted features), repeats included; None when the Python path must answer."""
+    bits, counted features, the reading's features as the shared waits read them:
+    ``_placed_reading_bits``), repeats included; None when the Python path must answer."""
     cdef HandBase h = <HandBase?> hand
     cdef MeldInfo mi
     cdef CReading rs[RD_MAX]
@@ -2239,7 +2253,7 @@ def _c_placed_readings(hand, int wild):
             counts[C_WILDS_IN] = nin
             out.append((tuple(sorted((r.sets[j].kind, r.sets[j].tile) for j in range(r.nsets))),
                         r.pair, tuple(r.wild_as[j] for j in range(r.nwilds)), bits,
-                        tuple(counts[j] for j in range(NCOUNTED))))
+                        tuple(counts[j] for j in range(NCOUNTED)), _placed_reading_bits(&r)))
     finally:
         free(ws.rows)
     return out

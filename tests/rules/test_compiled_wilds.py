@@ -478,13 +478,15 @@ def test_wuhan_placements_and_features_are_the_python_ones() -> None:
                 distinct.append(row)
         py = _wuhan_readings(hand, laizi)
         assert len(distinct) == len(py), hand
-        for (sets, pair, stood, bits, counts), r in zip(distinct, py, strict=True):
+        for (sets, pair, stood, bits, counts, placed), r in zip(distinct, py, strict=True):
             kinds = {"chow": 0, "pung": 1, "kong": 2}
             assert sets == tuple(sorted((kinds[s.kind], s.tile) for s in r.sets)), hand
             assert pair == r.pair and stood == tuple(sorted(k for _, k in r.wilds)), hand
             names, count = compiled.features_of(r, wild=laizi)
             mask = feature_flags(set(compiled.PLACED_FEATURES))
             assert bits & mask == feature_flags(names) & mask, (hand, r)
+            shape = feature_flags({"standard", "qidui", "pung", "chow", "pair258"})
+            assert placed == feature_flags(names) & shape, (hand, r)
             assert (counts[compiled.COUNTED.index("melds")],
                     counts[compiled.COUNTED.index("wilds_in")]) == (
                 count["melds"], count["wilds_in"]), (hand, r)
