@@ -2126,7 +2126,7 @@ cdef class CompiledTable:
         out.ok = self._rows_counted(self.plain_rows & ~out.fail, counts,
                                     self.cnt_used & C_OF_CONTEXT, &out.more)
         # a row's either-or terms: one c makes hold is dropped, one it leaves a single
-        # feature of the reading to is that feature, one it leaves none to fails the row
+        # feature of the reading to is that feature (any other: the row is left to ``_cond``)
         f = self.rows_more & out.ok
         while f and not (c.bits & ~mine):  # (c's bits below F_CONTEXT: none resolved)
             i = __builtin_ctzll(f)
@@ -2140,11 +2140,8 @@ cdef class CompiledTable:
                 if c.bits & on & mine or ~c.bits & off & mine:
                     continue
                 ron, roff = on & ~mine, off & ~mine
-                if not (ron | roff):
-                    out.ok &= ~((<uint64_t> 1) << i)
+                if not (ron | roff) or ron & (ron - 1) or roff & (roff - 1) or ron and roff:
                     break
-                if ron & (ron - 1) or roff & (roff - 1) or (ron and roff):
-                    break  # (two features or more: left to ``_cond``)
                 extra_on |= ron
                 extra_off |= roff
             else:

@@ -2,7 +2,8 @@
 held to the Python path: the two contexts of a waits question share what fails on a
 reading's features and each finds what fails on its own bits once (flat rows, 天胡/地胡/人胡,
 only where no byte fails); a part of one plain value is found in place (``PartSlot``: by
-options, group, type and value), with far more parts than slots so that they collide."""
+options, group, type and value), with far more parts than slots so that they collide; the
+either-or terms a context decides become plain features, kept in the context for one table."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from mjcore.rules.common.inputs import minus_tile
 from mjcore.rules.taiwan import scoring as tw
 
 WINDS = ("1z", "2z", "3z", "4z")
+BASE = {"seat_wind": "2z", "round_wind": "1z", "dealer": "left"}
 
 
 def _answer(ask: Any, *args: Any) -> Any:
@@ -87,3 +89,52 @@ def test_parts_found_in_place_are_their_own(monkeypatch: pytest.MonkeyPatch) -> 
                rng.choice(options))
         if i % 700 == 0:
             tw.clear_caches()
+
+
+def test_waits_with_either_or_terms_a_context_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """自摸 (``self_drawn``, ``!concealed|ting``) and 獨聽 (``duting_by_kind|single_wait``,
+    ``!duting_by_kind|one_kind_wait``) have terms a context decides (``CtxRows``: dropped,
+    or the reading's one feature): with and without a 聽 flag, 獨聽 by kind and by shape,
+    the Python path's waits and scores."""
+    rng = random.Random(73)
+    options = [*_OPTIONS, resolve_options("taiwan", {"duting": "shape", "tianting_diting": False})]
+    seen = {"tian": 0, "di": 0, None: 0}
+    tw.clear_caches()
+    for i in range(500):
+        hand, win = taiwan_hand(rng)
+        ting = rng.choice(("tian", "di", None))
+        ctx: dict[str, Any] = {"seat_wind": rng.choice(WINDS), "round_wind": "1z",
+                               "dealer": rng.choice(("self", "left", "across", "right"))}
+        if ting is not None:
+            ctx["ting"] = ting
+        o = rng.choice(options)
+        seen[ting] += isinstance(_answer(tw.valued_waits, minus_tile(hand, win), ctx, o), tuple)
+        _twins(monkeypatch, tw.valued_waits, minus_tile(hand, win), ctx, o)
+        sd = rng.random() < 0.5
+        _twins(monkeypatch, tw.score, hand, win, sd, ctx if sd else {**ctx, "discarder": "left"},
+               o)
+        if i % 97 == 0:
+            tw.clear_caches()
+    assert min(seen.values()) > 50
+
+
+def test_a_context_asked_of_two_tables_reads_each_ones_rows() -> None:
+    """What a context decides of the rows is kept in it for one table (``_rows_of``, by the
+    table's serial): the same two contexts asked of tables whose rows differ (獨聽, 平胡,
+    全求人 on or off), turn by turn, give each table's own waits."""
+    ready = [minus_tile(*taiwan_hand(random.Random(74 + k))) for k in range(60)]
+    first = resolve_options("taiwan")
+    other = resolve_options("taiwan", {"pinghu_tai": 0, "quanqiuren_tai": 0, "menqing_zimo_tai": 2,
+                                       "duting": "shape"})
+    tables = {o: tw._compiled_table(o) for o in (first, other)}
+    probe = Hand.parse("123m456m789m234p567p99s")
+
+    def pair(o: Any) -> list[Any]:
+        return [tw._new_context(tw.analyse(probe, 0, sd, BASE if sd else
+                                           {**BASE, "discarder": "across"}, o)[2], o)
+                for sd in (False, True)]
+
+    shared = pair(first)
+    for h in ready:
+        for o in (first, other, first):
+            assert tables[o].valued_waits(h, *shared) == tables[o].valued_waits(h, *pair(first))
