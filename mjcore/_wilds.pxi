@@ -42,7 +42,9 @@ cdef struct WildSearch:
     int floor             # wilds kept out of the natural groups (left to stand alone)
     bint limit
     int lim[34]           # copies left of each kind for the wilds to stand for
-    uint64_t pair_runs[16]  # rows (below 1024) where a pair of wilds alone starts its 34 kinds
+    bint run_classes      # a pair of wilds alone: one kind per ``_pair_kind_class`` (below)
+    uint64_t run_want     # ... of these candidates
+    uint64_t run_rows[16]  # with ``run_classes``: the rows (below 1024) of such a pair
 
 
 cdef void _wild_emit(WildSearch* w) noexcept nogil:
@@ -131,19 +133,38 @@ cdef inline int _wild_kind_order(WildSearch* w, int i) noexcept nogil:
     return i - 1 if i - 1 < w.home else i
 
 
+cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
+    """What a placed table can read of the kind ``pk`` a pair of wilds alone stands for
+    (``PLACED_FEATURES``: the suits and honours held, 2-5-8 held alone, the pair a 2, 5 or 8;
+    nothing of the counts, see ``_hand_bits``): its suit or honours, whether it is a 2, 5 or 8,
+    and whether it is wanted; -1 for the wild kind (its stand-ins are not "in")."""
+    if pk == w:
+        return -1
+    if pk >= 27:
+        return 6 | <int> (want >> pk & 1) << 3
+    return pk // 9 * 2 + (pk % 3 == 1) | <int> (want >> pk & 1) << 3
+
+
 cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept nogil:
     """The pair and at most one set made of wilds alone, standing for every kind."""
-    cdef int pk, k, base, i, j
+    cdef int pk, k, base, i, j, kc
+    cdef uint32_t classes = 0  # with ``run_classes``: the classes of pair kinds listed
     if wilds != 3 * sets + 2 * pair:
         return
     if sets > 1:  # cannot happen with four wilds of one kind
         w.error = 2
         return
     base = w.depth
-    if pair and sets == 0 and not w.first and w.nrows < 1024:  # (34 rows in kind order)
-        w.pair_runs[w.nrows >> 6] |= (<uint64_t> 1) << (w.nrows & 63)
     for i in range(34 if pair else 1):
         pk = _wild_kind_order(w, i)
+        if pair and sets == 0 and w.run_classes and not w.first:
+            kc = _pair_kind_class(pk, w.wild, w.run_want)
+            if kc >= 0:
+                if classes >> kc & 1:
+                    continue
+                classes |= (<uint32_t> 1) << kc
+            if w.nrows < 1024:
+                w.run_rows[w.nrows >> 6] |= (<uint64_t> 1) << (w.nrows & 63)
         w.depth = base
         if pair:
             _wild_push(w, WG_PAIR, pk, 2, pk, pk, 0)
@@ -258,12 +279,17 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
 
 
 cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets,
-                      bint pair, CReading* buf=NULL, int nbuf=0) noexcept nogil:
+                      bint pair, CReading* buf=NULL, int nbuf=0, bint run_classes=0,
+                      uint64_t run_want=0) noexcept nogil:
     """Every placement of the naturals and the wilds (the copies of ``wild`` in ``counts``)
     into ``nsets`` sets and, with ``pair``, the pair: ``w.rows[:w.nrows]``, repeats included
     (the caller drops them). 0, or ``w.error``. The rows go to ``buf`` (``nbuf`` of them)
-    while they fit; the caller frees them (``_wild_free``)."""
+    while they fit; the caller frees them (``_wild_free``). With ``run_classes``, a pair of
+    wilds alone (the rest alike) stands for one kind of each ``_pair_kind_class`` of
+    ``run_want`` (``w.run_rows``: the caller gives its rows to the class's other kinds)."""
     memset(w, 0, sizeof(WildSearch))
+    w.run_classes = run_classes
+    w.run_want = run_want
     if buf != NULL:
         w.rows = buf
         w.cap = nbuf
@@ -1825,18 +1851,6 @@ cdef inline uint64_t _placed_reading_bits(const CReading* r) noexcept nogil:
     return out
 
 
-cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
-    """What a placed table can read of the kind ``pk`` a pair of wilds alone stands for
-    (``PLACED_FEATURES``: the suits and honours held, 2-5-8 held alone, the pair a 2, 5 or 8;
-    nothing of the counts, see ``_hand_bits``): its suit or honours, whether it is a 2, 5 or 8,
-    and whether it is wanted; -1 for the wild kind (its stand-ins are not "in")."""
-    if pk == w:
-        return -1
-    if pk >= 27:
-        return 6 | <int> (want >> pk & 1) << 3
-    return pk // 9 * 2 + (pk % 3 == 1) | <int> (want >> pk & 1) << 3
-
-
 cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
                                  uint64_t want, CompiledContext cd, CompiledContext cs,
                                  object visible):
@@ -1851,8 +1865,10 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     ``tie_patterns`` are left in search order, here another than the candidate's own: in the
     tables this serves such rows list the same hits). A placement met again (same sets and
     stand-ins: the search lists repeats) is skipped; each distinct row is valued once per
-    way for every candidate. NotImplemented past the bounds (the caller searches per
-    candidate); None when the Python path must answer."""
+    way for every candidate. A pair of wilds alone (the rest of the placement alike) is
+    listed for one kind of each class its rows cannot tell apart (``_pair_kind_class``),
+    whose rows serve the class's other kinds. NotImplemented past the bounds (the caller
+    searches per candidate); None when the Python path must answer."""
     cdef WildSearch ws
     cdef CReading found[SHARED_BUFFER]  # the search's rows while they fit (most hands)
     cdef SharedRows rows
@@ -1867,12 +1883,8 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef uint64_t base = pm.kinds, mask, rbits, stood, slot, hbits, declared
     cdef uint64_t hand, hkey
-    cdef int i, j, c, prev, nin, nall, ri
-    # a run of placements whose pair of wilds alone stands for each kind in turn (the rest
-    # alike): per class of pair kind (``_pair_kind_class``) the row its kind's candidate met
-    cdef int run = -1, pk, kc, nclass = 0, ri_pk
-    cdef int class_key[34]
-    cdef int class_ri[34]
+    cdef int i, j, c, k, prev, nin, nall, ri, pk, kc, ri_pk
+    cdef bint alone  # a placement whose pair of wilds alone stands for kind ``pk``
     base |= _concealed_kinds(&h.p) & ~((<uint64_t> 1) << w)
     rows.n = 0
     memset(rows.index, -1, sizeof(rows.index))
@@ -1900,32 +1912,13 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     ws.rows = NULL
     ws.borrowed = 0
     try:
-        if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1, found, SHARED_BUFFER) or \
+        if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1, found, SHARED_BUFFER, 1, want) or \
                 ws.nrows > SHARED_READINGS:
             return NotImplemented
         for i in range(ws.nrows):
             r = &ws.rows[i]  # (its sets; the declared ones are in ``declared``)
-            if i < 1024 and ws.pair_runs[i >> 6] >> (i & 63) & 1:
-                run = i
-                nclass = 0
-            kc = -1
-            pk = i - run if run >= 0 and i - run < 34 and r.pair == i - run else -1
-            if pk >= 0:
-                # a kind of the class met before: the rows of this placement are those of the
-                # one met (its other candidates' too: offered again, they change nothing)
-                kc = _pair_kind_class(pk, w, want)
-                for j in range(nclass if kc >= 0 else 0):
-                    if class_key[j] == kc:
-                        ri = class_ri[j]
-                        if ri >= 0:
-                            if not met >> pk & 1:
-                                met |= (<uint64_t> 1) << pk
-                                best[pk][0] = best[pk][1] = -1
-                            _shared_offer(&rows, best[pk], ri, t.tie_patterns)
-                        kc = -2
-                        break
-                if kc == -2:
-                    continue
+            alone = ws.run_rows[i >> 6] >> (i & 63) & 1  # (rows: SHARED_READINGS at most)
+            pk = r.pair if alone else -1
             if pm.mi.n + r.nsets > RD_SETS:
                 return None
             if r.nwilds > 10:
@@ -1940,12 +1933,13 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 nall += r.wild_as[j] != w
                 stood = stood << 6 | (r.wild_as[j] + 1)
             # (a repeat: its rows are those met; a slot lost to another only costs the work)
-            slot = ((rbits ^ stood * 0x165667B19E3779F9u) * 0x9E3779B97F4A7C15u) >> 58
-            if seen_used >> slot & 1 and seen[slot][0] == rbits and seen[slot][1] == stood:
-                continue  # (SHARED_SLOTS: 6 bits of the hash)
-            seen_used |= (<uint64_t> 1) << slot
-            seen[slot][0] = rbits
-            seen[slot][1] = stood
+            if not alone:  # (one met again serves the same kinds: not so its class's)
+                slot = ((rbits ^ stood * 0x165667B19E3779F9u) * 0x9E3779B97F4A7C15u) >> 58
+                if seen_used >> slot & 1 and seen[slot][0] == rbits and seen[slot][1] == stood:
+                    continue  # (SHARED_SLOTS: 6 bits of the hash)
+                seen_used |= (<uint64_t> 1) << slot
+                seen[slot][0] = rbits
+                seen[slot][1] = stood
             hbits = hand | _held_bits(mask)  # (the kinds held with c drawn: ``mask``)
             prev = -1
             ri_pk = -1
@@ -1974,10 +1968,13 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 _shared_offer(&rows, best[c], ri, t.tie_patterns)
                 if c == pk:
                     ri_pk = ri
-            if kc >= 0:
-                class_key[nclass] = kc
-                class_ri[nclass] = ri_pk
-                nclass += 1
+            kc = _pair_kind_class(pk, w, want) if alone and ri_pk >= 0 else -1
+            for k in range(34 if kc >= 0 else 0):  # the class's other kinds: the same rows
+                if k != pk and _pair_kind_class(k, w, want) == kc:
+                    if not met >> k & 1:
+                        met |= (<uint64_t> 1) << k
+                        best[k][0] = best[k][1] = -1
+                    _shared_offer(&rows, best[k], ri_pk, t.tie_patterns)
     finally:
         _wild_free(&ws)
     return _shared_waits_out(t, h, pm, &rows, &best[0][0], want & met, cd, cs, visible)
