@@ -1020,10 +1020,10 @@ cdef tuple _tiles_tuple(const uint8_t* tiles, int n, int kind):
     return out
 
 
-@cython.final  # (its cdef methods called directly, not through a table)
 cdef uint64_t _table_serial = 0   # the last ``CompiledTable.serial`` given
 
 
+@cython.final  # (its cdef methods called directly, not through a table)
 cdef class CompiledTable:
     """A fan table under one options object, as arrays (built by
     ``mjcore.rules.common.compiled.compile_table``; see there for the fields)."""
@@ -2153,7 +2153,7 @@ cdef class CompiledTable:
 
     cdef inline const CtxRows* _rows_of(self, CompiledContext c) noexcept:
         """``_context_rows`` of c, found once and kept in c (for this table: its serial).
-        (With the GIL: a batch, which runs without it, finds them per hand.)"""
+        (Asked with the GIL held, by ``_valued_waits``; ``score`` finds them per call.)"""
         if c.rows_of != self.serial:
             self._context_rows(c, &c.rows)
             c.rows_of = self.serial
