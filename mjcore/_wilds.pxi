@@ -98,13 +98,17 @@ cdef void _wild_emit(WildSearch* w) noexcept nogil:
             r.wild_kind[r.nwilds] = w.wild
             r.wild_as[r.nwilds] = g.stood[j]
             r.nwilds += 1
-    for i in range(1, r.nwilds):  # the stand-ins sorted: one order for equal placements
-        v = r.wild_as[i]
-        k = i - 1
-        while k >= 0 and r.wild_as[k] > v:
-            r.wild_as[k + 1] = r.wild_as[k]
-            k -= 1
-        r.wild_as[k + 1] = v
+    if r.nwilds == 2:  # the stand-ins sorted: one order for equal placements
+        if r.wild_as[0] > r.wild_as[1]:
+            r.wild_as[0], r.wild_as[1] = r.wild_as[1], r.wild_as[0]
+    else:
+        for i in range(1, r.nwilds):
+            v = r.wild_as[i]
+            k = i - 1
+            while k >= 0 and r.wild_as[k] > v:
+                r.wild_as[k + 1] = r.wild_as[k]
+                k -= 1
+            r.wild_as[k + 1] = v
     if w.first:
         if w.limit and not _within_copies_u8(r.wild_as, r.nwilds, w.lim):
             return
@@ -133,6 +137,13 @@ cdef inline int _wild_kind_order(WildSearch* w, int i) noexcept nogil:
     return i - 1 if i - 1 < w.home else i
 
 
+cdef int _KIND_CLASS[34]      # a kind's suit and 2-5-8 (suit * 2 + 1 for a 2, 5 or 8), 6: honours
+cdef uint64_t _CLASS_KINDS[7]  # ... and the kinds of each
+for _t in range(34):
+    _KIND_CLASS[_t] = 6 if _t >= 27 else _t // 9 * 2 + (_t % 3 == 1)
+    _CLASS_KINDS[_KIND_CLASS[_t]] |= (<uint64_t> 1) << _t
+
+
 cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
     """What a placed table can read of the kind ``pk`` a pair of wilds alone stands for
     (``PLACED_FEATURES``: the suits and honours held, 2-5-8 held alone, the pair a 2, 5 or 8;
@@ -140,9 +151,7 @@ cdef inline int _pair_kind_class(int pk, int w, uint64_t want) noexcept nogil:
     and whether it is wanted; -1 for the wild kind (its stand-ins are not "in")."""
     if pk == w:
         return -1
-    if pk >= 27:
-        return 6 | <int> (want >> pk & 1) << 3
-    return pk // 9 * 2 + (pk % 3 == 1) | <int> (want >> pk & 1) << 3
+    return _KIND_CLASS[pk] | <int> (want >> pk & 1) << 3
 
 
 cdef void _wild_only_c(WildSearch* w, int wilds, int sets, int pair) noexcept nogil:
@@ -1882,8 +1891,8 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef uint64_t base = pm.kinds, mask, rbits, stood, slot, hbits, declared
-    cdef uint64_t hand, hkey
-    cdef int i, j, c, k, prev, nin, nall, ri, pk, kc, ri_pk
+    cdef uint64_t hand, hkey, others
+    cdef int i, j, c, k, prev, nin, nall, ri, pk, ri_pk
     cdef bint alone  # a placement whose pair of wilds alone stands for kind ``pk``
     base |= _concealed_kinds(&h.p) & ~((<uint64_t> 1) << w)
     rows.n = 0
@@ -1968,13 +1977,16 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
                 _shared_offer(&rows, best[c], ri, t.tie_patterns)
                 if c == pk:
                     ri_pk = ri
-            kc = _pair_kind_class(pk, w, want) if alone and ri_pk >= 0 else -1
-            for k in range(34 if kc >= 0 else 0):  # the class's other kinds: the same rows
-                if k != pk and _pair_kind_class(k, w, want) == kc:
-                    if not met >> k & 1:
-                        met |= (<uint64_t> 1) << k
-                        best[k][0] = best[k][1] = -1
-                    _shared_offer(&rows, best[k], ri_pk, t.tie_patterns)
+            # the other kinds of its class (wanted, as ``pk`` is): the same rows
+            others = _CLASS_KINDS[_KIND_CLASS[pk]] & want & ~((<uint64_t> 1) << w | \
+                (<uint64_t> 1) << pk) if alone and ri_pk >= 0 and pk != w else 0
+            while others:
+                k = __builtin_ctzll(others)
+                others &= others - 1
+                if not met >> k & 1:
+                    met |= (<uint64_t> 1) << k
+                    best[k][0] = best[k][1] = -1
+                _shared_offer(&rows, best[k], ri_pk, t.tie_patterns)
     finally:
         _wild_free(&ws)
     return _shared_waits_out(t, h, pm, &rows, &best[0][0], want & met, cd, cs, visible)
