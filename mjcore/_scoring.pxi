@@ -2153,7 +2153,7 @@ cdef class CompiledTable:
 
     cdef inline const CtxRows* _rows_of(self, CompiledContext c) noexcept:
         """``_context_rows`` of c, found once and kept in c (for this table: its serial).
-        (Asked with the GIL held, by ``_valued_waits``; ``score`` finds them per call.)"""
+        (Asked with the GIL held: by ``_score`` and ``_valued_waits``.)"""
         if c.rows_of != self.serial:
             self._context_rows(c, &c.rows)
             c.rows_of = self.serial
@@ -2237,7 +2237,7 @@ cdef class CompiledTable:
         With ``c2``, also the best in c2 (in ``best2``: a waits question's two contexts share
         the readings, slots, their features and the rows those decide, so each is found
         once); -2 when either is. ``by_ctx``: the ``_context_rows`` of c (and c2), when the
-        caller has them."""
+        caller has them (kept in the contexts: ``_rows_of``)."""
         cdef int counts[NCOUNTED]
         cdef int i, j, bi = -1, bi2 = -1, nslot, slot, cp
         cdef int8_t slots[RD_SETS + 1]
@@ -2566,7 +2566,8 @@ cdef class CompiledTable:
             return None
         if self.policy == POL_ADDITIVE:
             bi = self._best_additive(p, mi, held, tile, c, rs, _readings(
-                p, mi, self.qidui, rs, self.shisanyao, self.ligu, True), &best, &flat, -1)
+                p, mi, self.qidui, rs, self.shisanyao, self.ligu, True), &best, &flat, -1,
+                None, NULL, self._rows_of(c))
         else:
             bi = self._best(p, mi, held, c, rs, &best, &flat)
         if bi < 0:
