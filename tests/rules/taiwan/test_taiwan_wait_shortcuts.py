@@ -121,8 +121,8 @@ def test_waits_with_either_or_terms_a_context_decides(monkeypatch: pytest.Monkey
 def test_a_context_asked_of_two_tables_reads_each_ones_rows() -> None:
     """What a context decides of the rows is kept in it for one table (``_rows_of``, by the
     table's serial): the same two contexts asked of tables whose rows differ (獨聽, 平胡,
-    全求人 on or off), turn by turn, give each table's own waits."""
-    ready = [minus_tile(*taiwan_hand(random.Random(74 + k))) for k in range(60)]
+    全求人 on or off), turn by turn, give each table's own waits and scores."""
+    won = [taiwan_hand(random.Random(74 + k)) for k in range(60)]
     first = resolve_options("taiwan")
     other = resolve_options("taiwan", {"pinghu_tai": 0, "quanqiuren_tai": 0, "menqing_zimo_tai": 2,
                                        "duting": "shape"})
@@ -135,6 +135,10 @@ def test_a_context_asked_of_two_tables_reads_each_ones_rows() -> None:
                 for sd in (False, True)]
 
     shared = pair(first)
-    for h in ready:
+    for h, w in won:
         for o in (first, other, first):
-            assert tables[o].valued_waits(h, *shared) == tables[o].valued_waits(h, *pair(first))
+            fresh = pair(first)
+            assert tables[o].valued_waits(minus_tile(h, w), *shared) == \
+                tables[o].valued_waits(minus_tile(h, w), *fresh)
+            for sd in (0, 1):
+                assert tables[o].score(h, w, shared[sd]) == tables[o].score(h, w, fresh[sd])
