@@ -87,66 +87,58 @@ cdef void _wild_emit_lean(WildSearch* w) noexcept nogil:
     here from the groups (no reading built and read again)."""
     cdef Placement* p
     cdef WGroup* g
-    cdef int i, j, k, n = 0, nall = 0, pair = -1, nsets = 0
+    cdef int i, j, k, n = 0
     cdef uint8_t v
-    cdef uint8_t a[RD_WILDS]
-    cdef uint64_t mask = 0, stood = 0
     cdef uint64_t bits = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_PUNG | \
         (<uint64_t> 1) << F_CHOW
     if w.nrows == w.cap and _wild_grow(w, <void**> &w.lean, sizeof(Placement)) < 0:
         return
-    for i in range(w.depth):  # (as _wild_emit_reading and _reading_bits read the groups)
+    p = &w.lean[w.nrows]
+    p.pair = -1
+    p.nsets = 0
+    for i in range(w.depth):  # (as _wild_emit and _placed_reading_bits read the groups)
         g = &w.stack[i]
         if g.kind == WG_PAIR:
-            pair = g.tile
+            p.pair = g.tile
         else:
-            nsets += 1
+            p.nsets += 1
             bits &= ~((<uint64_t> 1) << (F_PUNG if g.kind == WG_CHOW else F_CHOW))
         for j in range(g.nstood):
             if n == RD_WILDS:
                 w.error = 1
                 return
             v = g.stood[j]
-            mask |= (<uint64_t> 1) << v
-            nall += v != w.wild
             k = n - 1
-            while k >= 0 and a[k] > v:  # (kept sorted)
-                a[k + 1] = a[k]
+            while k >= 0 and p.wild_as[k] > v:  # (kept sorted)
+                p.wild_as[k + 1] = p.wild_as[k]
                 k -= 1
-            a[k + 1] = v
+            p.wild_as[k + 1] = v
             n += 1
-    if 0 <= pair < 27 and pair % 3 == 1:
+    if 0 <= p.pair < 27 and p.pair % 3 == 1:
         bits |= (<uint64_t> 1) << F_PAIR258
-    p = &w.lean[w.nrows]
-    for j in range(n):
-        p.wild_as[j] = a[j]
-        stood = stood << 6 | (a[j] + 1)
     p.bits = bits
-    p.mask = mask
-    p.stood = stood
-    p.pair = pair
-    p.nsets = nsets
     p.nwilds = n
-    p.nall = nall
+    p.mask = 0
+    p.stood = 0
+    p.nall = 0
+    for j in range(n):
+        p.mask |= (<uint64_t> 1) << p.wild_as[j]
+        p.nall += p.wild_as[j] != w.wild
+        p.stood = p.stood << 6 | (p.wild_as[j] + 1)
     w.nrows += 1
 
 
-cdef inline void _wild_emit(WildSearch* w) noexcept nogil:
-    """The stack as one more row: a C reading, or with ``lean`` a ``Placement``."""
-    if w.error:
-        return
-    if w.lean != NULL:
-        _wild_emit_lean(w)
-    else:
-        _wild_emit_reading(w)
-
-
-cdef void _wild_emit_reading(WildSearch* w) noexcept nogil:
-    """The stack as one more C reading."""
+cdef void _wild_emit(WildSearch* w) noexcept nogil:
+    """The stack as one more C reading (``lean``: a ``Placement``)."""
     cdef int i, j, k
     cdef uint8_t v
     cdef CReading* r
     cdef WGroup* g
+    if w.error:
+        return
+    if w.lean != NULL:
+        _wild_emit_lean(w)
+        return
     if w.nrows == w.cap and _wild_grow(w, <void**> &w.rows, sizeof(CReading)) < 0:
         return
     r = &w.rows[w.nrows]
@@ -343,11 +335,6 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
             r = t % 9
             for start in range(max(0, r - 2), min(r, 6) + 1):
                 first = t - r + start
-                need = t - first  # (the kinds below t: wilds; those above: wilds if none left)
-                for k in range(t + 1, first + 3):
-                    need += w.n[k] == 0
-                if need > wilds - w.floor:
-                    continue
                 need = 0
                 ntaken = 0
                 for k in range(first, first + 3):
@@ -357,6 +344,8 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
                     else:
                         stood[need] = k
                         need += 1
+                if need > wilds - w.floor:
+                    continue
                 for i in range(ntaken):
                     _wild_take(w, taken[i], 1)
                 _wild_push(w, WG_CHOW, first, need, stood[0], stood[1], stood[2])
