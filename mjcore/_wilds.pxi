@@ -26,6 +26,17 @@ cdef struct WGroup:       # one group of the search's stack
     uint8_t nstood        # how many wilds the group holds
     uint8_t stood[3]      # the kinds they stand for
 
+cdef struct Placement:    # one placement as the shared waits read it (``_wild_emit_lean``)
+    uint64_t bits         # its reading's features (``_placed_reading_bits``)
+    uint64_t mask         # the kinds its wilds stand for
+    uint64_t stood        # ... sorted, six bits each (kind + 1)
+    int8_t pair
+    uint8_t nsets
+    uint8_t nwilds
+    uint8_t nall          # wilds standing for another kind than theirs
+    uint8_t wild_as[RD_WILDS]  # the kinds they stand for, sorted
+
+
 cdef struct WildSearch:
     uint8_t n[48]         # natural tiles not yet placed (34; the rest 0, read eight at a time)
     int key[4]            # ``n`` packed as the core's tables read it (``_wild_keys``)
@@ -33,8 +44,9 @@ cdef struct WildSearch:
     WGroup stack[WG_MAX]
     int depth
     CReading* rows
+    Placement* lean       # not NULL: the placements go here (``_wild_emit_lean``), not ``rows``
     int nrows, cap
-    bint borrowed         # ``rows`` is the caller's buffer (outgrown: copied to the heap)
+    bint borrowed         # ``lean`` is the caller's buffer (outgrown: copied to the heap)
     int error             # 1: out of memory or too many placements, 2: two sets of wilds alone,
                           # 3: the first placement found (``first``)
     bint first            # stop at the first placement within ``lim`` (when ``limit``)
@@ -47,32 +59,88 @@ cdef struct WildSearch:
     uint64_t run_rows[16]  # with ``run_classes``: the rows (below 1024) of such a pair
 
 
-cdef void _wild_emit(WildSearch* w) noexcept nogil:
-    """The stack as one more C reading."""
-    cdef int cap, i, j, k
+cdef int _wild_grow(WildSearch* w, void** rows, size_t size) noexcept nogil:
+    """``rows[0]`` (``w.cap`` rows of ``size`` bytes, the caller's buffer while ``w.borrowed``)
+    made twice as long: 0, or -1 with ``w.error`` set."""
+    cdef int cap = w.cap * 2 if w.cap else 64
+    cdef void* grown
+    if cap > WILD_RAW_MAX:
+        w.error = 1
+        return -1
+    if w.borrowed:
+        grown = malloc(cap * size)
+        if grown != NULL:
+            memcpy(grown, rows[0], w.nrows * size)
+    else:
+        grown = realloc(rows[0], cap * size)
+    if grown == NULL:
+        w.error = 1
+        return -1
+    rows[0] = grown
+    w.borrowed = 0
+    w.cap = cap
+    return 0
+
+
+cdef void _wild_emit_lean(WildSearch* w) noexcept nogil:
+    """The stack as one more ``Placement``: what the shared waits read of a placement, found
+    here from the groups (no reading built and read again)."""
+    cdef Placement* p
+    cdef WGroup* g
+    cdef int i, j, k, n = 0
     cdef uint8_t v
-    cdef CReading* rows
+    cdef uint64_t bits = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_PUNG | \
+        (<uint64_t> 1) << F_CHOW
+    if w.nrows == w.cap and _wild_grow(w, <void**> &w.lean, sizeof(Placement)) < 0:
+        return
+    p = &w.lean[w.nrows]
+    p.pair = -1
+    p.nsets = 0
+    for i in range(w.depth):  # (as _wild_emit and _placed_reading_bits read the groups)
+        g = &w.stack[i]
+        if g.kind == WG_PAIR:
+            p.pair = g.tile
+        else:
+            p.nsets += 1
+            bits &= ~((<uint64_t> 1) << (F_PUNG if g.kind == WG_CHOW else F_CHOW))
+        for j in range(g.nstood):
+            if n == RD_WILDS:
+                w.error = 1
+                return
+            v = g.stood[j]
+            k = n - 1
+            while k >= 0 and p.wild_as[k] > v:  # (kept sorted)
+                p.wild_as[k + 1] = p.wild_as[k]
+                k -= 1
+            p.wild_as[k + 1] = v
+            n += 1
+    if 0 <= p.pair < 27 and p.pair % 3 == 1:
+        bits |= (<uint64_t> 1) << F_PAIR258
+    p.bits = bits
+    p.nwilds = n
+    p.mask = 0
+    p.stood = 0
+    p.nall = 0
+    for j in range(n):
+        p.mask |= (<uint64_t> 1) << p.wild_as[j]
+        p.nall += p.wild_as[j] != w.wild
+        p.stood = p.stood << 6 | (p.wild_as[j] + 1)
+    w.nrows += 1
+
+
+cdef void _wild_emit(WildSearch* w) noexcept nogil:
+    """The stack as one more C reading (``lean``: a ``Placement``)."""
+    cdef int i, j, k
+    cdef uint8_t v
     cdef CReading* r
     cdef WGroup* g
     if w.error:
         return
-    if w.nrows == w.cap:
-        cap = w.cap * 2 if w.cap else 64
-        if cap > WILD_RAW_MAX:
-            w.error = 1
-            return
-        if w.borrowed:
-            rows = <CReading*> malloc(cap * sizeof(CReading))
-            if rows != NULL:
-                memcpy(rows, w.rows, w.nrows * sizeof(CReading))
-        else:
-            rows = <CReading*> realloc(w.rows, cap * sizeof(CReading))
-        if rows == NULL:
-            w.error = 1
-            return
-        w.rows = rows
-        w.borrowed = 0
-        w.cap = cap
+    if w.lean != NULL:
+        _wild_emit_lean(w)
+        return
+    if w.nrows == w.cap and _wild_grow(w, <void**> &w.rows, sizeof(CReading)) < 0:
+        return
     r = &w.rows[w.nrows]
     r.shape = RS_STANDARD
     r.pair = -1
@@ -288,20 +356,21 @@ cdef void _wild_natural(WildSearch* w, int wilds, int sets, int pair, int t) noe
 
 
 cdef int _wild_search(WildSearch* w, const uint8_t* counts, int wild, int nsets,
-                      bint pair, CReading* buf=NULL, int nbuf=0, bint run_classes=0,
+                      bint pair, Placement* lean=NULL, int nlean=0, bint run_classes=0,
                       uint64_t run_want=0) noexcept nogil:
     """Every placement of the naturals and the wilds (the copies of ``wild`` in ``counts``)
     into ``nsets`` sets and, with ``pair``, the pair: ``w.rows[:w.nrows]``, repeats included
-    (the caller drops them). 0, or ``w.error``. The rows go to ``buf`` (``nbuf`` of them)
-    while they fit; the caller frees them (``_wild_free``). With ``run_classes``, a pair of
-    wilds alone (the rest alike) stands for one kind of each ``_pair_kind_class`` of
-    ``run_want`` (``w.run_rows``: the caller gives its rows to the class's other kinds)."""
+    (the caller drops them). 0, or ``w.error``. With ``lean`` (``nlean`` of them, the heap
+    past them) the placements go there (``w.lean``) as ``Placement``s. The caller frees the
+    rows (``_wild_free``). With ``run_classes``, a pair of wilds alone (the rest alike) stands
+    for one kind of each ``_pair_kind_class`` of ``run_want`` (``w.run_rows``: the caller
+    gives its rows to the class's other kinds)."""
     memset(w, 0, sizeof(WildSearch))
     w.run_classes = run_classes
     w.run_want = run_want
-    if buf != NULL:
-        w.rows = buf
-        w.cap = nbuf
+    if lean != NULL:
+        w.lean = lean
+        w.cap = nlean
         w.borrowed = 1
     memcpy(w.n, counts, 34)
     w.wild = wild
@@ -315,7 +384,9 @@ cdef inline void _wild_free(WildSearch* w) noexcept nogil:
     """The rows of ``_wild_search`` freed (not the caller's buffer)."""
     if not w.borrowed:
         free(w.rows)
+        free(w.lean)
     w.rows = NULL
+    w.lean = NULL
 
 
 def wild_standard_readings(counts, int wild, int nsets, bint pair, held, tuple pung_sets,
@@ -1234,12 +1305,14 @@ cdef inline bint _placed_better(const Valued_* v, bint hard, const Valued_* b, b
         return v.value > b.value
     if hard != bhard:
         return hard
+    d = (v.found ^ b.found) & tie
+    if d == 0:
+        return 0
     nv = __builtin_popcountll(v.found & tie)
     nb = __builtin_popcountll(b.found & tie)
     if nv != nb:
         return nv > nb
-    d = (v.found ^ b.found) & tie
-    return d != 0 and (v.found >> __builtin_ctzll(d) & 1)
+    return v.found >> __builtin_ctzll(d) & 1
 
 
 cdef object _hits_found(CompiledTable t, const Valued_* v):
@@ -1837,7 +1910,7 @@ cdef inline void _shared_offer(const SharedRows* rows, int* best, int ri,
     cdef int way, k
     for way in range(2):
         k = best[way]
-        if rows.valued[ri][way] and (k < 0 or _placed_better(
+        if k != ri and rows.valued[ri][way] and (k < 0 or _placed_better(
                 &rows.v[ri][way], rows.hard[ri], &rows.v[k][way], rows.hard[k], tie)):
             best[way] = ri
 
@@ -1847,17 +1920,20 @@ cdef uint64_t SETS_ALL = (<uint64_t> 1) << F_PUNG | (<uint64_t> 1) << F_CHOW | \
     (<uint64_t> 1) << F_YAOJIU
 
 
-cdef inline uint64_t _placed_reading_bits(const CReading* r) noexcept nogil:
-    """``_reading_bits`` of a standard reading as a placed table reads it (``PLACED_BITS``):
-    the shape, every set a pung (or kong), every set a chow, a pair of 2, 5 or 8."""
-    cdef uint64_t out = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_PUNG | \
-        (<uint64_t> 1) << F_CHOW
-    cdef int j
-    for j in range(r.nsets):
-        out &= ~((<uint64_t> 1) << (F_PUNG if r.sets[j].kind == SET_CHOW else F_CHOW))
-    if 0 <= r.pair < 27 and r.pair % 3 == 1:
-        out |= (<uint64_t> 1) << F_PAIR258
-    return out
+cdef uint64_t _declared_bits(const MeldInfo* mi) noexcept nogil:
+    """The features of the declared sets ``_reading_bits`` gives beside a placement's (those of
+    ``SETS_ALL`` that every one of them allows): the sets of a reading whose pair, 1m (a
+    terminal, no honour, no 2-5-8), adds nothing (its counted features, honour pungs, no
+    placed table reads: ``PLACED_COUNTS``)."""
+    cdef CReading decl
+    cdef int counts[NCOUNTED + NCTXCOUNTED]
+    memset(counts, 0, sizeof(counts))
+    decl.shape = RS_STANDARD
+    decl.pair = 0
+    decl.nwilds = 0
+    decl.nsets = mi.n
+    memcpy(decl.sets, mi.sets, mi.n * sizeof(RSet))
+    return _reading_bits(&decl, -1, -1, counts)
 
 
 cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds* pm, int w,
@@ -1879,16 +1955,14 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     whose rows serve the class's other kinds. NotImplemented past the bounds (the caller
     searches per candidate); None when the Python path must answer."""
     cdef WildSearch ws
-    cdef CReading found[SHARED_BUFFER]  # the search's rows while they fit (most hands)
+    cdef Placement found[SHARED_BUFFER]  # the search's rows while they fit (most hands)
     cdef SharedRows rows
     cdef uint64_t seen[SHARED_SLOTS][2]  # placements met: features, stand-ins
     cdef uint64_t seen_used = 0  # which slots hold something
     cdef int best[34][2]  # per candidate and way: its best row so far, -1: none
     cdef uint64_t met = 0  # candidates some placement serves (``best`` holds for those)
-    cdef CReading decl
-    cdef const CReading* r
+    cdef const Placement* r
     cdef uint8_t cnt[34]
-    cdef int rcounts[NCOUNTED + NCTXCOUNTED]
     cdef int hcounts[NCOUNTED + NCTXCOUNTED]
     cdef uint64_t base = pm.kinds, mask, rbits, stood, slot, hbits, declared
     cdef uint64_t hand, hkey, others
@@ -1897,16 +1971,7 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     base |= _concealed_kinds(&h.p) & ~((<uint64_t> 1) << w)
     rows.n = 0
     memset(rows.index, -1, sizeof(rows.index))
-    # the declared sets' features, as ``_reading_bits`` reads them beside a placement's: the
-    # sets of a reading whose pair, 1m (a terminal, no honour, no 2-5-8), adds nothing (the
-    # counted features it gives, honour pungs, no placed table reads: ``PLACED_COUNTS``)
-    memset(rcounts, 0, sizeof(rcounts))
-    decl.shape = RS_STANDARD
-    decl.pair = 0
-    decl.nwilds = 0
-    decl.nsets = pm.mi.n
-    memcpy(decl.sets, pm.mi.sets, pm.mi.n * sizeof(RSet))
-    declared = _reading_bits(&decl, -1, -1, rcounts)
+    declared = _declared_bits(&pm.mi)
     # the hand's features, c drawn, but those the kinds held decide (``_held_bits``, per
     # placement): ``_hand_bits`` reads the concealed counts only for F_LONG and
     # F_NINE_GATES, which no placed table reads (``PLACED_FEATURES``; ``four``, as in
@@ -1919,28 +1984,23 @@ cdef object _placed_waits_shared(CompiledTable t, HandBase h, const PlacedMelds*
     memcpy(cnt, h.p.cnt, 34)
     cnt[w] += 1  # the hole
     ws.rows = NULL
+    ws.lean = NULL
     ws.borrowed = 0
     try:
         if _wild_search(&ws, cnt, w, 4 - pm.mi.n, 1, found, SHARED_BUFFER, 1, want) or \
                 ws.nrows > SHARED_READINGS:
             return NotImplemented
         for i in range(ws.nrows):
-            r = &ws.rows[i]  # (its sets; the declared ones are in ``declared``)
+            r = &ws.lean[i]  # (its sets; the declared ones are in ``declared``)
             alone = ws.run_rows[i >> 6] >> (i & 63) & 1  # (rows: SHARED_READINGS at most)
             pk = r.pair if alone else -1
             if pm.mi.n + r.nsets > RD_SETS:
                 return None
-            if r.nwilds > 10:
-                return NotImplemented
             # the placement's features with the declared sets', as a placed table reads them
-            rbits = _placed_reading_bits(r) & (declared | ~SETS_ALL)
-            mask = base  # (the same for every candidate it serves: c's kind is a stand-in's)
-            nall = 0
-            stood = 0
-            for j in range(r.nwilds):
-                mask |= (<uint64_t> 1) << r.wild_as[j]
-                nall += r.wild_as[j] != w
-                stood = stood << 6 | (r.wild_as[j] + 1)
+            rbits = r.bits & (declared | ~SETS_ALL)
+            mask = base | r.mask  # (the same for every candidate it serves: c's kind is a
+            nall = r.nall         # stand-in's)
+            stood = r.stood
             # (a repeat: its rows are those met; a slot lost to another only costs the work)
             if not alone:  # (one met again serves the same kinds: not so its class's)
                 slot = ((rbits ^ stood * 0x165667B19E3779F9u) * 0x9E3779B97F4A7C15u) >> 58
@@ -2213,17 +2273,20 @@ def _c_placed_readings(hand, int wild):
     """The placements ``score_placed`` values (a ``Hand`` without one-tile melds), for the
     tests that hold them against ``common.wilds.wild_readings`` and ``common.compiled.
     features_of``: a list of (sorted sets as (kind, tile), pair, sorted stand-ins, feature
-    bits, counted features, the reading's features as the shared waits read them:
-    ``_placed_reading_bits``), repeats included; None when the Python path must answer."""
+    bits, counted features, lean), repeats included; None when the Python path must answer.
+    ``lean``: with a wild held, the same placement as the shared waits read it
+    (``_wild_emit_lean``: its features with the declared sets', its stand-ins, how many stand
+    for another kind); None without."""
     cdef HandBase h = <HandBase?> hand
     cdef MeldInfo mi
     cdef CReading rs[RD_MAX]
     cdef CReading r
-    cdef WildSearch ws
+    cdef WildSearch ws, ls
+    cdef Placement one, q
     cdef uint8_t cnt[34]
     cdef int counts[NCOUNTED + NCTXCOUNTED]
     cdef int nr, i, j, nin
-    cdef uint64_t base = 0, mask, bits
+    cdef uint64_t base = 0, mask, bits, declared
     if _meld_info(h.melds, &mi) < 0 or mi.n != len(h.melds) or not 0 <= wild < 34:
         return None
     for i in range(mi.n):
@@ -2233,17 +2296,25 @@ def _c_placed_readings(hand, int wild):
         if h.p.cnt[i] and i != wild:
             base |= (<uint64_t> 1) << i
     memset(counts, 0, sizeof(counts))
+    declared = _declared_bits(&mi)
     ws.rows = NULL
+    ws.lean = NULL
+    ls.rows = NULL
+    ls.lean = NULL
+    ws.borrowed = 0
+    ls.borrowed = 0
     out = []
     try:
         if h.p.cnt[wild] == 0:
             nr = _readings(&h.p, &mi, 0, rs)
         else:
             memcpy(cnt, h.p.cnt, 34)
-            if _wild_search(&ws, cnt, wild, 4 - mi.n, 1):
+            if _wild_search(&ws, cnt, wild, 4 - mi.n, 1) or \
+                    _wild_search(&ls, cnt, wild, 4 - mi.n, 1, &one, 1) or ls.nrows != ws.nrows:
                 return None
             nr = ws.nrows
         for i in range(nr):
+            lean = None
             if h.p.cnt[wild] == 0:
                 r = rs[i]
             else:
@@ -2253,6 +2324,9 @@ def _c_placed_readings(hand, int wild):
                 for j in range(mi.n):
                     r.sets[j] = mi.sets[j]
                 r.nsets += mi.n
+                q = ls.lean[i]  # (a copy: a generator over a pointer's items hangs Cython)
+                lean = (q.bits & (declared | ~SETS_ALL),
+                        tuple([q.wild_as[j] for j in range(q.nwilds)]), q.nall, q.mask, q.stood)
             mask = base
             nin = 0
             for j in range(r.nwilds):
@@ -2262,9 +2336,10 @@ def _c_placed_readings(hand, int wild):
             counts[C_WILDS_IN] = nin
             out.append((tuple(sorted((r.sets[j].kind, r.sets[j].tile) for j in range(r.nsets))),
                         r.pair, tuple(r.wild_as[j] for j in range(r.nwilds)), bits,
-                        tuple(counts[j] for j in range(NCOUNTED)), _placed_reading_bits(&r)))
+                        tuple(counts[j] for j in range(NCOUNTED)), lean))
     finally:
-        free(ws.rows)
+        _wild_free(&ws)
+        _wild_free(&ls)
     return out
 
 
