@@ -1784,7 +1784,7 @@ cdef inline int _packed_counts(const int* counts, uint64_t* key) noexcept nogil:
 
 
 cdef enum:
-    ROWS_KEPT = 1024  # rows valued for the last table and its two waits contexts (381 KB)
+    ROWS_KEPT = 1024  # rows valued for the last table and its two waits contexts (384 KB)
     ROWS_SHIFT = 54   # 64 - log2(ROWS_KEPT): the hash bits that pick a slot
 
 
