@@ -27,7 +27,7 @@ cdef struct WGroup:       # one group of the search's stack
     uint8_t stood[3]      # the kinds they stand for
 
 cdef struct Placement:    # one placement as the shared waits read it (``_wild_emit_lean``)
-    uint64_t bits         # its reading's features (``_placed_reading_bits``)
+    uint64_t bits         # its sets' and pair's features a placed table reads (PLACED_BITS)
     uint64_t mask         # the kinds its wilds stand for
     uint64_t stood        # ... sorted, six bits each (kind + 1)
     int8_t pair
@@ -96,7 +96,7 @@ cdef void _wild_emit_lean(WildSearch* w) noexcept nogil:
     p = &w.lean[w.nrows]
     p.pair = -1
     p.nsets = 0
-    for i in range(w.depth):  # (as _wild_emit and _placed_reading_bits read the groups)
+    for i in range(w.depth):  # (the groups read as _wild_emit and _reading_bits read them)
         g = &w.stack[i]
         if g.kind == WG_PAIR:
             p.pair = g.tile
