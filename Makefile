@@ -57,13 +57,15 @@ test-long: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	MJ_PURE_SCORING=1 $(BIN)/python -m pytest -n auto -q $(PURE_TESTS)
 
+# the scripts run from the checkout, as the README's bench commands do (the service's
+# modules are the folder service/, installed as mjservice)
 bench: setup
 	MJ_INSTALL_WITHOUT_EXTENSIONS=1 $(BIN)/pip install -q -e '.[test,bench]'
-	$(BIN)/python bench/bench_core.py
-	$(BIN)/python bench/bench_sichuan.py
-	$(BIN)/python bench/bench_guangdong.py
-	$(BIN)/python bench/bench_hangzhou.py
-	$(BIN)/python bench/bench_taiwan.py
-	$(BIN)/python bench/bench_wuhan.py
-	$(BIN)/python bench/bench_wilds.py
-	$(BIN)/python bench/bench_service_bulk.py
+	PYTHONPATH=. $(BIN)/python bench/bench_core.py
+	PYTHONPATH=. $(BIN)/python bench/bench_sichuan.py
+	PYTHONPATH=. $(BIN)/python bench/bench_guangdong.py
+	PYTHONPATH=. $(BIN)/python bench/bench_hangzhou.py
+	PYTHONPATH=. $(BIN)/python bench/bench_taiwan.py
+	PYTHONPATH=. $(BIN)/python bench/bench_wuhan.py
+	PYTHONPATH=. $(BIN)/python bench/bench_wilds.py
+	PYTHONPATH=. $(BIN)/python bench/bench_service_bulk.py
