@@ -297,6 +297,21 @@ def _meld_info(melds: tuple[Meld, ...], laizi: int, o: WuhanOptions) -> _MeldInf
     return mi
 
 
+def held_in_view(hand: Hand, c: Context) -> list[int]:
+    """The copies of each kind over the hand and the payers' melds; ``tile_count`` past four
+    (the hand alone was checked when it was built)."""
+    held = list(hand.all_counts())
+    for _, pm in c.payers:
+        for m in pm:
+            for t in m.tiles:
+                held[t] += 1
+    if max(held) > 4:
+        t = held.index(max(held))
+        raise MahjongError("tile_count", f"{_text(t)} appears {held[t]} times over the "
+                           "hand and the payers' melds")
+    return held
+
+
 def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, object] | None,
            o: WuhanOptions, frozen: object) -> ScoreResult:
     hand = parse_hand(hand_arg)
@@ -314,15 +329,7 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
                            f"(kongs count 3), got {hand.concealed_count} concealed and "
                            f"{len(set_melds)} set melds")
     if c.payers:  # the hand alone was checked when it was built
-        held = list(hand.all_counts())
-        for _, pm in c.payers:
-            for m in pm:
-                for t in m.tiles:
-                    held[t] += 1
-        if max(held) > 4:
-            t = held.index(max(held))
-            raise MahjongError("tile_count", f"{_text(t)} appears {held[t]} times over the "
-                               "hand and the payers' melds")
+        held_in_view(hand, c)
     if not hand.counts[tile]:
         raise bad_context(f"the winning tile {_text(tile)} is not in the concealed hand")
     if c.gsh and not mi.kong:
@@ -550,8 +557,12 @@ def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wu
     discard_ctx = {k: v for k, v in ctx.items() if k not in _SELF_ONLY}
     if "discarder" not in discard_ctx and "robbed" not in discard_ctx:
         discard_ctx["discarder"] = "left"
-    laizi = parse_context(self_ctx, True, o).laizi
+    parsed = parse_context(self_ctx, True, o)
+    laizi = parsed.laizi
     parse_context(discard_ctx, False, o)  # a bad context is refused even with no wait
+    # a kind whose four copies the hand and the payers' melds hold is no wait (a fifth copy
+    # does not score); more than four of one is refused, as ``score`` refuses it
+    held = held_in_view(h, parsed)
     mi = _meld_info(h.melds, laizi, o)
     out: list[ValuedWait] = []
     if any(h.counts[t] for t in o.pizi_kinds) or (o.must_open and not mi.opened):
@@ -592,7 +603,7 @@ def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wu
             mask |= 1 << laizi
         candidates = [t for t in range(34) if mask >> t & 1]
     for t in candidates:
-        if allc[t] >= 4 or t in o.pizi_kinds:
+        if held[t] >= 4 or t in o.pizi_kinds:
             continue
         full = plus_tile(h, t)
         got: list[ScoreResult | None] = []

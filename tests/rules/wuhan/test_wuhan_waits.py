@@ -71,3 +71,26 @@ def test_bad_waiting_hands() -> None:
 def _plus(hand: str, t: int) -> str:
     concealed, _, melds = hand.partition(" ")
     return (concealed + tile_to_text(t) + " " + melds).strip()
+
+
+def test_a_kind_the_payers_melds_complete_is_no_wait() -> None:
+    # the hand holds one 5m and the left seat's peng the other three: a drawn 5m would be a
+    # fifth copy, which ``score`` refuses, so only the 赖子 wins (a 软 小胡, 2 each way)
+    ready = "456p789s345s5m chi:123m"
+    waits = valued_waits(ready, context={**CTX, "payer_melds": {"left": "peng:555m"}})
+    assert {w.tile: (w.fan_discard, w.fan_self_drawn) for w in waits} == {"9p": (2, 2)}
+    with pytest.raises(MahjongError) as err:
+        score(_plus(ready, 4), win_tile="5m", self_drawn=True,
+              context={**CTX, "payer_melds": {"left": "peng:555m"}})
+    assert err.value.code == "tile_count"
+    # melds of other kinds take nothing away, and change no value (H x W is the winner's)
+    waits = valued_waits(ready, context={**CTX, "payer_melds": {"left": "peng:444m"}})
+    assert {w.tile: (w.fan_discard, w.fan_self_drawn) for w in waits} == {"5m": (4, 4),
+                                                                       "9p": (2, 2)}
+
+
+def test_waits_refuse_a_fifth_copy_over_the_hand_and_the_payers_melds() -> None:
+    with pytest.raises(MahjongError) as err:  # two 5m held, three in the left seat's peng
+        valued_waits("456p789s34s55m chi:123m",
+                     context={**CTX, "payer_melds": {"left": "peng:555m"}})
+    assert err.value.code == "tile_count" and "5m appears 5 times" in str(err.value)
