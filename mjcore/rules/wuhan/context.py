@@ -237,10 +237,15 @@ _PLAIN_TYPES = frozenset(_PLAIN)
 
 def freeze(value: object) -> object:
     """A hashable stand-in for a context value (lists and mappings as tuples, with types)."""
+    if type(value) in _PLAIN_TYPES:  # (most values: no abstract class asked)
+        return (type(value), value)
     if type(value) is dict:
         types = tuple(map(type, value.values()))
         if _PLAIN_TYPES.issuperset(types):
             return (*value.items(), *types)  # the common flat context
+        return ("map", tuple((k, freeze(v)) for k, v in value.items()))
+    if type(value) is list or type(value) is tuple:
+        return ("seq", tuple(freeze(v) for v in value))
     if isinstance(value, Mapping):
         return ("map", tuple((k, freeze(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):

@@ -259,7 +259,7 @@ def _general_score(hand: Hand | str, win_tile: int | str, self_drawn: bool,
             if t is _UNSET:
                 t = _compiled_table(o)
             if t is not None:
-                ck = _table_key(t, self_drawn, context, o)
+                ck = _table_key(t, self_drawn, context, o, frozen)
                 got = None if ck is None else t.score_cached(parse_hand(hand), win_tile, ck)
                 if got:
                     return got  # type: ignore[no-any-return]
@@ -422,12 +422,14 @@ _KEYS_OF: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
 def _table_key(t: compiled.CompiledTable, sd: bool, context: dict[str, object] | None,
-               o: WuhanOptions) -> tuple[object, ...] | None:
+               o: WuhanOptions, frozen: object = _UNSET) -> tuple[object, ...] | None:
     """``compiled.entry_key``: None for a context the Python path refuses (it says why, in
-    its order). TypeError for an unhashable context value."""
+    its order). TypeError for an unhashable context value. ``frozen``: ``freeze(context)``
+    when the caller has it."""
     def make() -> compiled.CompiledContext | None:
         try:
-            c = cached_context(context, bool(sd), o, None if context is None else freeze(context))
+            c = cached_context(context, bool(sd), o, (None if context is None else
+                               freeze(context)) if frozen is _UNSET else frozen)
         except MahjongError:
             return None
         return _context_of(t, c, bool(sd), o)
