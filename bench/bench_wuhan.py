@@ -12,7 +12,8 @@ a third of them holding one or two 赖子:
                winner's seat, the discarder and each claimed meld's source (``meld_from``),
                then also the other seats' melds (``payer_melds``, for their doublings);
 
-and the same for ``valued_waits`` on the hands less their winning tile.
+and the same for ``valued_waits`` on the hands less their winning tile (cold also in a
+context naming two other seats' melds).
 Not a test: nothing here fails.
 """
 
@@ -186,6 +187,23 @@ def main() -> None:
 
     ready_wild = [h for h in ready if h.counts[LAIZI]]
 
+    # the other seats' melds named (their doublings, their tiles out of the wall): the
+    # ready hands that make no fifth copy with them
+    payers_ctx = {**CONTEXT, "payer_melds": {"left": "peng:111s", "right": "chi:234p gang:7777s"}}
+    ready_payers = []
+    for h in ready:
+        try:
+            valued_waits(h, context=payers_ctx, ruleset="wuhan")
+        except MahjongError:
+            continue
+        ready_payers.append(h)
+
+    def waits_cold_payers() -> int:
+        clear_caches()
+        for h in ready_payers:
+            valued_waits(h, context=payers_ctx, ruleset="wuhan")
+        return len(ready_payers)
+
     def waits_cold_wild() -> int:
         clear_caches()
         for h in ready_wild:
@@ -205,6 +223,8 @@ def main() -> None:
           f"                            {rate(cold_of(drawn_payers), args.seconds)}")
     print(f"valued_waits batch cold     {rate(waits_cold, args.seconds)}")
     print(f"  cold, 赖子 held            {rate(waits_cold_wild, args.seconds)}")
+    print(f"  cold, payer_melds named ({len(ready_payers)} hands)\n"
+          f"                            {rate(waits_cold_payers, args.seconds)}")
     print(f"valued_waits batch warm     {rate(waits_batch, args.seconds)}")
 
 

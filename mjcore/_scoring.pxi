@@ -639,9 +639,10 @@ cdef class CompiledContext:
         earliest (the first on a tie) makes the feeder (``feeders``) of its last meld pay
         ``liable_pays`` times the multiplier to ``winner`` alone (``_liable``). ``elsewhere``:
         34 counts of the tiles other seats hold in view (Wuhan's ``payer_melds``), or ():
-        a hand that would make a fifth copy with them is handed back by the scoring paths
-        and the batches (the Python path refuses it), and every waits question in such a
-        context (the Python path's). ``pays_from``: the least base x multiplier ``pay``
+        a hand that would make a fifth copy with them is handed back by the scoring paths,
+        the batches and the placed waits (the Python path refuses it); the placed waits
+        leave out a kind of which they and the hand hold four, and the other waits hand
+        every question in such a context back. ``pays_from``: the least base x multiplier ``pay``
         answers, when it refuses exactly those below it (-1: not known)."""
         self.bits = bits
         self.pays_from = pays_from

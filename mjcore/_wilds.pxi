@@ -1666,10 +1666,11 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
                                  CompiledContext cs, object visible):
     """``valued_waits`` of a ready ``Hand`` scored by placements: every kind that completes it
     (the core's joker wait test on the naturals, the wild kind when the naturals win with one
-    more wild), less kinds of which four are held and ``no_kinds``, valued on a discard
-    (``cd``) and self-drawn (``cs``): its value there, 0 where it does not win. () for a hand
-    that cannot win (one of ``no_kinds`` held, not opened when it must be); None when the
-    Python path must answer. One search serves every kind (``_placed_waits_shared``); past
+    more wild), less kinds of which four are held (with the tiles the contexts say are held
+    elsewhere) and ``no_kinds``, valued on a discard (``cd``) and self-drawn (``cs``): its
+    value there, 0 where it does not win. () for a hand that cannot win (one of ``no_kinds``
+    held, not opened when it must be); None when the Python path must answer (it refuses a
+    hand that makes a fifth copy with the tiles held elsewhere). One search serves every kind (``_placed_waits_shared``); past
     its bounds, the wait test and a search per kind."""
     cdef HandBase h
     cdef PlacedMelds pm
@@ -1677,12 +1678,17 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     cdef Valued_ vd, vs
     cdef Placements pl
     cdef uint8_t nat[34]
-    cdef uint64_t mask, want, concealed
+    cdef uint64_t mask, want, concealed, full = 0
     cdef int w = cs.wild, k, s, sd_, ss = 0, md, ms, unseen
-    if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w or \
-            cd.any_elsewhere or cs.any_elsewhere:
+    if not isinstance(hand, HandBase) or not 0 <= w < 34 or cd.wild != w:
         return None
     h = <HandBase> hand
+    if cd.any_elsewhere or cs.any_elsewhere:
+        if _fifth_copy(&h.p, cd) or _fifth_copy(&h.p, cs):
+            return None
+        for k in range(34):  # (a kind of which the hand and another seat's melds hold four)
+            if h.p.cnt[k] + 4 - h.p.cap[k] + max(cd.elsewhere[k], cs.elsewhere[k]) >= 4:
+                full |= (<uint64_t> 1) << k
     if (_placed_melds_packed(t, h, w, &pm) < 0 and _placed_melds(t, h.melds, w, &pm) < 0) \
             or h.p.ncon + 3 * pm.mi.n != t.hand_tiles - 1 \
             or (cs.needs_kong and not pm.kong) or (cd.needs_kong and not pm.kong) or \
@@ -1696,7 +1702,7 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     # one search for every candidate, its placements telling the kinds that complete the
     # hand (the wait test's, four held excepted: ``h.p.four``); past its bounds, the wait
     # test and a search per candidate
-    want = (((<uint64_t> 1) << 34) - 1) & ~h.p.four & ~t.no_kinds
+    want = (((<uint64_t> 1) << 34) - 1) & ~h.p.four & ~t.no_kinds & ~full
     if not concealed >> w & 1 and not _some_four(&h.p):
         # no wild held, no kind drawn a fifth time: the core's readings, no search
         shared = _plain_waits_shared(t, h, &pm, w, want, cd, cs, visible)
@@ -1716,7 +1722,7 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     while mask:
         k = __builtin_ctzll(mask)
         mask &= mask - 1
-        if <int> h.held[k] >= 4 or t.no_kinds >> k & 1:
+        if <int> h.held[k] >= 4 or (t.no_kinds | full) >> k & 1:
             continue
         x = h.p
         s = t_suit(k)

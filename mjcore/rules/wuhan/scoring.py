@@ -386,7 +386,7 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
 # the 赖子, the doublings of the melds, the best reading, the result); the options with shapes
 # the core does not list (qidui, yise_any_shape) stay on the Python path above, as does
 # everything the core hands back (every refusal, a hand that makes a fifth copy with the
-# payers' melds, hands past its bounds; the waits in a context naming payer_melds).
+# payers' melds, hands past its bounds).
 # ``MJ_PURE_SCORING=1``: the Python path only.
 
 _UNSET: Any = object()

@@ -257,3 +257,66 @@ def test_wuhan_waits_of_many_hands_in_one_context(monkeypatch: pytest.MonkeyPatc
             wh._WAITS.clear()  # (the Python path's memo: each answer the core's)
             assert _ask(h, ctx, o) == want, (h, ctx, o)
         assert _core._rows_generation() - generation == 1  # (one context: one generation)
+
+
+def test_wuhan_waits_beside_the_payers_melds_on_both_paths(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ready hands (a 赖子 held or not) in contexts naming other seats' melds (``payer_melds``):
+    a kind of which those melds and the hand hold four is no wait, one they make five of is
+    refused (``tile_count``), and the values are the winner's H × W (the payers' doublings
+    change only the payments). The payers' melds are drawn among the kinds the hand holds or
+    waits on, within the copies left (one context in ten is let past them). Equal to the
+    Python path's; the core answers most of them itself (no candidate tried on the Python
+    path)."""
+    rng = random.Random(1215)
+    tried = [0]
+    real_plus = wh.plus_tile
+
+    def counted_plus(*args: Any) -> Any:  # (the Python path's try of one candidate)
+        tried[0] += 1
+        return real_plus(*args)
+
+    monkeypatch.setattr(wh, "plus_tile", counted_plus)
+    full = refused = by_core = 0
+    for _ in range(N):
+        ready, laizi = ready_hand(rng, wilds=rng.random() < 0.5)
+        left = [4] * 34  # copies not in the hand or the payers' melds
+        for t, n in enumerate(ready.all_counts()):
+            left[t] -= n
+        naturals = [0 if t == laizi else n for t, n in enumerate(ready.counts)]
+        waits = wait_mask(Hand(naturals), jokers=ready.counts[laizi])
+        kinds = [t for t in range(32) if (ready.all_counts()[t] or waits >> t & 1) and
+                 t != laizi]  # (no 痞子 of either preset, no 赖子: never in a set meld)
+        over = rng.random() < 0.1
+        payers: dict[str, str] = {}
+        for seat in rng.sample(("left", "across", "right"), rng.randrange(1, 4)):
+            melds = []
+            for _ in range(rng.randrange(1, 3)):
+                t = rng.choice(kinds)
+                run = (t, t + 1, t + 2)
+                if t < 27 and t % 9 <= 6 and laizi not in run and rng.random() < 0.25:
+                    if over or min(left[k] for k in run) >= 1:
+                        melds.append("chi:" + "".join(tile_to_text(k) for k in run))
+                        for k in run:
+                            left[k] -= 1
+                else:
+                    n = 3 if rng.random() < 0.7 else 4
+                    if over or left[t] >= n:
+                        melds.append(f"{'peng' if n == 3 else 'gang'}:{tile_to_text(t) * n}")
+                        left[t] -= n
+            if melds:
+                payers[seat] = " ".join(melds)
+        o = resolve_options("wuhan", rng.choice(OPTIONS))
+        ctx = {"laizi": tile_to_text(laizi), **rng.choice(CONTEXTS), "payer_melds": payers}
+        python, core = both_paths(monkeypatch, wh.clear_caches, wh.valued_waits, ready, ctx, o)
+        assert python == core, (ready, ctx, o)
+        if isinstance(core, tuple) and core and isinstance(core[0], str):
+            refused += core[0] == "tile_count" and min(left) < 0
+            continue
+        wh.clear_caches()
+        tried[0] = 0
+        assert _ask(ready, ctx, o) == core
+        by_core += bool(core) and tried[0] == 0
+        full += any(waits >> t & 1 and left[t] == 0 and ready.all_counts()[t] < 4
+                    for t in range(34))
+    assert full > N // 10 and refused > N // 40 and by_core > N // 3, (full, refused, by_core)
