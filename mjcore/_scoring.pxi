@@ -642,8 +642,8 @@ cdef class CompiledContext:
         a hand that would make a fifth copy with them is handed back by the scoring paths,
         the batches and the placed waits (the Python path refuses it); the placed waits
         leave out a kind of which they and the hand hold four, and the other waits hand
-        every question in such a context back. ``pays_from``: the least base x multiplier ``pay``
-        answers, when it refuses exactly those below it (-1: not known)."""
+        every question in such a context back. ``pays_from``: the least base x multiplier
+        ``pay`` answers, when it refuses exactly those below it (-1: not known)."""
         self.bits = bits
         self.pays_from = pays_from
         self.self_drawn = bool(self_drawn)

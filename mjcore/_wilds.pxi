@@ -1670,8 +1670,8 @@ cdef object _valued_waits_placed(CompiledTable t, object hand, CompiledContext c
     elsewhere) and ``no_kinds``, valued on a discard (``cd``) and self-drawn (``cs``): its
     value there, 0 where it does not win. () for a hand that cannot win (one of ``no_kinds``
     held, not opened when it must be); None when the Python path must answer (it refuses a
-    hand that makes a fifth copy with the tiles held elsewhere). One search serves every kind (``_placed_waits_shared``); past
-    its bounds, the wait test and a search per kind."""
+    hand that makes a fifth copy with the tiles held elsewhere). One search serves every
+    kind (``_placed_waits_shared``); past its bounds, the wait test and a search per kind."""
     cdef HandBase h
     cdef PlacedMelds pm
     cdef Packed q, x
