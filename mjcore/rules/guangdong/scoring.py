@@ -869,13 +869,16 @@ def _python_waits(h: Hand, ctx: dict[str, object], o: GuangdongOptions,
     """The waits valued by ``score`` tile by tile (the twin of ``_compiled_waits``)."""
     discard_ctx, self_ctx = _split_context(ctx)
     held = h.held
+    # 抢杠: the robbed bugang holds the other three copies, so a kind the hand holds cannot
+    # be robbed (no win on a discard; ``score`` refuses the hand)
+    robbing = bool(discard_ctx.get("qiang_gang"))
     out: list[ValuedWait] = []
     for w in _core_waits(h, shapes=("standard", "qidui", "shisanyao") if o.qidui
                          else ("standard", "shisanyao")):
         t = w.id
         if held[t] >= 4:
             continue
-        d = _wait_value(h, t, False, discard_ctx, o)
+        d = None if robbing and held[t] else _wait_value(h, t, False, discard_ctx, o)
         s = _wait_value(h, t, True, self_ctx, o)
         if d is None and s is None:
             continue

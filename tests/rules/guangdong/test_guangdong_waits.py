@@ -4,9 +4,11 @@ self-drawn, unseen copies, min_fan (§15) and the shapes that win."""
 from __future__ import annotations
 
 import pytest
+from compiled_twins import both_paths
 from guangdong_api import SOUTH, largest_wait, valued_waits
 
 from mjcore import MahjongError
+from mjcore.rules import guangdong
 
 
 def table(hand: str, **kw: object) -> dict[str, tuple[int, int, int]]:
@@ -56,3 +58,21 @@ def test_largest_wait_and_errors() -> None:
     with pytest.raises(MahjongError) as err:
         valued_waits("123m456m789p23s55s", context={"round_wind": "1z"})
     assert err.value.code == "bad_context"
+
+
+def test_robbed_kong_waits_leave_out_the_kinds_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    """抢杠 wins on the tile another seat adds to its pung: the robbed bugang holds the other
+    three copies, so a kind the ready hand holds cannot be robbed (``score`` refuses such a
+    hand). In a 抢杠 waits context that kind's discard way is no win (−1, §15), its self-draw
+    is valued as usual; a kind not held is valued with 抢杠 on a discard. It raised
+    ``bad_context`` for the whole hand on both paths."""
+    ctx = {**SOUTH, "qiang_gang": True, "robbed": "across"}
+
+    def robbing(hand: str) -> dict[str, tuple[int, int, int]]:
+        return table(hand, context=ctx)
+
+    python, core = both_paths(monkeypatch, guangdong.clear_caches, robbing, "123m456m789p3455s")
+    assert python == core == {"2s": (3, 2, 4), "5s": (-1, 2, 2)}
+    # every wait held: still ready, each valued self-drawn only
+    python, core = both_paths(monkeypatch, guangdong.clear_caches, robbing, "123m456m789p2345s")
+    assert python == core == {"2s": (-1, 2, 3), "5s": (-1, 2, 3)}
