@@ -1094,7 +1094,7 @@ cdef struct WildWaitValue:  # the two ways of the waits that share their reading
     int key               # 七对 | standard << 1 | gen << 2; -1: unused
     int gd, gs            # ``_wild_value``'s answers on a discard and self-drawn
     Valued_ vd, vs
-    int d                 # the discard's value (0: none)
+    int d, s              # the value of each way (0: none)
     PyObject* hd          # the hits of each way (borrowed: held by ``cls``, else the
     PyObject* hs          # caller's list)
     WaitClass* cls        # their waits kept (``_wait_class``; NULL: made for this call)
@@ -1121,8 +1121,10 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
                                CompiledContext cs, object visible):
     """Every physical kind that completes the ready hand (the core's joker wait test on the
     naturals, the wild kind itself, the proxy for a natural of the wild's kind), valued on a
-    discard (``cd``) and self-drawn (``cs``); kinds of which four copies are held are not
-    waits. None when the Python path must answer.
+    discard (``cd``) and self-drawn (``cs``); kinds of which four copies are held (with the
+    wilds gone, for the wild's kind) are not waits. A self-draw needs the features ``cs``
+    requires among its readings (after a 飘: 爆头), as ``score_wild``'s; a wait may then win
+    on a discard alone. None when the Python path must answer.
 
     What ``_wild_list`` finds of each candidate comes from the 13 tiles once: its standard
     reading from the joker wait test (a drawn wild: one win test with a joker more), 七对 from
@@ -1138,15 +1140,18 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     cdef WildWaitValue* by_bits[9]
     cdef WildWaitValue* e
     cdef uint64_t rb[3]
-    cdef uint64_t chosen, std, cand, mask, oddm, three
+    cdef uint64_t chosen, std, cand, mask, oddm, three, seen
     cdef int k, tile, drawn, unseen, nv = 0, n = 0, odd0, gen0, odd, gen, wilds, key, g
-    cdef int nr, i
+    cdef int nr, i, gone
     cdef bint baotou = 0, qd, st
     cdef list hits = None  # the hits of values whose waits are not kept (held for vals')
     cdef uint64_t since = _wait_clock + 1  # (the wait classes found by this call stay)
     if cd.any_elsewhere or cs.any_elsewhere or _wild_hand(hand, cs, t.hand_tiles - 1, &wh) < 0 \
             or cd.wild != cs.wild or cd.proxy != cs.proxy or (cs.needs_kong and not wh.kong):
         return None
+    gone = max(cd.wilds_gone, cs.wilds_gone)  # (wilds discarded: a 飘 each)
+    if wh.wilds + gone > 4:
+        return None  # (the Python path refuses it)
     _pack(&p, wh.nat, 0, 0)
     std = _waits(&p, SH_STANDARD, wh.wilds)
     _odd_three(wh.nat, &oddm, &three)
@@ -1184,7 +1189,7 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
     while mask:
         tile = __builtin_ctzll(mask)
         mask &= mask - 1
-        if wh.held[tile] >= 4:
+        if wh.held[tile] + (gone if tile == wh.wild else 0) >= 4:
             continue
         drawn = _role_of(&wh, tile)
         g = 8 if drawn == wh.slot else (
@@ -1227,23 +1232,29 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
             if baotou:
                 rb[nr] = (<uint64_t> 1) << F_STANDARD | (<uint64_t> 1) << F_WILD_PAIR
                 nr += 1
+            seen = 0
+            for i in range(nr):
+                seen |= rb[i]
             e.gs = _wild_value(t, rb, nr, gen, wh.nmelds, cs, &e.vs, &chosen)
             if e.gs < 0 or e.gd < 0:
                 return None
-            if not e.gs:
+            if (seen & cs.require) != cs.require:
+                e.gs = 0  # (a self-draw without the readings required: no win)
+            if not e.gs and not e.gd:
                 continue  # (no wait of this value: no hits, no class)
             hd = t._hits(&e.vd, -1) if e.gd else ()
-            hs = t._hits(&e.vs, -1)
+            hs = t._hits(&e.vs, -1) if e.gs else ()
             e.hd = <PyObject*> hd
             e.hs = <PyObject*> hs
             e.d = e.vd.value if e.gd else 0
-            e.cls = _wait_class(t, e.d, e.vs.value, e.hd, e.hs, since)
+            e.s = e.vs.value if e.gs else 0
+            e.cls = _wait_class(t, e.d, e.s, e.hd, e.hs, since)
             if e.cls == NULL:
                 if hits is None:
                     hits = []
                 hits.append(hd)
                 hits.append(hs)
-        elif not e.gs:
+        elif not e.gs and not e.gd:
             continue
         unseen = 4 - wh.held[tile]
         if visible is not None:
@@ -1251,7 +1262,7 @@ cdef object _valued_waits_wild(CompiledTable t, object hand, CompiledContext cd,
         if unseen < 0:
             unseen = 0
         w = _wait_of(t, e.cls, tile, unseen) if e.cls != NULL else _wait_new(
-            t, tile, e.d, e.vs.value, unseen, <object> e.hd, <object> e.hs)
+            t, tile, e.d, e.s, unseen, <object> e.hd, <object> e.hs)
         Py_INCREF(w)
         PyTuple_SET_ITEM(out, n, w)
         n += 1

@@ -772,11 +772,14 @@ def _general_waits(hand: object, context: Mapping[str, object] | None, o: Hangzh
     for _, tiles in p.melds:
         for t in tiles:
             held[t] += 1
+    # each 飘 discarded a 财神: a kind whose four copies are gone is no wait
+    gone = held[:]
+    gone[c.wild] += c.piao_count
     facts = WinFacts(min(c.piao_count, o.piao_max), c.gang_kai, c.piao_on_gang)
     plain = WinFacts(0, False, False)
     out = []
     for t in _candidates(p.counts, c.wild):
-        if held[t] >= 4:
+        if gone[t] >= 4:
             continue
         counts = list(p.counts)
         counts[t] += 1
@@ -785,10 +788,15 @@ def _general_waits(hand: object, context: Mapping[str, object] | None, o: Hangzh
         on_discard, on_self = analyse(r, drawn, o)
         if not on_self:
             continue
-        sv, _ = best(on_self, facts, o)
+        # every win after a 飘 is a self-drawn 爆头 (§5): no other self-draw wins then
+        sv = best(on_self, facts, o)[0] if not facts.piao or any(
+            x.baotou for x in on_self) else None
         dv = best(on_discard, plain, o)[0] if on_discard else None
-        out.append(ValuedWait(_text(t), t, dv.value if dv else 0, sv.value,
-                              max(0, 4 - held[t] - vis[t]), dv.hits if dv else (), sv.hits))
+        if sv is None and dv is None:
+            continue
+        out.append(ValuedWait(_text(t), t, dv.value if dv else 0, sv.value if sv else 0,
+                              max(0, 4 - held[t] - vis[t]), dv.hits if dv else (),
+                              sv.hits if sv else ()))
     result = tuple(out)
     if key is not None:
         _WAITS.keep(key, result)

@@ -3,7 +3,11 @@ except kinds held four times)."""
 
 from __future__ import annotations
 
+import pytest
+from compiled_twins import both_paths
 from hangzhou_api import valued_waits
+
+from mjcore.rules import hangzhou
 
 BAI = {"caishen_mode": "baiban"}
 
@@ -68,3 +72,38 @@ def test_waits_are_the_kinds_that_score() -> None:
         assert got == expected, (hand, ctx, o)
         found += bool(got)
     assert found > 40
+
+
+def _values(hand: str, context: dict[str, object]) -> dict[str, tuple[int, int]]:
+    return {w.tile: (w.fan_discard, w.fan_self_drawn) for w in valued_waits(hand,
+                                                                            context=context)}
+
+
+def test_waits_after_piao_count_the_discarded_caishen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§5: each 飘 discards a 财神 and "with four wilds at most three 飘 are possible": after
+    three, the one 财神 held is the last, so the 财神's kind is no wait (``score`` refuses a
+    fifth: more 飘 plus held wilds than four is ``bad_context``); every other kind still wins
+    as a self-drawn 爆头 (三财飘). After two 飘 the 财神 drawn is a wait. Both paths (the core
+    listed the fifth 财神)."""
+    ctx = {"caishen": "9p", "piao_count": 3}
+    python, core = both_paths(monkeypatch, hangzhou.clear_caches, _values, "123m456m789s234p9p",
+                              ctx)
+    assert python == core and "9p" not in core and len(core) == 33
+    assert set(core.values()) == {(0, 4)}
+    python, core = both_paths(monkeypatch, hangzhou.clear_caches, _values, "123m456m789s234p9p",
+                              {**ctx, "piao_count": 2})
+    assert python == core and len(core) == 34 and core["9p"] == (0, 3)
+
+
+def test_waits_after_piao_self_draw_only_baotou(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§5: every win that follows a 飘 is an 爆头 win (``score`` refuses another self-draw
+    after one). A 七对 with a lone 财神 wins self-drawn on any kind without a 飘, and on none
+    after one (七对 is no 爆头 under the defaults); its discard value is the shape's
+    (decision 13), so each kind stays listed. Both paths (the core valued the 七对 self-draw)."""
+    hand = "1122m3344p5566s9p"
+    python, core = both_paths(monkeypatch, hangzhou.clear_caches, _values, hand,
+                              {"caishen": "9p"})
+    assert python == core and len(core) == 34 and set(core.values()) == {(1, 1)}
+    python, core = both_paths(monkeypatch, hangzhou.clear_caches, _values, hand,
+                              {"caishen": "9p", "piao_count": 1})
+    assert python == core and len(core) == 34 and set(core.values()) == {(1, 0)}
