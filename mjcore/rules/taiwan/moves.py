@@ -22,6 +22,7 @@ from mjcore.rules.common.moves import (
 )
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
+from mjcore.rules.common.special import ligu_pung
 from mjcore.rules.taiwan.options import TaiwanOptions
 from mjcore.rules.taiwan.scoring import RELATIVE, parse_flowers, score, wait_kinds
 from mjcore.table import PHASES, Move, TableView
@@ -183,8 +184,10 @@ def _win(state: TableView, o: TaiwanOptions) -> None:
     if _baxian(s, o):
         return
     if s.phase == "turn":
-        if not is_win(s.hand):
-            raise Refusal("not_a_win", "the hand forms no five sets and a pair")
+        if not is_win(s.hand) and not (o.ligu and not s.hand.melds
+                                       and ligu_pung(s.hand.counts) >= 0):  # (嚦咕嚦咕, §3)
+            raise Refusal("not_a_win", "the hand forms no five sets and a pair"
+                          + (" nor 嚦咕嚦咕" if o.ligu else ""))
     else:
         t = s.pending_tile
         assert t is not None

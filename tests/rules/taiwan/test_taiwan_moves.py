@@ -151,3 +151,19 @@ def test_the_eighth_flower_wins_at_once() -> None:
     six = view(hand=READY, flowers="123456f", new_flowers="8f")
     assert validate_move(six, Move("hu")).code == "wrong_phase"
     assert legal_moves(v, {"flower_wins": False}) == (Move("flower", (41,)),)
+
+
+def test_self_drawn_ligu_is_a_win_with_its_option() -> None:
+    """嚦咕嚦咕 (shapes.md §4: seven pairs and a pung, 17 concealed tiles) is a win under
+    ``ligu``, self-drawn as on a discard: ``hu`` is legal where ``score`` scores it, and
+    ``legal_moves`` offers it; without the option it is no win."""
+    ligu = "1133557799m2244p999s"
+    state = view(hand=ligu, drawn_tile="9s")
+    hand, tile, self_drawn, ctx = win_context(state)
+    assert score(hand, win_tile=tile, self_drawn=self_drawn, context=ctx,
+                 options={"ligu": True}).value > 0
+    assert why(state, "hu", ligu=True) == "ok"
+    assert Move("hu") in legal_moves(state, {"ligu": True})
+    assert why(claim("9s", hand="1133557799m2244p99s"), "hu", ligu=True) == "ok"
+    assert why(state, "hu") == "not_a_win"
+    assert Move("hu") not in legal_moves(state)
