@@ -145,6 +145,8 @@ def _win(state: TableView, o: GuangdongOptions) -> tuple[str, str]:
     except MahjongError as exc:
         if exc.code in ("not_a_win", "below_min_fan"):
             return exc.code, exc.message
+        if exc.code == "bad_context":  # the context is the view's: the view contradicts itself
+            raise MahjongError("bad_state", f"the view cannot be scored: {exc.message}") from None
         raise
     return "", ""
 

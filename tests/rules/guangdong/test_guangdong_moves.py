@@ -186,3 +186,28 @@ def test_bao_exempt_helper() -> None:
     assert not bao_exempt(feeds, 0, per_feeder)
     assert bao_exempt(feeds, 0, per_hand) and not bao_exempt(feeds, 1, per_hand)
     assert not bao_exempt(feeds, 3, per_feeder)  # no fourth meld: nothing to exempt
+
+
+def test_a_view_whose_win_context_contradicts_itself_is_bad_state() -> None:
+    """"A malformed view raises ``bad_state``" (§2): a turn after a kong replacement draw
+    whose hand holds no kong, or whose ``kong_feeder`` fed none of its melds (§8's 杠上开花
+    checks, which ``score`` answers with ``bad_context``), is such a view, for ``hu`` and for
+    ``legal_moves`` (which asks about ``hu``) alike."""
+    no_kong = view(WIN, drawn_tile=T("5s"), after_kong=True)
+    wrong_feeder = TableView(seat=1, hand=Hand.parse("123m456m789p5s5s gang:2222s"),
+                             phase="turn", drawn_tile=T("5s"), after_kong=True, kong_feeder=3,
+                             meld_from=(0,))
+    for v in (no_kong, wrong_feeder):
+        hand, tile, self_drawn, ctx = win_context(v)
+        with pytest.raises(MahjongError) as err:
+            score(hand, win_tile=tile, self_drawn=self_drawn, context=ctx)
+        assert err.value.code == "bad_context"
+        with pytest.raises(MahjongError) as err:
+            validate_move(v, Move("hu"))
+        assert err.value.code == "bad_state"
+        with pytest.raises(MahjongError) as err:
+            legal_moves(v)
+        assert err.value.code == "bad_state"
+    fed = TableView(seat=1, hand=Hand.parse("123m456m789p5s5s gang:2222s"), phase="turn",
+                    drawn_tile=T("5s"), after_kong=True, kong_feeder=0, meld_from=(0,))
+    assert code(fed, "hu") == "ok"
