@@ -77,7 +77,7 @@ def settle(events: Iterable[object], o: WuhanOptions, dealer: int | None = None,
                 prev = log[i - 1] if i else None
                 robbed = "robbed" in given or (
                     isinstance(prev, Kong) and prev.robbed and prev.kind == "bugang"
-                    and prev.seat == frm and prev.tile == tile_id(ev.win_tile))
+                    and prev.seat == frm and tile_id(prev.tile) == tile_id(ev.win_tile))
                 if any(v != rel for v in given.values()):
                     raise bad_event(f"event {i}: the context names another seat than the "
                                     "event's discarder")

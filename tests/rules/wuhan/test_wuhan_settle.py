@@ -76,3 +76,13 @@ def test_a_bad_win_is_the_scoring_error() -> None:
     with pytest.raises(MahjongError) as err:
         settle([Win(0, "456p789s345s33m chi:123m", "3m", True, None, LAIZI)])
     assert err.value.code == "not_a_win"
+
+
+def test_robbed_kong_named_by_its_text() -> None:
+    """A win on the tile of the discarder's robbed bugang just logged is 抢杠 (Settlement),
+    the kong's tile given as an id or as text (tiles are taken either way everywhere)."""
+    for tile in (22, "5s"):
+        log = [HandStart(0), Kong(1, "bugang", tile, robbed=True),  # type: ignore[arg-type]
+               Win(3, XIAOHU, "5s", False, 1, LAIZI)]
+        assert [(p.from_seat, p.amount, p.reason) for p in settle(log).payments] == [
+            (1, 120, "qianggang")]
