@@ -544,7 +544,8 @@ def _score(p: Physical, win_tile: int | str, self_drawn: bool, c: Ctx,
         raise _err("bad_context", f"the winning tile {_text(tile)} is not in the hand")
     if c.gang_kai and not r.kong:
         raise _err("bad_context", "gang_kai needs a kong among the melds")
-    wilds = r.counts[BAIBAN]
+    # the 财神 held, concealed and (``wild_in_melds``) in the melds
+    wilds = r.counts[BAIBAN] + sum(tiles.count(c.wild) for _, tiles in p.melds)
     if c.piao_count + wilds > 4:
         raise _err("bad_context", f"{c.piao_count} 飘 discards and {wilds} wilds held: only four "
                    "财神 exist")

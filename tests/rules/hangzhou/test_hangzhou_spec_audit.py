@@ -250,3 +250,14 @@ def test_piao_count_is_at_most_the_wilds_discarded() -> None:
     for n in (4, 5, 100):
         assert code(BAOTOU, "7p", True, {"piao_count": n}, baiban()) == "bad_context"
         assert code(BAOTOU, "7p", True, {"piao_count": n}, baiban(piao_max=1)) == "bad_context"
+
+
+def test_piao_counts_the_wilds_in_melds_too() -> None:
+    """§5 and decision 3: a 飘 discards a 财神 and only four exist, so with ``wild_in_melds``
+    the 财神 standing in a declared meld count beside the concealed ones: two in the peng of
+    1m and two concealed leave none for a 飘 (both paths hand such a hand to the rules)."""
+    hand = "123p456p789s3m3m peng:13m3m"  # 财神 3m: two in the peng, two concealed
+    options = {"wild_in_melds": True}
+    r = score(hand, win_tile="3m", self_drawn=True, context={"caishen": "3m"}, options=options)
+    assert [p.id for p in r.patterns] == ["baotou"]
+    assert code(hand, "3m", True, {"caishen": "3m", "piao_count": 1}, options) == "bad_context"
