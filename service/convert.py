@@ -519,7 +519,8 @@ def events_of(msgs: Sequence[pb2.Event], ruleset: Any, field: str = "events") ->
             out.append(
                 tb.Win(
                     _seat(w.seat, f"{f}.seat", "bad_event"),
-                    hand_of(w.hand, f"{f}.hand"),
+                    # text as it came: the engine parses it for the rule set (as Score does)
+                    hand_arg(w.hand, f"{f}.hand"),
                     win_tile_of(w.win_tile, f"{f}.win_tile", ruleset),
                     self_drawn=w.self_drawn,
                     discarder=_opt_seat(w, "discarder_seat", f, "bad_event"),
@@ -529,10 +530,10 @@ def events_of(msgs: Sequence[pb2.Event], ruleset: Any, field: str = "events") ->
                 )
             )
         elif which == "wall_empty":
-            hands: list[Hand | None] = [None, None, None, None]
+            hands: list[Hand | str | None] = [None, None, None, None]
             for j, fh in enumerate(e.wall_empty.final_hands):
                 g = f"{f}.wall_empty.final_hands[{j}]"
-                hands[_seat(fh.seat, f"{g}.seat", "bad_event")] = hand_of(fh.hand, f"{g}.hand")
+                hands[_seat(fh.seat, f"{g}.seat", "bad_event")] = hand_arg(fh.hand, f"{g}.hand")
             out.append(tb.WallEmpty(tuple(hands)))
         elif which is None:
             raise FieldError(f, "bad_event", "event not set")

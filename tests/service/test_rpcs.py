@@ -8,7 +8,8 @@ import grpc
 import pytest
 from svc_helpers import hand, tile
 
-from mjcore import rules
+from mjcore import MahjongError, rules, tile_from_text
+from mjcore.table import Win
 from service import convert as cv
 from service.convert import MAX_BATCH_ITEMS
 from service.errors import decode_details
@@ -446,6 +447,25 @@ def test_settle_bad_event(stub: pb2_grpc.MahjongRulesStub) -> None:
             stub.Settle(pb2.SettleRequest(ruleset="sichuan", events=[event]))
         assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert rich(ei.value)[1] == field, event
+
+
+def test_settle_hand_text_read_by_the_rule_set(stub: pb2_grpc.MahjongRulesStub) -> None:
+    """A win's hand text goes to the engine as it came (as in Score): a bad hand is refused
+    with the library's code, not that of a parse the rule set does not make."""
+    for ruleset, text, tile_text in (
+        ("hangzhou", "123m123m123m123m123m123m", "1m"),
+        ("taiwan", "444789s11133555z chi:456s chi:124m", "1z"),
+    ):
+        win = rules.get_ruleset(ruleset)  # (the library's answer for the same log)
+        log = [Win(0, text, tile_from_text(tile_text), False, 1, {"winner": 0})]
+        with pytest.raises(MahjongError) as lib:
+            rules.settle(log, ruleset=win.name, dealer=2)
+        event = pb2.Event(win=pb2.WinEvent(seat=0, hand=hand(text), win_tile=tile(tile_text),
+                                           discarder_seat=1))
+        with pytest.raises(grpc.RpcError) as ei:
+            stub.Settle(pb2.SettleRequest(ruleset=ruleset, events=[event], dealer_seat=2))
+        assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert rich(ei.value)[0] == lib.value.code, (ruleset, text)
 
 
 # ------------------------------------------------------------------ describe
