@@ -53,7 +53,7 @@ class HangzhouView:
     piao_count: int = 0
     piao_on_gang: bool = False
     piao_lock: bool = False
-    passed_win_tiles: tuple[int, ...] = ()
+    passed_win_tiles: tuple[int, ...] = ()  # (text accepted: made ids)
     passed_win_tiles_hand: tuple[int, ...] = ()
     claims_from: tuple[int, int, int, int] = (0, 0, 0, 0)
     gangs_from: tuple[int, int, int, int] = (0, 0, 0, 0)
@@ -61,6 +61,11 @@ class HangzhouView:
     def __post_init__(self) -> None:
         if isinstance(self.caishen, str):
             object.__setattr__(self, "caishen", view_tile(self.caishen, "caishen"))
+        for name in ("passed_win_tiles", "passed_win_tiles_hand"):  # (ids or text, as caishen)
+            tiles = getattr(self, name)
+            if isinstance(tiles, tuple) and any(isinstance(x, str) for x in tiles):
+                object.__setattr__(self, name, tuple(
+                    view_tile(x, name) if isinstance(x, str) else x for x in tiles))
 
 
 _NO_VIEW = HangzhouView()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hangzhou_api import TableView, legal_moves, validate_move
 
-from mjcore import Move
+from mjcore import MahjongError, Move
 from mjcore.tiles import tile_id
 
 WAIT = "123m456m789p234s5s"  # waits on 2s and 5s
@@ -83,6 +84,13 @@ def test_louhu() -> None:
     turn = TableView(seat=0, hand=WAIT + "5s", phase="turn", drawn_tile="5s",
                      passed_win_tiles=(tile_id("5s"),))
     assert check(turn, "hu") == "ok"
+    # the tiles by text, as every other tile of a view (and as the service passes them)
+    assert check(claim("5s", dealer_streak=2, passed_win_tiles=("5s",)), "hu") == "louhu"
+    v = claim("5s", dealer_streak=2, passed_win_tiles_hand=("1m", "5s"))
+    assert check(v, "hu", {**BAI, "louhu_scope": "whole_hand"}) == "louhu"
+    with pytest.raises(MahjongError) as err:  # (a view refuses a bad tile when made)
+        claim("5s", dealer_streak=2, passed_win_tiles=("9x",))
+    assert err.value.code == "bad_state"
 
 
 def test_turn_moves() -> None:
