@@ -242,14 +242,12 @@ def _check(state: TableView, move: Move, o: HangzhouOptions) -> None:
     # claims on a discard (or a kong) of another seat
     if phase not in ("claim", "rob"):
         raise Refusal("not_your_turn", "no discard is pending")
-    if state.pending_from == state.seat:
-        if kind == "pass":
-            return
-        raise Refusal("not_your_turn", f"seat {state.seat} cannot claim its own discard")
     if kind == "pass":
         if move.tiles:
             raise Refusal("bad_move", "pass names no tile")
         return
+    if state.pending_from == state.seat:
+        raise Refusal("not_your_turn", f"seat {state.seat} cannot claim its own discard")
     if state.pending_tile is None:
         raise Refusal("bad_move", "no tile is pending")
     t = state.pending_tile

@@ -59,6 +59,16 @@ def test_own_discard_wild_discard_and_lock() -> None:
     assert check(turn, "hu") == "ok"
 
 
+def test_pass_names_no_tile_on_ones_own_discard_too() -> None:
+    """§5: ``pass`` declines a claim and names no tile (``bad_move``), on one's own discard as
+    on another seat's: the only pass there is the bare one ``legal_moves`` lists."""
+    for frm in (0, 3):
+        v = claim("5s", pending_from=frm, dealer_streak=2)
+        assert check(v, "pass") == "ok"
+        assert check(v, "pass 5s") == check(v, "pass 1m") == "bad_move"
+        assert Move("pass") in legal_moves(v, BAI)
+
+
 def test_fangchong_rules() -> None:
     """§3: discard wins only after 连庄 twice, and only to or from the dealer."""
     assert check(claim("5s", dealer_streak=0), "hu") == "pingzhuang"
