@@ -76,6 +76,8 @@ def win_context(state: TableView) -> tuple[Hand, int, bool, dict[str, object]]:
     seat_wind = (s.seat - s.dealer) % 4
 
     def rel(seat: int) -> str:
+        if seat == s.seat:  # (a kong_feeder or pending_from naming the acting seat itself)
+            raise MahjongError("bad_state", f"seat {seat} is the acting seat, not another seat")
         return RELATIVE[3 - (seat - s.seat) % 4]
 
     ctx: dict[str, object] = {"seat_wind": f"{seat_wind + 1}z", "round_wind": part.round_wind,

@@ -211,3 +211,17 @@ def test_a_view_whose_win_context_contradicts_itself_is_bad_state() -> None:
     fed = TableView(seat=1, hand=Hand.parse("123m456m789p5s5s gang:2222s"), phase="turn",
                     drawn_tile=T("5s"), after_kong=True, kong_feeder=0, meld_from=(0,))
     assert code(fed, "hu") == "ok"
+
+
+def test_a_kong_feeder_naming_the_acting_seat_is_bad_state() -> None:
+    """§13 decision 21: a 直杠 is fed by another seat's discard, so a turn after a kong whose
+    ``kong_feeder`` is the acting seat itself contradicts itself: ``bad_state`` (it raised an
+    IndexError), for ``hu``, ``legal_moves`` and ``win_context``; other moves still answer."""
+    v = TableView(seat=1, hand=Hand.parse("123m456m789p5s5s gang:2222s"), phase="turn",
+                  drawn_tile=T("5s"), after_kong=True, kong_feeder=1, meld_from=(0,))
+    for ask in (lambda: validate_move(v, Move("hu")), lambda: legal_moves(v),
+                lambda: win_context(v)):
+        with pytest.raises(MahjongError) as err:
+            ask()
+        assert err.value.code == "bad_state"
+    assert validate_move(v, Move.make("discard", "5s")).ok
