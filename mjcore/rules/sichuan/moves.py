@@ -113,8 +113,11 @@ class _Probe:
             try:
                 self._fan = self._compute()
             except MahjongError as exc:
-                if exc.code != "not_a_win":
+                if exc.code == "bad_state":
                     raise
+                if exc.code != "not_a_win":  # (the view's own win cannot be scored)
+                    raise MahjongError("bad_state", f"the view cannot be scored: {exc.code}: "
+                                       f"{exc.message}") from None
                 self._fan, self._why = None, exc.message
         return self._fan, self._why
 

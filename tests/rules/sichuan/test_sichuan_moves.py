@@ -242,3 +242,22 @@ def test_claim_priority() -> None:
     assert resolve_claims(1, {2: pas, 3: gang, 0: pas}) == ((3, gang),)
     assert resolve_claims(1, {2: peng, 3: pas}) == ((2, peng),)
     assert resolve_claims(1, {2: pas}) == ()
+
+
+def test_a_view_whose_win_cannot_be_scored_is_bad_state() -> None:
+    """§4 and decision 24: a malformed view raises ``bad_state``: a turn hand of the wrong size
+    (it raised ``wrong_tile_count``) or a kong fed by the acting seat itself (``bad_context``),
+    for ``hu`` and for ``legal_moves``, which asks about ``hu``."""
+    import pytest
+
+    from mjcore import MahjongError
+
+    short = view("123m456m789m23p5p", drawn_tile=13)
+    self_fed = view("123m456m789m55p gang:2222p", drawn_tile=13, after_kong=True, kong_feeder=0)
+    for v in (short, self_fed):
+        for ask in (lambda v=v: validate_move(v, Move("hu")), lambda v=v: legal_moves(v)):
+            with pytest.raises(MahjongError) as err:
+                ask()
+            assert err.value.code == "bad_state"
+    fed = view("123m456m789m55p gang:2222p", drawn_tile=13, after_kong=True, kong_feeder=2)
+    assert code(fed, "hu") == "ok"
