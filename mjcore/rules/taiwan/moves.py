@@ -199,6 +199,8 @@ def _win(state: TableView, o: TaiwanOptions) -> None:
     except MahjongError as exc:
         if exc.code in ("not_a_win", "below_min_tai"):
             raise Refusal(exc.code, exc.message) from None
+        if exc.code == "bad_context":  # the context is the view's: the view contradicts itself
+            raise MahjongError("bad_state", f"the view cannot be scored: {exc.message}") from None
         raise
 
 

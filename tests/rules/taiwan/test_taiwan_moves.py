@@ -144,6 +144,19 @@ def test_malformed_views_are_bad_state() -> None:
         assert err.value.code == "bad_state"
 
 
+def test_a_view_whose_win_context_contradicts_itself_is_bad_state() -> None:
+    """§4 and decision 15: a turn after a 直杠's replacement (``kong_feeder``) whose hand holds
+    no ``gang`` meld contradicts itself: ``bad_state`` for ``hu`` and ``legal_moves`` (it was
+    the score's ``bad_context``); the same view with the kong's feeder unknown just wins."""
+    hand = "123456789m11s chi:789s angang:2222p"
+    v = view(hand=hand, drawn_tile="1s", after_kong=True, kong_feeder=3)
+    for ask in (lambda: validate_move(v, Move("hu")), lambda: legal_moves(v)):
+        with pytest.raises(MahjongError) as err:
+            ask()
+        assert err.value.code == "bad_state"
+    assert validate_move(view(hand=hand, drawn_tile="1s", after_kong=True), Move("hu")).ok
+
+
 def test_the_eighth_flower_wins_at_once() -> None:
     v = view(hand=READY, flowers="1234567f", new_flowers="8f")
     assert legal_moves(v) == (Move("hu"),)
