@@ -24,7 +24,7 @@ import random
 from typing import Any
 
 import pytest
-from test_waits_match_score import CONTEXTS, NO_WIN, OPTIONS, _plus, _ready, _totals, _ways, _wild_of
+from test_waits_match_score import NO_WIN, _draw, _plus, _totals, _ways
 
 from mjcore import Hand, MahjongError, Move, rules, wait_mask
 from mjcore.rules.common import compiled
@@ -45,12 +45,10 @@ def _win_sample(rng: random.Random, ruleset: str) -> tuple[Hand, int, bool, dict
                                                             dict[str, Any], int]:
     """A hand with its winning tile (nearly always one it waits on), a way and its context."""
     while True:
-        o = rng.choice(OPTIONS[ruleset])
-        wild = _wild_of(rng, ruleset, o)
-        h = _ready(rng, ruleset, wild, bool(o.get("wild_in_melds")))
-        if h is None:
+        drawn = _draw(rng, ruleset)
+        if drawn is None:
             continue
-        ctx = CONTEXTS[ruleset](rng, h, o, wild)
+        h, ctx, o, wild = drawn
         mask = wait_mask(h) if rng.random() < 0.9 else 0
         if wild >= 0 and rng.random() < 0.3:
             mask |= 1 << wild

@@ -520,19 +520,26 @@ def _visible(rng: random.Random, h: Hand) -> Any:
 Sample = tuple[Hand, dict[str, Any], dict[str, Any], int]
 
 
+def _draw(rng: random.Random, ruleset: str) -> Sample | None:
+    """Options, a wild, a ready hand and a context drawn at random (None: no hand drawn)."""
+    o = rng.choice(OPTIONS[ruleset])
+    wild = _wild_of(rng, ruleset, o)
+    h = _ready(rng, ruleset, wild, bool(o.get("wild_in_melds")))
+    if h is None:
+        return None
+    return h, CONTEXTS[ruleset](rng, h, o, wild), o, wild
+
+
 def _sample(ruleset: str, seed: int, n: int) -> list[Sample]:
     rng = random.Random(seed)
-    out = []
+    out: list[Sample] = []
     while len(out) < n:
-        o = rng.choice(OPTIONS[ruleset])
-        wild = _wild_of(rng, ruleset, o)
-        h = _ready(rng, ruleset, wild, bool(o.get("wild_in_melds")))
-        if h is None:
+        drawn = _draw(rng, ruleset)
+        if drawn is None:
             continue
-        ctx = CONTEXTS[ruleset](rng, h, o, wild)
-        if max(_held_in_view(ruleset, h, ctx, wild)) > 4:
-            continue
-        out.append((h, ctx, o, wild))
+        h, ctx, _, wild = drawn
+        if max(_held_in_view(ruleset, h, ctx, wild)) <= 4:
+            out.append(drawn)
     return out
 
 

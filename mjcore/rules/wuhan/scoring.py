@@ -297,14 +297,20 @@ def _meld_info(melds: tuple[Meld, ...], laizi: int, o: WuhanOptions) -> _MeldInf
     return mi
 
 
-def held_in_view(hand: Hand, c: Context) -> list[int]:
+def _payers_tiles(c: Context) -> list[int]:
+    """34 counts of the tiles in the payers' melds."""
+    out = [0] * 34
+    for _, melds in c.payers:
+        for m in melds:
+            for t in m.tiles:
+                out[t] += 1
+    return out
+
+
+def _held_in_view(hand: Hand, c: Context) -> list[int]:
     """The copies of each kind over the hand and the payers' melds; ``tile_count`` past four
     (the hand alone was checked when it was built)."""
-    held = list(hand.all_counts())
-    for _, pm in c.payers:
-        for m in pm:
-            for t in m.tiles:
-                held[t] += 1
+    held = [a + b for a, b in zip(hand.all_counts(), _payers_tiles(c), strict=True)]
     if max(held) > 4:
         t = held.index(max(held))
         raise MahjongError("tile_count", f"{_text(t)} appears {held[t]} times over the "
@@ -329,7 +335,7 @@ def _score(hand_arg: object, win_tile: object, sd: bool, context: Mapping[str, o
                            f"(kongs count 3), got {hand.concealed_count} concealed and "
                            f"{len(set_melds)} set melds")
     if c.payers:  # the hand alone was checked when it was built
-        held_in_view(hand, c)
+        _held_in_view(hand, c)
     if not hand.counts[tile]:
         raise bad_context(f"the winning tile {_text(tile)} is not in the concealed hand")
     if c.gsh and not mi.kong:
@@ -426,10 +432,12 @@ def _table_key(t: compiled.CompiledTable, sd: bool, context: dict[str, object] |
     """``compiled.entry_key``: None for a context the Python path refuses (it says why, in
     its order). TypeError for an unhashable context value. ``frozen``: ``freeze(context)``
     when the caller has it."""
-    def make() -> compiled.CompiledContext | None:
+    def make() -> compiled.CompiledContext | None:  # (a context met before needs no freeze)
+        key = frozen
+        if key is _UNSET:
+            key = None if context is None else freeze(context)
         try:
-            c = cached_context(context, bool(sd), o, (None if context is None else
-                               freeze(context)) if frozen is _UNSET else frozen)
+            c = cached_context(context, bool(sd), o, key)
         except MahjongError:
             return None
         return _context_of(t, c, bool(sd), o)
@@ -451,11 +459,8 @@ def _context_of(t: compiled.CompiledTable, c: Context, sd: bool,
     if c.meld_from is not None:  # one seat per set meld, none for an angang, a chi from the left
         sources = (len(c.meld_from), sum(1 << i for i, s in enumerate(c.meld_from) if s),
                    sum(1 << i for i, s in enumerate(c.meld_from) if s and s != "left"))
-    elsewhere = [0] * 34  # the payers' melds: the core hands back a hand they make a fifth of
-    for _, melds in c.payers:
-        for m in melds:
-            for tile in m.tiles:
-                elsewhere[tile] += 1
+    # the payers' melds: the core hands back a hand they make a fifth of
+    elsewhere = _payers_tiles(c)
     return compiled.CompiledContext(
         compiled.context_bits(TABLE, _context_names(c, sd, o)), sd, pay, wild=c.laizi,
         meld_sources=sources, sources_complete=True, needs_kong=c.gsh,
@@ -564,7 +569,7 @@ def _general_waits(hand: Hand | str, context: Mapping[str, object] | None, o: Wu
     parse_context(discard_ctx, False, o)  # a bad context is refused even with no wait
     # a kind whose four copies the hand and the payers' melds hold is no wait (a fifth copy
     # does not score); more than four of one is refused, as ``score`` refuses it
-    held = held_in_view(h, parsed)
+    held = _held_in_view(h, parsed)
     mi = _meld_info(h.melds, laizi, o)
     out: list[ValuedWait] = []
     if any(h.counts[t] for t in o.pizi_kinds) or (o.must_open and not mi.opened):
