@@ -27,6 +27,12 @@ class Refusal(Exception):
         self.message = message
 
 
+def unscorable_view(err: MahjongError) -> MahjongError:
+    """``bad_state`` for a view whose own win the rule set's ``score`` refuses for another
+    reason than no win (``err``): the view contradicts itself."""
+    return MahjongError("bad_state", f"the view cannot be scored: {err.code}: {err.message}")
+
+
 def check_table_view(state: object, phases: tuple[str, ...]) -> TableView:
     """The common part of a view check: a ``TableView`` whose phase is one of ``phases``
     (``MahjongError('bad_state')`` otherwise: the view is the input)."""

@@ -20,6 +20,7 @@ from mjcore.rules.common.moves import (
     check_table_view,
     legal_among,
     rules_part,
+    unscorable_view,
 )
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
@@ -190,7 +191,7 @@ def _check_hu(state: TableView, o: HangzhouOptions) -> None:
             ctx.pop("piao_on_gang", None)
             _check_hu_plain(hand, tile, ctx, o)
         if exc.code in ("tile_count", "bad_meld", "bad_context"):
-            raise MahjongError("bad_state", exc.message) from None
+            raise unscorable_view(exc) from None
         raise Refusal(exc.code, exc.message) from None
 
 
@@ -199,7 +200,7 @@ def _check_hu_plain(hand: Hand, tile: int, ctx: dict[str, object], o: HangzhouOp
         score(hand, tile, True, ctx, o)
     except MahjongError as exc:
         if exc.code in ("tile_count", "bad_meld", "bad_context"):
-            raise MahjongError("bad_state", exc.message) from None
+            raise unscorable_view(exc) from None
         raise Refusal(exc.code, exc.message) from None
     raise MahjongError("bad_state", "piao_count > 0 but the winning draw is not 爆头")
 

@@ -17,6 +17,7 @@ from mjcore.rules.common.moves import (
     check_table_view,
     legal_among,
     rules_part,
+    unscorable_view,
 )
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
@@ -115,9 +116,8 @@ class _Probe:
             except MahjongError as exc:
                 if exc.code == "bad_state":
                     raise
-                if exc.code != "not_a_win":  # (the view's own win cannot be scored)
-                    raise MahjongError("bad_state", f"the view cannot be scored: {exc.code}: "
-                                       f"{exc.message}") from None
+                if exc.code != "not_a_win":
+                    raise unscorable_view(exc) from None
                 self._fan, self._why = None, exc.message
         return self._fan, self._why
 

@@ -19,6 +19,7 @@ from mjcore.rules.common.moves import (
     check_table_view,
     legal_among,
     rules_part,
+    unscorable_view,
 )
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
@@ -199,8 +200,8 @@ def _win(state: TableView, o: TaiwanOptions) -> None:
     except MahjongError as exc:
         if exc.code in ("not_a_win", "below_min_tai"):
             raise Refusal(exc.code, exc.message) from None
-        if exc.code == "bad_context":  # the context is the view's: the view contradicts itself
-            raise MahjongError("bad_state", f"the view cannot be scored: {exc.message}") from None
+        if exc.code == "bad_context":  # (the context is the view's)
+            raise unscorable_view(exc) from None
         raise
 
 

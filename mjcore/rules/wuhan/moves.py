@@ -19,6 +19,7 @@ from mjcore.rules.common.moves import (
     check_table_view,
     legal_among,
     rules_part,
+    unscorable_view,
 )
 from mjcore.rules.common.results import MoveCheck
 from mjcore.rules.common.ruleset import Described
@@ -168,8 +169,8 @@ class _Probe:
             try:
                 self._answer = (score(hand, tile, self_drawn, ctx, self.o).value, "", "")
             except MahjongError as err:
-                if err.code not in WIN_REFUSALS:  # the view contradicts itself
-                    raise MahjongError("bad_state", f"the view cannot be scored: {err}") from None
+                if err.code not in WIN_REFUSALS:
+                    raise unscorable_view(err) from None
                 self._answer = (None, err.code, err.message)
         return self._answer
 
