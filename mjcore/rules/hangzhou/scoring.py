@@ -536,6 +536,15 @@ def _context_key(context: Mapping[str, object]) -> tuple[object, ...]:
                  for k, v in context.items())
 
 
+def _check_piao_wilds(p: Physical, c: Ctx) -> None:
+    """Each 飘 discarded a 财神 and only four exist: ``bad_context`` when the 飘 and the 财神
+    held (concealed and, with ``wild_in_melds``, in the melds) make more."""
+    wilds = p.counts[c.wild] + sum(tiles.count(c.wild) for _, tiles in p.melds)
+    if c.piao_count + wilds > 4:
+        raise _err("bad_context", f"{c.piao_count} 飘 discards and {wilds} wilds held: only four "
+                   "财神 exist")
+
+
 def _score(p: Physical, win_tile: int | str, self_drawn: bool, c: Ctx,
            o: HangzhouOptions) -> ScoreResult:
     r = roles(p, c.wild, o)
@@ -544,11 +553,7 @@ def _score(p: Physical, win_tile: int | str, self_drawn: bool, c: Ctx,
         raise _err("bad_context", f"the winning tile {_text(tile)} is not in the hand")
     if c.gang_kai and not r.kong:
         raise _err("bad_context", "gang_kai needs a kong among the melds")
-    # the 财神 held, concealed and (``wild_in_melds``) in the melds
-    wilds = r.counts[BAIBAN] + sum(tiles.count(c.wild) for _, tiles in p.melds)
-    if c.piao_count + wilds > 4:
-        raise _err("bad_context", f"{c.piao_count} 飘 discards and {wilds} wilds held: only four "
-                   "财神 exist")
+    _check_piao_wilds(p, c)
     drawn = BAIBAN if tile == c.wild else natural(tile, c.wild)
     on_discard, on_self = analyse(r, drawn, o)
     readings = on_self if self_drawn else on_discard
@@ -755,6 +760,7 @@ def _general_waits(hand: object, context: Mapping[str, object] | None, o: Hangzh
                    f"{nmelds} melds, got {sum(p.counts)}")
     if c.gang_kai and not any(kind in _KONGS for kind, _ in p.melds):
         raise _err("bad_context", "gang_kai needs a kong among the melds")
+    _check_piao_wilds(p, c)  # (as ``score`` refuses every tile then)
     vis = _visible_counts(visible)
     if not compiled.PURE:  # the core values every wait (``valued_waits_wild``)
         table = _TABLES.get(o, _UNSET)

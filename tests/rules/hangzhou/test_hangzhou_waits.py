@@ -107,3 +107,13 @@ def test_waits_after_piao_self_draw_only_baotou(monkeypatch: pytest.MonkeyPatch)
     python, core = both_paths(monkeypatch, hangzhou.clear_caches, _values, hand,
                               {"caishen": "9p", "piao_count": 1})
     assert python == core and len(core) == 34 and set(core.values()) == {(1, 0)}
+
+
+def test_waits_refuse_more_piao_and_wilds_than_four(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decision 3: a 飘 discards a 财神 and only four exist, so three 飘 beside two 财神 held is
+    an inconsistent context: ``bad_context``, as ``score`` refuses every tile of that hand
+    (both paths; the waits listed values for it)."""
+    hand, ctx = "123m456m789s23p9p9p", {"caishen": "9p", "piao_count": 3}
+    python, core = both_paths(monkeypatch, hangzhou.clear_caches, _values, hand, ctx)
+    assert python == core and python[0] == "bad_context" and "only four" in python[1]
+    assert _values(hand, {**ctx, "piao_count": 2})  # (two 飘 and two held: four, it waits)
